@@ -1,0 +1,69 @@
+import { z } from '@hono/zod-openapi';
+import { scopes } from '../../src/domain/auth/scopes.js';
+import { userRoles } from '../../src/data/schema.js';
+import { emailAddress, requiredText, timestamp } from '../../src/http/schemas.js';
+
+export const adminSecurity = [{ adminToken: [] }];
+
+export const CompanyInput = z
+  .strictObject({
+    id: z.uuid().optional(),
+    name: requiredText(200),
+    api_signature_requests_per_period: z.number().int().min(0).max(10_000_000),
+    brand: z.strictObject({ default_email_message: z.string().max(5000).nullable().optional() }).optional(),
+  })
+  .openapi('CompanyInput');
+
+export const CompanyRecord = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    api_signature_requests_per_period: z.number().int(),
+    brand: z.object({ default_email_message: z.string().nullable() }),
+    created_at: timestamp,
+  })
+  .openapi('Company');
+
+export const UserInput = z
+  .strictObject({
+    name: requiredText(120),
+    role: z.enum(userRoles),
+    active: z.boolean().default(true),
+    esign_seat: z.boolean().default(false),
+  })
+  .openapi('UserInput');
+
+export const UserRecord = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: z.enum(userRoles),
+    active: z.boolean(),
+    esign_seat: z.boolean(),
+    created_at: timestamp,
+  })
+  .openapi('User');
+
+export const ApiKeyInput = z
+  .strictObject({
+    owner: emailAddress(150).openapi({ description: 'E-mail of the user who owns the key.' }),
+    scopes: z.array(z.enum(scopes)).min(1),
+    name: z.string().max(100).nullable().optional(),
+  })
+  .openapi('ApiKeyInput');
+
+export const ApiKeyCreated = z
+  .object({
+    id: z.string(),
+    key: z.string().openapi({ description: 'The plain key: shown only in this answer.' }),
+    name: z.string().nullable(),
+    prefix: z.string(),
+    owner: z.string(),
+    scopes: z.array(z.enum(scopes)),
+    created_at: timestamp,
+  })
+  .openapi('ApiKeyCreated');
+
+export const companyIdParam = z.object({ companyId: z.string().openapi({ format: 'uuid' }) });
+export const apiKeyIdParam = z.object({ id: z.string() });

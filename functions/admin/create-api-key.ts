@@ -1,0 +1,27 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { createApiKey } from '../../src/domain/auth/manage-api-keys.js';
+import { requireCompany } from '../../src/domain/companies/find-company.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
+import { adminSecurity, ApiKeyCreated, ApiKeyInput, companyIdParam } from './admin-schemas.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/admin/v1/companies/{companyId}/api-keys',
+  operationId: 'adminCreateApiKey',
+  tags: ['Admin'],
+  summary: 'Create an API key; the plain key is in this answer only',
+  security: adminSecurity,
+  request: { params: companyIdParam, body: jsonBody(ApiKeyInput) },
+  responses: {
+    201: jsonContent(ApiKeyCreated, 'The new key, shown once.', false),
+    ...errorResponses('unauthorized', 'validation_failed', 'company_not_found', 'user_not_found'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { companyId } = c.req.valid('param');
+  const services = c.get('services');
+  await requireCompany(services, companyId);
+  return c.json(await createApiKey(services, companyId, c.req.valid('json')), 201);
+};

@@ -1,0 +1,46 @@
+import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { requireCompany } from '../../src/domain/companies/find-company.js';
+import { importTemplate } from '../../src/domain/templates/import-template.js';
+import { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
+import { validationFailed } from '../../src/errors.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { parseOrFail } from '../../src/http/validation-hook.js';
+import { TemplateDetail } from '../templates/template-schemas.js';
+import { adminSecurity, companyIdParam } from './admin-schemas.js';
+
+const ImportForm = z.object({
+  template: z.string().openapi({ description: 'The template as JSON: settings, roles and fields (the seed format).' }),
+  document: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'The PDF.' }),
+});
+
+export const route = createRoute({
+  method: 'post',
+  path: '/admin/v1/companies/{companyId}/templates',
+  operationId: 'adminImportTemplate',
+  tags: ['Admin'],
+  summary: 'Import a template: a PDF plus its roles and fields',
+  description: 'Fields are placed in PDF points from the top-left corner of their page and must fit on it.',
+  security: adminSecurity,
+  request: { params: companyIdParam, body: { required: true, content: { 'multipart/form-data': { schema: ImportForm } } } },
+  responses: {
+    201: jsonContent(TemplateDetail, 'The imported template.', false),
+    ...errorResponses('unauthorized', 'validation_failed', 'invalid_document', 'company_not_found', 'conflict', 'payload_too_large'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { companyId } = c.req.valid('param');
+  const { template, document } = c.req.valid('form');
+  let json: unknown;
+  try {
+    json = JSON.parse(template);
+  } catch {
+    throw validationFailed([{ path: 'template', message: 'Not valid JSON.' }]);
+  }
+  const definition = parseOrFail(TemplateDefinition, json, 'template');
+  const services = c.get('services');
+  await requireCompany(services, companyId);
+  const bytes = new Uint8Array(await document.arrayBuffer());
+  return c.json(await importTemplate(services, companyId, definition, { fileName: document.name || 'document.pdf', bytes }), 201);
+};

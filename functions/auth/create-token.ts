@@ -1,0 +1,31 @@
+import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
+import { countRequest } from '../../src/http/rate-limit.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+
+const TokenRequest = z.strictObject({ api_key: z.string().min(1).max(200) }).openapi('TokenRequest');
+const AccessToken = z
+  .object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() })
+  .openapi('AccessToken');
+
+export const route = createRoute({
+  method: 'post',
+  path: '/v1/auth/token',
+  operationId: 'createToken',
+  tags: ['Authentication'],
+  summary: 'Exchange an API key for a bearer token valid one hour',
+  description: 'Limited to 20 exchanges in 15 minutes per IP address. Cache the token until it expires.',
+  middleware: [countRequest(rateRules.tokenExchange, (c) => `ip:${c.get('services').clientIp(c)}`)] as const,
+  request: { body: jsonBody(TokenRequest) },
+  responses: {
+    200: jsonContent(AccessToken, 'A bearer token for the API key.'),
+    ...errorResponses('invalid_api_key', 'validation_failed', 'payload_too_large', 'rate_limited'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { api_key } = c.req.valid('json');
+  return c.json(await exchangeApiKey(c.get('services'), api_key), 200);
+};

@@ -1,0 +1,20 @@
+import { z } from '@hono/zod-openapi';
+import { emailAddress, requiredText, timestamp } from '../../src/http/schemas.js';
+
+export const ContactRecord = z
+  .object({
+    id: z.string().openapi({ format: 'uuid' }),
+    name: z.string(),
+    email: z.string(),
+    contact_number: z.string().nullable(),
+    created_at: timestamp,
+  })
+  .openapi('Contact');
+
+export const NewContact = z
+  .strictObject({
+    name: requiredText(120),
+    email: emailAddress(150),
+    contact_number: z.string().max(20).nullable().optional(),
+  })
+  .openapi('NewContact');

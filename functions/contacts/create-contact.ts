@@ -1,0 +1,27 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { createContact } from '../../src/domain/contacts/create-contact.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { ContactRecord, NewContact } from './contact-schemas.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/v1/contacts',
+  operationId: 'createContact',
+  tags: ['Contacts'],
+  summary: 'Create a contact',
+  security: bearerSecurity,
+  middleware: guard('contacts:write', rateRules.other),
+  request: { body: jsonBody(NewContact) },
+  responses: {
+    201: jsonContent(ContactRecord, 'The new contact.'),
+    ...errorResponses(...authErrors, 'validation_failed', 'contact_exists', 'payload_too_large'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const contact = await createContact(c.get('services'), c.get('principal').companyId, c.req.valid('json'));
+  return c.json(contact, 201);
+};

@@ -1,0 +1,21 @@
+/**
+ * The routing table: every endpoint of the service, one module each, mounted in this order.
+ * Each module exports its OpenAPI `route` (which validates and documents) and its `handler`.
+ */
+import * as createToken from './auth/create-token.js';
+import * as createContact from './contacts/create-contact.js';
+import * as listContacts from './contacts/list-contacts.js';
+import * as listTemplates from './templates/list-templates.js';
+import * as getTemplate from './templates/get-template.js';
+import * as createCompany from './admin/create-company.js';
+import * as putUser from './admin/put-user.js';
+import * as createApiKey from './admin/create-api-key.js';
+import * as rotateApiKey from './admin/rotate-api-key.js';
+import * as revokeApiKey from './admin/revoke-api-key.js';
+import * as importTemplate from './admin/import-template.js';
+
+/** The public API under `/v1` (spec section 4). */
+export const v1Endpoints = [createToken, listTemplates, getTemplate, listContacts, createContact];
+
+/** The management plane under `/admin/v1` (contract section 3). */
+export const adminEndpoints = [createCompany, putUser, createApiKey, rotateApiKey, revokeApiKey, importTemplate];

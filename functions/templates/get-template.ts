@@ -1,0 +1,27 @@
+import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { getTemplate } from '../../src/domain/templates/get-template.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { TemplateDetail } from './template-schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/v1/templates/{id}',
+  operationId: 'getTemplate',
+  tags: ['Templates'],
+  summary: 'Get one template with its roles',
+  security: bearerSecurity,
+  middleware: guard('templates:read', rateRules.other),
+  request: { params: z.object({ id: z.string().openapi({ format: 'uuid' }) }) },
+  responses: {
+    200: jsonContent(TemplateDetail, 'The template, its roles, inherited settings and field layout.'),
+    ...errorResponses(...authErrors, 'template_not_found'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid('param');
+  return c.json(await getTemplate(c.get('services'), c.get('principal').companyId, id), 200);
+};

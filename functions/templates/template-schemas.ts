@@ -1,0 +1,54 @@
+import { z } from '@hono/zod-openapi';
+import { timestamp } from '../../src/http/schemas.js';
+
+const TemplateRole = z
+  .object({
+    name: z.string(),
+    type: z.enum(['signer', 'cc']),
+    order: z.number().int(),
+    locked: z.boolean(),
+    recipient: z.object({ name: z.string(), email: z.string() }).nullable(),
+  })
+  .openapi('TemplateRole');
+
+export const TemplateSummary = z
+  .object({
+    id: z.string().openapi({ format: 'uuid' }),
+    name: z.string(),
+    email_subject: z.string().nullable(),
+    email_message: z.string().nullable(),
+    expiry_days: z.number().int().nullable(),
+    reminders: z.object({ first_after_days: z.number().int(), every_days: z.number().int() }).nullable(),
+    signing_order: z.enum(['sequential', 'parallel']),
+    share_signing_links: z.boolean(),
+    roles: z.array(TemplateRole),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .openapi('TemplateSummary');
+
+const TemplateField = z
+  .object({
+    role: z.string(),
+    type: z.string(),
+    label: z.string().nullable(),
+    page: z.number().int(),
+    x: z.number().int(),
+    y: z.number().int(),
+    width: z.number().int(),
+    height: z.number().int(),
+    required: z.boolean(),
+  })
+  .openapi('TemplateField');
+
+export const TemplateDetail = TemplateSummary.extend({
+  document: z
+    .object({
+      file_name: z.string(),
+      sha256: z.string(),
+      page_count: z.number().int(),
+      pages: z.array(z.object({ width: z.number(), height: z.number() })),
+    })
+    .nullable(),
+  fields: z.array(TemplateField),
+}).openapi('Template');

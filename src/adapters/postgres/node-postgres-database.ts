@@ -1,0 +1,18 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { type Database, type Db, runInTransaction } from '../../data/database.js';
+import { migrationsFolder } from '../../data/migrations.js';
+import * as schema from '../../data/schema.js';
+
+/** A real PostgreSQL over TCP, for the integration suites and `npm run migrate`. */
+export async function openNodePostgresDatabase(url: string, options: { migrate?: boolean } = {}): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzle(pool, { schema });
+  if (options.migrate !== false) await migrate(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    atomic: (build) => runInTransaction(db as unknown as Db, build),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,367 @@
+/**
+ * The whole domain in one drizzle schema. Every row below a company carries `company_id`, so that
+ * every query can be scoped by tenant without a join (DESIGN invariant 1).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array | string }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (typeof value === 'string' ? hexToBytes(value) : new Uint8Array(value)),
+});
+
+/** Some drivers (Neon over HTTP) hand bytea back as Postgres hex text: `\x0102…`. */
+function hexToBytes(hex: string): Uint8Array {
+  const digits = hex.startsWith('\\x') ? hex.slice(2) : hex;
+  const out = new Uint8Array(digits.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(digits.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const companyId = () =>
+  uuid('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' });
+
+export const companies = pgTable('companies', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  /** The plan's API signature requests for one calendar month (UTC). */
+  apiSignatureRequestsPerPeriod: integer('api_signature_requests_per_period').notNull(),
+  createdAt: createdAt(),
+});
+
+/** A company may keep several brand settings; exactly one is active and supplies defaults. */
+export const brandSettings = pgTable(
+  'brand_settings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    defaultEmailMessage: text('default_email_message'),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('brand_settings_one_active').on(t.companyId).where(sql`${t.active}`)],
+);
+
+export const userRoles = ['owner', 'admin', 'member', 'viewer'] as const;
+export type UserRole = (typeof userRoles)[number];
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role').$type<UserRole>().notNull(),
+    active: boolean('active').notNull().default(true),
+    esignSeat: boolean('esign_seat').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_company_email').on(t.companyId, sql`lower(${t.email})`)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    companyId: companyId(),
+    ownerUserId: uuid('owner_user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name'),
+    /** The recognizable start of the key, safe to show in lists. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole key; the key itself is never stored. */
+    keyHash: text('key_hash').notNull(),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    /** Bumped by every rotation; a token carries the version it was issued under. */
+    version: integer('version').notNull().default(1),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('api_keys_hash').on(t.keyHash), index('api_keys_company').on(t.companyId)],
+);
+
+export type Reminders = { first_after_days: number; every_days: number };
+export type SigningOrder = 'sequential' | 'parallel';
+
+export const templates = pgTable(
+  'templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    emailSubject: text('email_subject'),
+    emailMessage: text('email_message'),
+    expiryDays: integer('expiry_days'),
+    reminders: jsonb('reminders').$type<Reminders | null>(),
+    signingOrder: text('signing_order').$type<SigningOrder>().notNull(),
+    shareSigningLinks: boolean('share_signing_links').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('templates_company_created').on(t.companyId, t.createdAt, t.id)],
+);
+
+export type PageSize = { width: number; height: number };
+
+export const templateDocuments = pgTable('template_documents', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: companyId(),
+  templateId: uuid('template_id')
+    .notNull()
+    .unique()
+    .references(() => templates.id, { onDelete: 'cascade' }),
+  fileName: text('file_name').notNull(),
+  content: bytea('content').notNull(),
+  sha256: text('sha256').notNull(),
+  pages: jsonb('pages').$type<PageSize[]>().notNull(),
+  createdAt: createdAt(),
+});
+
+export type RoleType = 'signer' | 'cc';
+
+export const templateRoles = pgTable(
+  'template_roles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    templateId: uuid('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type').$type<RoleType>().notNull(),
+    order: integer('order').notNull(),
+    locked: boolean('locked').notNull().default(false),
+    /** Locked roles keep their recipient fixed in the template. */
+    recipientName: text('recipient_name'),
+    recipientEmail: text('recipient_email'),
+  },
+  (t) => [uniqueIndex('template_roles_name').on(t.templateId, t.name)],
+);
+
+export type FieldType = 'signature' | 'initials' | 'date_signed' | 'text' | 'checkbox' | 'name' | 'email';
+
+export const templateFields = pgTable(
+  'template_fields',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    templateId: uuid('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => templateRoles.id, { onDelete: 'cascade' }),
+    type: text('type').$type<FieldType>().notNull(),
+    label: text('label'),
+    /** 1-based page; coordinates in PDF points from the page's top-left corner. */
+    page: integer('page').notNull(),
+    x: integer('x').notNull(),
+    y: integer('y').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    required: boolean('required').notNull().default(true),
+  },
+  (t) => [index('template_fields_template').on(t.templateId)],
+);
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    contactNumber: text('contact_number'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('contacts_company_email').on(t.companyId, sql`lower(${t.email})`),
+    index('contacts_company_created').on(t.companyId, t.createdAt, t.id),
+  ],
+);
+
+export type EnvelopeStatus = 'sent' | 'completed' | 'declined' | 'voided' | 'expired';
+
+export const envelopes = pgTable(
+  'envelopes',
+  {
+    id: text('id').primaryKey(),
+    companyId: companyId(),
+    templateId: uuid('template_id')
+      .notNull()
+      .references(() => templates.id),
+    apiKeyId: text('api_key_id').references(() => apiKeys.id),
+    senderUserId: uuid('sender_user_id')
+      .notNull()
+      .references(() => users.id),
+    senderEmail: text('sender_email').notNull(),
+    title: text('title').notNull(),
+    emailSubject: text('email_subject').notNull(),
+    emailMessage: text('email_message'),
+    status: text('status').$type<EnvelopeStatus>().notNull(),
+    signingOrder: text('signing_order').$type<SigningOrder>().notNull(),
+    shareSigningLinks: boolean('share_signing_links').notNull(),
+    reminders: jsonb('reminders').$type<Reminders | null>(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
+    /** The template's document as it was at send time; the finished PDF once all have signed. */
+    documentSha256: text('document_sha256').notNull(),
+    signedDocument: bytea('signed_document'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true, precision: 3 }),
+    voidedAt: timestamp('voided_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('envelopes_company_created').on(t.companyId, t.createdAt)],
+);
+
+export type RecipientStatus = 'pending' | 'sent' | 'viewed' | 'signed' | 'declined';
+
+export const recipients = pgTable(
+  'recipients',
+  {
+    id: text('id').primaryKey(),
+    companyId: companyId(),
+    envelopeId: text('envelope_id')
+      .notNull()
+      .references(() => envelopes.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    type: text('type').$type<RoleType>().notNull(),
+    order: integer('order').notNull(),
+    /** Position in the request's `recipients`; locked-role recipients come after, in role order. */
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    contactNumber: text('contact_number'),
+    /** Only a hash of the signing token is kept; the link itself is derived, never stored. */
+    signingTokenHash: text('signing_token_hash'),
+    status: text('status').$type<RecipientStatus>().notNull(),
+    viewedAt: timestamp('viewed_at', { withTimezone: true, precision: 3 }),
+    signedAt: timestamp('signed_at', { withTimezone: true, precision: 3 }),
+    declinedAt: timestamp('declined_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('recipients_envelope').on(t.envelopeId), uniqueIndex('recipients_token').on(t.signingTokenHash)],
+);
+
+export const envelopeFields = pgTable(
+  'envelope_fields',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    envelopeId: text('envelope_id')
+      .notNull()
+      .references(() => envelopes.id, { onDelete: 'cascade' }),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => recipients.id, { onDelete: 'cascade' }),
+    type: text('type').$type<FieldType>().notNull(),
+    label: text('label'),
+    page: integer('page').notNull(),
+    x: integer('x').notNull(),
+    y: integer('y').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    required: boolean('required').notNull(),
+    value: text('value'),
+  },
+  (t) => [index('envelope_fields_envelope').on(t.envelopeId)],
+);
+
+/** Append-only trail of what happened, written in the same transaction as the change it records. */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    envelopeId: text('envelope_id').references(() => envelopes.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    actorType: text('actor_type').$type<'api_key' | 'admin' | 'recipient' | 'system'>().notNull(),
+    actorId: text('actor_id'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_events_company').on(t.companyId, t.createdAt), index('audit_events_envelope').on(t.envelopeId)],
+);
+
+export const webhookSubscriptions = pgTable(
+  'webhook_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    description: text('description'),
+    /** Needed in the clear to sign each delivery; shown to the integrator only at creation. */
+    secret: text('secret').notNull(),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('webhook_subscriptions_company').on(t.companyId, t.createdAt)],
+);
+
+/** One row per event that happened; `id` is the Standard Webhooks `webhook-id`, stable across retries. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    companyId: companyId(),
+    envelopeId: text('envelope_id').references(() => envelopes.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_events_company').on(t.companyId, t.createdAt)],
+);
+
+/** One row per delivery attempt of one event to one subscription. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_deliveries_event').on(t.eventId, t.subscriptionId)],
+);
+
+/** A send's first answer, replayed for a retried request with the same `Idempotency-Key`. */
+export const idempotencyRecords = pgTable(
+  'idempotency_records',
+  {
+    apiKeyId: text('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    companyId: companyId(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    body: jsonb('body').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('idempotency_records_key').on(t.apiKeyId, t.key)],
+);

@@ -1,0 +1,26 @@
+import { eq } from 'drizzle-orm';
+import { apiKeys } from '../../data/schema.js';
+import { ApiError } from '../../errors.js';
+import type { Services } from '../../services.js';
+import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from './access-tokens.js';
+import { hashApiKey, looksLikeApiKey } from './api-key-format.js';
+
+export type AccessToken = { access_token: string; token_type: 'Bearer'; expires_in: number };
+
+/** POST /v1/auth/token: an API key, if it exists and is not revoked, buys a one-hour bearer token. */
+export async function exchangeApiKey(services: Services, apiKey: string): Promise<AccessToken> {
+  const invalid = new ApiError('invalid_api_key', 'The API key is not valid.');
+  if (!looksLikeApiKey(apiKey)) throw invalid;
+  const [key] = await services.database.db
+    .select({ id: apiKeys.id, companyId: apiKeys.companyId, version: apiKeys.version, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, await hashApiKey(apiKey)))
+    .limit(1);
+  if (!key || key.revokedAt) throw invalid;
+  const token = await issueAccessToken(
+    services.config.tokenSecret,
+    { apiKeyId: key.id, companyId: key.companyId, keyVersion: key.version },
+    services.clock.now(),
+  );
+  return { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS };
+}

@@ -1,0 +1,80 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../data/database.js';
+import { isUniqueViolation } from '../../data/errors.js';
+import { apiKeys, auditEvents, users } from '../../data/schema.js';
+import { ApiError } from '../../errors.js';
+import type { Services } from '../../services.js';
+import { displayPrefix, generateApiKey, hashApiKey, newApiKeyId } from './api-key-format.js';
+import type { Scope } from './scopes.js';
+
+export type NewApiKey = {
+  owner: string;
+  scopes: Scope[];
+  name?: string | null | undefined;
+  /** A seed may bring its own id and plain key (dev and test only); otherwise both are generated. */
+  id?: string | undefined;
+  key?: string | undefined;
+};
+
+export type ApiKeyRecord = { id: string; name: string | null; prefix: string; owner: string; scopes: Scope[]; created_at: string };
+
+const audit = (q: Db, companyId: string, kind: string, apiKeyId: string, at: Date) =>
+  q.insert(auditEvents).values({ companyId, kind, actorType: 'admin', data: { api_key_id: apiKeyId }, createdAt: at });
+
+/** Creates a key for a user of the company. The plain key is returned here and never again. */
+export async function createApiKey(services: Services, companyId: string, input: NewApiKey): Promise<ApiKeyRecord & { key: string }> {
+  const [owner] = await services.database.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(sql`lower(${users.email})`, input.owner.toLowerCase())))
+    .limit(1);
+  if (!owner) throw new ApiError('user_not_found', 'The owner must be a user of the company.', { owner: input.owner });
+
+  const key = input.key ?? generateApiKey(services.config.keyEnvironment);
+  const id = input.id ?? newApiKeyId();
+  const now = services.clock.now();
+  const scopes = [...new Set(input.scopes)];
+  const keyHash = await hashApiKey(key);
+  await services.database
+    .atomic((q) => [
+      q.insert(apiKeys).values({ id, companyId, ownerUserId: owner.id, name: input.name ?? null, prefix: displayPrefix(key), keyHash, scopes, createdAt: now }),
+      audit(q, companyId, 'api_key.created', id, now),
+    ])
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw new ApiError('conflict', 'An API key with this id or value already exists.', { api_key_id: id });
+      throw err;
+    });
+  return { id, key, name: input.name ?? null, prefix: displayPrefix(key), owner: owner.email, scopes, created_at: now.toISOString() };
+}
+
+const keyNotFound = (id: string) => new ApiError('api_key_not_found', 'No active API key with that id.', { api_key_id: id });
+
+/**
+ * Replaces the key's secret. The version bump makes every token issued from the old secret fail
+ * on its next request, because each request compares the token's version with the key's.
+ */
+export async function rotateApiKey(services: Services, apiKeyId: string): Promise<{ id: string; key: string; prefix: string }> {
+  const key = generateApiKey(services.config.keyEnvironment);
+  const now = services.clock.now();
+  const [row] = await services.database.db
+    .update(apiKeys)
+    .set({ keyHash: await hashApiKey(key), prefix: displayPrefix(key), version: sql`${apiKeys.version} + 1`, rotatedAt: now })
+    .where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt)))
+    .returning({ companyId: apiKeys.companyId });
+  if (!row) throw keyNotFound(apiKeyId);
+  await audit(services.database.db, row.companyId, 'api_key.rotated', apiKeyId, now);
+  return { id: apiKeyId, key, prefix: displayPrefix(key) };
+}
+
+/** Revokes the key for good: the key and every token from it stop working at once. */
+export async function revokeApiKey(services: Services, apiKeyId: string): Promise<{ id: string; revoked_at: string }> {
+  const now = services.clock.now();
+  const [row] = await services.database.db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt)))
+    .returning({ companyId: apiKeys.companyId });
+  if (!row) throw keyNotFound(apiKeyId);
+  await audit(services.database.db, row.companyId, 'api_key.revoked', apiKeyId, now);
+  return { id: apiKeyId, revoked_at: now.toISOString() };
+}

@@ -1,0 +1,114 @@
+import { templateDocuments, templateFields, templateRoles, templates, auditEvents } from '../../data/schema.js';
+import { isUniqueViolation } from '../../data/errors.js';
+import { ApiError, type Issue, validationFailed } from '../../errors.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { readPageSizes } from '../../pdf/inspect-document.js';
+import type { Services } from '../../services.js';
+import { getTemplate, type TemplateDetail } from './get-template.js';
+import type { TemplateDefinition } from './template-definition.js';
+
+export type TemplateDocument = { fileName: string; bytes: Uint8Array };
+
+/**
+ * Stores a template with its PDF, roles and field layout in one transaction, after checking that
+ * the PDF opens and that every field sits inside a page of it.
+ */
+export async function importTemplate(
+  services: Services,
+  companyId: string,
+  definition: TemplateDefinition,
+  document: TemplateDocument,
+  actor: { type: 'admin' | 'system'; id?: string } = { type: 'admin' },
+): Promise<TemplateDetail> {
+  const pages = await readPageSizes(document.bytes);
+  if (!pages || pages.length === 0) {
+    throw new ApiError('invalid_document', 'The document is not a PDF that can be read.', { file_name: document.fileName });
+  }
+  const outside = fieldsOutsidePages(definition, pages);
+  if (outside.length > 0) throw validationFailed(outside, 'Some fields do not sit inside a page of the document.');
+
+  const templateId = definition.id ?? crypto.randomUUID();
+  const now = services.clock.now();
+  const roleIds = new Map(definition.roles.map((role) => [role.name, crypto.randomUUID()]));
+  const sha256 = await sha256Hex(document.bytes);
+
+  await services.database
+    .atomic((q) => [
+    q.insert(templates).values({
+      id: templateId,
+      companyId,
+      name: definition.name,
+      emailSubject: definition.email_subject ?? null,
+      emailMessage: definition.email_message ?? null,
+      expiryDays: definition.expiry_days ?? null,
+      reminders: definition.reminders ?? null,
+      signingOrder: definition.signing_order,
+      shareSigningLinks: definition.share_signing_links,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    q.insert(templateDocuments).values({ companyId, templateId, fileName: document.fileName, content: document.bytes, sha256, pages }),
+    q.insert(templateRoles).values(
+      definition.roles.map((role) => ({
+        id: roleIds.get(role.name)!,
+        companyId,
+        templateId,
+        name: role.name,
+        type: role.type,
+        order: role.order,
+        locked: role.locked,
+        recipientName: role.recipient?.name ?? null,
+        recipientEmail: role.recipient?.email ?? null,
+      })),
+    ),
+    ...(definition.fields.length > 0
+      ? [
+          q.insert(templateFields).values(
+            definition.fields.map((field) => ({
+              companyId,
+              templateId,
+              roleId: roleIds.get(field.role)!,
+              type: field.type,
+              label: field.label ?? null,
+              page: field.page,
+              x: field.x,
+              y: field.y,
+              width: field.width,
+              height: field.height,
+              required: field.required,
+            })),
+          ),
+        ]
+      : []),
+    q.insert(auditEvents).values({
+      companyId,
+      kind: 'template.imported',
+      actorType: actor.type,
+      actorId: actor.id ?? null,
+      data: { template_id: templateId, name: definition.name, document_sha256: sha256 },
+      createdAt: now,
+    }),
+  ])
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw new ApiError('conflict', 'A template with this id already exists.', { template_id: templateId });
+      throw err;
+    });
+  return getTemplate(services, companyId, templateId);
+}
+
+/** Fields are placed in PDF points from the page's top-left corner and must fit on their page. */
+function fieldsOutsidePages(definition: TemplateDefinition, pages: { width: number; height: number }[]): Issue[] {
+  const issues: Issue[] = [];
+  definition.fields.forEach((field, index) => {
+    const page = pages[field.page - 1];
+    if (!page) {
+      issues.push({ path: `fields[${index}].page`, message: `The document has ${pages.length} page(s).` });
+    } else if (field.x + field.width > page.width || field.y + field.height > page.height) {
+      issues.push({
+        path: `fields[${index}]`,
+        message: `The field runs off page ${field.page}, which is ${page.width}×${page.height} points.`,
+      });
+    }
+  });
+  return issues;
+}

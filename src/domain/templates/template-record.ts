@@ -1,0 +1,67 @@
+import { asc, inArray } from 'drizzle-orm';
+import type { Db } from '../../data/database.js';
+import { type Reminders, type RoleType, type SigningOrder, templateRoles, type templates } from '../../data/schema.js';
+
+export type TemplateRole = {
+  name: string;
+  type: RoleType;
+  order: number;
+  locked: boolean;
+  /** The fixed recipient of a locked role; null for roles a send assigns. */
+  recipient: { name: string; email: string } | null;
+};
+
+export type TemplateSummary = {
+  id: string;
+  name: string;
+  email_subject: string | null;
+  email_message: string | null;
+  expiry_days: number | null;
+  reminders: Reminders | null;
+  signing_order: SigningOrder;
+  share_signing_links: boolean;
+  roles: TemplateRole[];
+  created_at: string;
+  updated_at: string;
+};
+
+type TemplateRow = typeof templates.$inferSelect;
+type RoleRow = typeof templateRoles.$inferSelect;
+
+export async function rolesOfTemplates(db: Db, templateIds: string[]): Promise<Map<string, RoleRow[]>> {
+  const byTemplate = new Map<string, RoleRow[]>(templateIds.map((id) => [id, []]));
+  if (templateIds.length === 0) return byTemplate;
+  const rows = await db
+    .select()
+    .from(templateRoles)
+    .where(inArray(templateRoles.templateId, templateIds))
+    .orderBy(asc(templateRoles.order), asc(templateRoles.name));
+  for (const row of rows) byTemplate.get(row.templateId)?.push(row);
+  return byTemplate;
+}
+
+export function toTemplateSummary(template: TemplateRow, roles: RoleRow[]): TemplateSummary {
+  return {
+    id: template.id,
+    name: template.name,
+    email_subject: template.emailSubject,
+    email_message: template.emailMessage,
+    expiry_days: template.expiryDays,
+    reminders: template.reminders ?? null,
+    signing_order: template.signingOrder,
+    share_signing_links: template.shareSigningLinks,
+    roles: roles.map(toTemplateRole),
+    created_at: template.createdAt.toISOString(),
+    updated_at: template.updatedAt.toISOString(),
+  };
+}
+
+function toTemplateRole(role: RoleRow): TemplateRole {
+  return {
+    name: role.name,
+    type: role.type,
+    order: role.order,
+    locked: role.locked,
+    recipient: role.locked && role.recipientEmail ? { name: role.recipientName ?? '', email: role.recipientEmail } : null,
+  };
+}

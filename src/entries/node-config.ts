@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** The embedded server's environment (contract section 1), validated once at start. */
+const NodeEnv = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(8787),
+  DATA_DIR: z.string().min(1).default('.data'),
+  SEED_FILE: z.string().min(1).optional(),
+  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  TOKEN_SECRET: z.string().min(32, 'TOKEN_SECRET must be at least 32 characters').optional(),
+  BASE_URL: z.url().optional(),
+});
+
+export type NodeConfig = z.infer<typeof NodeEnv> & { BASE_URL: string };
+
+export function readNodeConfig(env: Record<string, string | undefined>): NodeConfig {
+  const parsed = NodeEnv.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  return { ...parsed.data, BASE_URL: (parsed.data.BASE_URL ?? `http://127.0.0.1:${parsed.data.PORT}`).replace(/\/$/, '') };
+}

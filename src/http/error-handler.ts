@@ -1,0 +1,33 @@
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError } from '../errors.js';
+
+/** Turns anything thrown into the one error body; never a stack trace or an internal message. */
+export const handleError: ErrorHandler = (err, c) => {
+  const apiError = toApiError(err);
+  if (apiError.status === 500) console.error('unhandled error', err instanceof Error ? (err.stack ?? err.message) : err);
+  return respondWithError(c, apiError);
+};
+
+export const handleNotFound: NotFoundHandler = (c) =>
+  respondWithError(c, new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`));
+
+export function respondWithError(c: Context, error: ApiError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json(error.toBody(), error.status);
+}
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException) {
+    // Hono's own validators throw these for bodies that cannot even be parsed.
+    if (err.status === 400 || err.status === 415) {
+      const message = err.status === 415 ? 'The body must be sent as application/json.' : 'The body is not valid JSON.';
+      return new ApiError('validation_failed', message, { issues: [{ path: '', message }] });
+    }
+    if (err.status === 413) return payloadTooLarge();
+  }
+  return new ApiError('internal_error', 'Something went wrong on our side.');
+}
+
+export const payloadTooLarge = () => new ApiError('payload_too_large', 'The request body is larger than 1 MiB.');

@@ -1,0 +1,34 @@
+/**
+ * Everything the app needs from the outside, chosen once at an entry point (Node or the Worker)
+ * and handed to `createApp`. The app never reads the environment itself.
+ */
+import type { Context } from 'hono';
+import type { Database } from './data/database.js';
+import type { Clock } from './ports/clock.js';
+import type { Mailer } from './ports/mailer.js';
+import type { Queue } from './ports/queue.js';
+import type { QuotaCounter } from './ports/quota.js';
+import type { RateLimiter } from './ports/rate-limiter.js';
+
+export type AppConfig = {
+  /** HMAC key of access tokens (HS256). */
+  tokenSecret: Uint8Array;
+  /** Bearer token of the admin API; when absent the admin API answers 404. */
+  adminToken?: string;
+  /** Public base address, used in signing links. */
+  baseUrl: string;
+  /** `test` keys for the embedded and test stacks, `live` for a deployed service. */
+  keyEnvironment: 'live' | 'test';
+};
+
+export type Services = {
+  database: Database;
+  rateLimiter: RateLimiter;
+  quota: QuotaCounter;
+  queue: Queue;
+  mailer: Mailer;
+  clock: Clock;
+  config: AppConfig;
+  /** The caller's address, as the runtime knows it (socket on Node, `CF-Connecting-IP` on Workers). */
+  clientIp(c: Context): string;
+};
