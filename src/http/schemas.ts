@@ -3,9 +3,8 @@ import { z } from '@hono/zod-openapi';
 
 const notBlank = (value: string) => value.trim().length > 0;
 
-/** A required string of 1 to `max` characters that is not only white space. */
-export const requiredText = (max: number) =>
-  z.string().min(1).max(max).refine(notBlank, { message: 'Must not be blank.' });
+/** A required string of 1 to `max` characters that is not only white space (one issue when empty). */
+export const requiredText = (max: number) => z.string().max(max).refine(notBlank, { message: 'Must not be empty or blank.' });
 
 export const emailAddress = (max = 150) => z.string().max(max).pipe(z.email({ message: 'Invalid e-mail address.' }));
 

@@ -1,0 +1,49 @@
+/**
+ * A whole app for a test file: the embedded stack over an in-memory PGlite, or over the real
+ * PostgreSQL that the integration run provides. One per file (PGlite takes seconds to start);
+ * tests keep apart by making their own companies.
+ */
+import { inject } from 'vitest';
+import { embeddedServices, type EmbeddedServices } from '../../src/adapters/embedded/embedded-services.js';
+import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
+import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
+import { createApp } from '../../src/app.js';
+import { ManualClock } from '../../src/ports/clock.js';
+
+export const ADMIN_TOKEN = 'adm_test_admin_token_0123456789';
+export const BASE_URL = 'https://esign.example.test';
+
+export type TestStack = {
+  app: ReturnType<typeof createApp>;
+  services: EmbeddedServices;
+  clock: ManualClock;
+  close(): Promise<void>;
+};
+
+export async function openStack(): Promise<TestStack> {
+  const databaseUrl = inject('databaseUrl');
+  const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl, { migrate: false }) : await openPgliteDatabase();
+  const clock = new ManualClock(new Date());
+  const services = embeddedServices({
+    database,
+    clock,
+    config: {
+      tokenSecret: new TextEncoder().encode('test-token-secret-0123456789-abcdefghij'),
+      adminToken: ADMIN_TOKEN,
+      baseUrl: BASE_URL,
+      keyEnvironment: 'test',
+    },
+    // Tests name the caller's address, so that per-IP limits can be tried without interference.
+    clientIp: (c) => c.req.header('x-test-client-ip') ?? '203.0.113.1',
+  });
+  const app = createApp(services);
+  return {
+    app,
+    services,
+    clock,
+    close: async () => {
+      services.inProcessQueue.close();
+      await database.close();
+    },
+  };
+}
