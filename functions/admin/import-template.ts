@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
 import { importTemplate } from '../../src/domain/templates/import-template.js';
 import { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
-import { validationFailed } from '../../src/errors.js';
+import { ApiError, type Issue, validationFailed } from '../../src/errors.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { parseOrFail } from '../../src/http/validation-hook.js';
@@ -42,5 +42,20 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const services = c.get('services');
   await requireCompany(services, companyId);
   const bytes = new Uint8Array(await document.arrayBuffer());
-  return c.json(await importTemplate(services, companyId, definition, { fileName: document.name || 'document.pdf', bytes }), 201);
+  const imported = await importTemplate(services, companyId, definition, { fileName: document.name || 'document.pdf', bytes }).catch(
+    (err: unknown) => {
+      throw underTemplatePart(err);
+    },
+  );
+  return c.json(imported, 201);
 };
+
+/**
+ * The domain names a misplaced field from the template's root (`fields[0]`); in this form the
+ * template is the `template` part, so the path gets that prefix like every other issue here.
+ */
+function underTemplatePart(err: unknown): unknown {
+  if (!(err instanceof ApiError) || err.code !== 'validation_failed') return err;
+  const issues = (err.details.issues ?? []) as Issue[];
+  return new ApiError(err.code, err.message, { ...err.details, issues: issues.map((issue) => ({ ...issue, path: `template.${issue.path}` })) });
+}

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 
+const portMessage = 'must be a whole number from 1 to 65535';
+
 /** The embedded server's environment (contract section 1), validated once at start. */
 const NodeEnv = z.object({
-  PORT: z.coerce.number().int().min(1).max(65535).default(8787),
+  PORT: z.coerce
+    .number({ error: portMessage })
+    .int({ error: portMessage })
+    .min(1, { error: portMessage })
+    .max(65535, { error: portMessage })
+    .default(8787),
   DATA_DIR: z.string().min(1).default('.data'),
   SEED_FILE: z.string().min(1).optional(),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),

@@ -10,6 +10,7 @@ import { embeddedServices } from '../adapters/embedded/embedded-services.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
 import { createApp } from '../app.js';
 import { exchangeApiKey } from '../domain/auth/exchange-api-key.js';
+import { ApiError, type Issue } from '../errors.js';
 import { devMailboxRoutes } from '../http/dev-mailbox.js';
 import { type SeededKey, loadSeedFile } from '../seed/load-seed.js';
 import { loadOrCreateLocalSecrets } from './local-secrets.js';
@@ -31,17 +32,31 @@ async function main() {
     },
     clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
   });
-  const seededKeys = await loadSeedFile(services, config.SEED_FILE ?? demoSeed);
+  const seedFile = config.SEED_FILE ?? demoSeed;
+  const seededKeys = await loadSeedFile(services, seedFile).catch((err: unknown) => {
+    throw new Error(`Cannot load the seed file ${seedFile}: ${describeFailure(err)}`);
+  });
 
   const app = createApp(services);
   app.route('/', devMailboxRoutes(services.mailbox));
 
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: config.PORT }, async () => {
-    console.log(`E-signing API listening on ${config.BASE_URL} (data in ${config.DATA_DIR})`);
-    console.log(await welcome(services, seededKeys, config.BASE_URL));
+  // Everything a user needs is printed before the `listening` line, so that whoever waits for that
+  // line (a person, a script, a test) has the key, the token and the curl lines already.
+  const greeting = await welcome(services, seededKeys, config.BASE_URL);
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: config.PORT }, () => {
+    console.log(`${greeting}\n\nE-signing API listening on ${config.BASE_URL} (data in ${config.DATA_DIR})`);
+  });
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    const reason = err.code === 'EADDRINUSE' ? `127.0.0.1:${config.PORT} is already in use; set PORT to a free port` : err.message;
+    console.error(`Cannot listen on PORT ${config.PORT}: ${reason}`);
+    void database.close().finally(() => process.exit(1));
   });
 
+  let closing = false;
   const shutdown = () => {
+    // A terminal signals the whole process group, and tsx relays the signal as well: stop once.
+    if (closing) return;
+    closing = true;
     server.close();
     services.inProcessQueue.close();
     void database.close().finally(() => process.exit(0));
@@ -50,13 +65,17 @@ async function main() {
   process.on('SIGTERM', shutdown);
 }
 
-/** A key that works, the admin token, and curl lines that work as printed. */
+/**
+ * A key that works, the admin token, and curl lines that work as printed. The key shown is one
+ * that can read templates (the widest first) and still exchanges: a seeded key rotated or revoked
+ * since is passed over for the next.
+ */
 async function welcome(services: ReturnType<typeof embeddedServices>, keys: SeededKey[], baseUrl: string): Promise<string> {
   const lines = ['', `Admin token:  ${services.config.adminToken}`, `Dev mailbox:  ${baseUrl}/dev/mailbox`, `OpenAPI:      ${baseUrl}/v1/openapi.json`];
-  const key = keys.find((candidate) => candidate.scopes.includes('templates:read') && candidate.scopes.length >= 6) ?? keys[0];
-  if (!key) return lines.join('\n');
-  try {
-    const token = await exchangeApiKey(services, key.key);
+  const candidates = keys.filter((key) => key.scopes.includes('templates:read')).sort((a, b) => b.scopes.length - a.scopes.length);
+  for (const key of candidates) {
+    const token = await exchangeApiKey(services, key.key).catch(() => undefined);
+    if (!token) continue;
     lines.push(
       `API key:      ${key.key}  (${key.companyName}, owner ${key.owner})`,
       '',
@@ -66,14 +85,27 @@ async function welcome(services: ReturnType<typeof embeddedServices>, keys: Seed
       'List templates with a token made for you now (valid one hour):',
       `  curl -s ${baseUrl}/v1/templates -H 'authorization: Bearer ${token.access_token}'`,
     );
-  } catch {
-    lines.push(`The seeded key ${key.id} no longer works (rotated or revoked); create one with the admin API.`);
+    return lines.join('\n');
   }
+  lines.push(
+    keys.length > 0
+      ? 'No seeded key that reads templates works any more (rotated or revoked); create one with the admin API.'
+      : 'The seed has no API keys; create one with the admin API.',
+  );
   return lines.join('\n');
 }
 
+/** A failure as a person can act on it: the message, and each problem of a validation failure. */
+function describeFailure(err: unknown): string {
+  if (err instanceof ApiError) {
+    const issues = Array.isArray(err.details.issues) ? (err.details.issues as Issue[]) : [];
+    return [err.message, ...issues.map((issue) => `  ${issue.path || '(top level)'}: ${issue.message}`)].join('\n');
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(describeFailure(err));
   process.exit(1);
 });
 

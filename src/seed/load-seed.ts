@@ -1,17 +1,20 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { apiKeys, companies, contacts, templates, users } from '../data/schema.js';
 import { createApiKey } from '../domain/auth/manage-api-keys.js';
 import { createCompany } from '../domain/companies/create-company.js';
 import { importTemplate } from '../domain/templates/import-template.js';
-import { TemplateDefinition } from '../domain/templates/template-definition.js';
+import { ApiError, validationFailed } from '../errors.js';
 import { parseOrFail } from '../http/validation-hook.js';
 import { generateDocument } from '../pdf/generate-document.js';
 import type { Services } from '../services.js';
-import { SeedFile, SeedTemplate } from './seed-file.js';
+import { SeedFile } from './seed-file.js';
 
 export type SeededKey = { companyName: string; id: string; key: string; scopes: string[]; owner: string };
+
+type SeedCompany = SeedFile['companies'][number];
+type SeedTemplate = SeedCompany['templates'][number];
 
 /**
  * Loads a seed file. Every row is added only if it is not there yet (companies by id or name,
@@ -20,54 +23,103 @@ export type SeededKey = { companyName: string; id: string; key: string; scopes: 
  */
 export async function loadSeedFile(services: Services, path: string): Promise<SeededKey[]> {
   const text = await readFile(path, 'utf8');
-  return loadSeed(services, JSON.parse(text), dirname(resolve(path)));
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`The seed file ${path} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return loadSeed(services, input, dirname(resolve(path)));
 }
 
+/**
+ * The whole seed is validated before anything is written. Problems only the writing finds (a PDF
+ * that is missing or unreadable, a field off its page, a key owner who is not a user) are reported
+ * with their path in the seed too; what was written before them stays, and loading the corrected
+ * file completes it.
+ */
 export async function loadSeed(services: Services, input: unknown, baseDir: string): Promise<SeededKey[]> {
-  const seed = parseOrFail(SeedFile, input, 'seed');
-  const { db } = services.database;
+  const seed = parseOrFail(SeedFile, input);
   const keys: SeededKey[] = [];
-  for (const company of seed.companies) {
-    const [existing] = await db
-      .select({ id: companies.id })
-      .from(companies)
-      .where(company.id ? eq(companies.id, company.id) : eq(companies.name, company.name))
-      .limit(1);
-    const companyId = existing?.id ?? (await createCompany(services, company)).id;
-
-    for (const user of company.users) {
-      await db
-        .insert(users)
-        .values({ companyId, email: user.email, name: user.name, role: user.role, active: user.active, esignSeat: user.esign_seat })
-        .onConflictDoNothing();
-    }
-    for (const key of company.api_keys) {
-      const [known] = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1);
-      if (!known) await createApiKey(services, companyId, key);
-      keys.push({ companyName: company.name, id: key.id, key: key.key, scopes: key.scopes, owner: key.owner });
-    }
-    for (const [index, raw] of company.templates.entries()) {
-      const where = `companies.${company.name}.templates[${index}]`;
-      const { document: source, ...rest } = parseOrFail(SeedTemplate, raw, where);
-      const template = parseOrFail(TemplateDefinition, rest, where);
-      const [known] = await db
-        .select({ id: templates.id })
-        .from(templates)
-        .where(template.id ? eq(templates.id, template.id) : and(eq(templates.companyId, companyId), eq(templates.name, template.name)))
-        .limit(1);
-      if (known) continue;
-      const document =
-        'path' in source
-          ? { fileName: source.path.split('/').pop()!, bytes: new Uint8Array(await readFile(resolve(baseDir, source.path))) }
-          : { fileName: 'document.pdf', bytes: await generateDocument(source.generate.title, source.generate.pages) };
-      await importTemplate(services, companyId, template, document, { type: 'system', id: 'seed' });
-    }
-    for (const contact of company.contacts) {
-      await db
-        .insert(contacts)
-        .values({ companyId, name: contact.name, email: contact.email, contactNumber: contact.contact_number ?? null })
-        .onConflictDoNothing();
-    }
+  for (const [index, company] of seed.companies.entries()) {
+    keys.push(...(await loadCompany(services, company, `companies[${index}]`, baseDir)));
   }
   return keys;
+}
+
+async function loadCompany(services: Services, company: SeedCompany, where: string, baseDir: string): Promise<SeededKey[]> {
+  const { db } = services.database;
+  const [existing] = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(company.id ? eq(companies.id, company.id) : eq(companies.name, company.name))
+    .limit(1);
+  const companyId = existing?.id ?? (await createCompany(services, company)).id;
+
+  for (const user of company.users) {
+    await db
+      .insert(users)
+      .values({ companyId, email: user.email, name: user.name, role: user.role, active: user.active, esignSeat: user.esign_seat })
+      .onConflictDoNothing();
+  }
+
+  const keys: SeededKey[] = [];
+  for (const [index, key] of company.api_keys.entries()) {
+    const [known] = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1);
+    if (!known) await atPath(`${where}.api_keys[${index}]`, () => createApiKey(services, companyId, key));
+    keys.push({ companyName: company.name, id: key.id, key: key.key, scopes: key.scopes, owner: key.owner });
+  }
+
+  for (const [index, template] of company.templates.entries()) {
+    const [known] = await db
+      .select({ id: templates.id })
+      .from(templates)
+      .where(template.id ? eq(templates.id, template.id) : and(eq(templates.companyId, companyId), eq(templates.name, template.name)))
+      .limit(1);
+    if (known) continue;
+    const templateWhere = `${where}.templates[${index}]`;
+    const { document: source, ...definition } = template;
+    const document = await readDocument(source, baseDir, `${templateWhere}.document`);
+    await atPath(templateWhere, () => importTemplate(services, companyId, definition, document, { type: 'system', id: 'seed' }));
+  }
+
+  for (const contact of company.contacts) {
+    await db
+      .insert(contacts)
+      .values({ companyId, name: contact.name, email: contact.email, contactNumber: contact.contact_number ?? null })
+      .onConflictDoNothing();
+  }
+  return keys;
+}
+
+async function readDocument(source: SeedTemplate['document'], baseDir: string, where: string) {
+  if ('generate' in source) {
+    return { fileName: 'document.pdf', bytes: await generateDocument(source.generate.title, source.generate.pages) };
+  }
+  const file = resolve(baseDir, source.path);
+  try {
+    return { fileName: basename(file), bytes: new Uint8Array(await readFile(file)) };
+  } catch (err) {
+    const reason = err instanceof Error && 'code' in err && err.code === 'ENOENT' ? 'No such file' : 'The file cannot be read';
+    throw validationFailed([{ path: `${where}.path`, message: `${reason}: ${file}.` }], 'A document of the seed cannot be read.');
+  }
+}
+
+/** Runs a verb for one entry of the seed, placing the problems it reports under that entry's path. */
+async function atPath<T>(where: string, verb: () => Promise<T>): Promise<T> {
+  try {
+    return await verb();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code === 'validation_failed' && Array.isArray(err.details.issues)) {
+      const issues = (err.details.issues as { path: string; message: string }[]).map((issue) => ({
+        path: issue.path ? `${where}.${issue.path}` : where,
+        message: issue.message,
+      }));
+      throw validationFailed(issues, err.message);
+    }
+    if (err.code === 'user_not_found') throw validationFailed([{ path: `${where}.owner`, message: err.message }]);
+    if (err.code === 'invalid_document') throw validationFailed([{ path: `${where}.document`, message: err.message }]);
+    throw err;
+  }
 }

@@ -9,8 +9,12 @@ const SeedDocument = z.union([
   z.strictObject({ generate: z.strictObject({ title: z.string().min(1).max(200), pages: z.number().int().min(1).max(100) }) }),
 ]);
 
-/** A template of the seed: a template definition plus where its PDF comes from. */
-const SeedTemplate = z.looseObject({ document: SeedDocument });
+/**
+ * A template of the seed: a template definition plus where its PDF comes from. Part of the one
+ * schema of the file, so that a mistake in any template is found, with its path, before anything
+ * is written.
+ */
+const SeedTemplate = TemplateDefinition.safeExtend({ document: SeedDocument });
 
 export const SeedFile = z.strictObject({
   companies: z.array(
@@ -41,7 +45,7 @@ export const SeedFile = z.strictObject({
           }),
         )
         .default([]),
-      templates: z.array(z.unknown()).default([]),
+      templates: z.array(SeedTemplate).default([]),
       contacts: z
         .array(z.strictObject({ name: z.string().min(1), email: z.email(), contact_number: z.string().max(20).nullable().optional() }))
         .default([]),
@@ -50,4 +54,3 @@ export const SeedFile = z.strictObject({
 });
 
 export type SeedFile = z.infer<typeof SeedFile>;
-export { SeedTemplate };

@@ -20,7 +20,12 @@ export type TestStack = {
   close(): Promise<void>;
 };
 
-export async function openStack(): Promise<TestStack> {
+export type StackOptions = {
+  /** The admin API's bearer token; pass `undefined` for a service without an admin API. */
+  adminToken?: string | undefined;
+};
+
+export async function openStack(options: StackOptions = {}): Promise<TestStack> {
   const databaseUrl = inject('databaseUrl');
   const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl, { migrate: false }) : await openPgliteDatabase();
   const clock = new ManualClock(new Date());
@@ -29,7 +34,7 @@ export async function openStack(): Promise<TestStack> {
     clock,
     config: {
       tokenSecret: new TextEncoder().encode('test-token-secret-0123456789-abcdefghij'),
-      adminToken: ADMIN_TOKEN,
+      adminToken: 'adminToken' in options ? options.adminToken : ADMIN_TOKEN,
       baseUrl: BASE_URL,
       keyEnvironment: 'test',
     },

@@ -1,0 +1,36 @@
+import { Client } from '@upstash/qstash';
+import { Redis } from '@upstash/redis';
+import type { WorkerConfig } from '../../entries/worker-config.js';
+import { systemClock } from '../../ports/clock.js';
+import type { Services } from '../../services.js';
+import { MemoryQuotaCounter } from '../embedded/memory-quota-counter.js';
+import { MemoryRateLimiter } from '../embedded/memory-rate-limiter.js';
+import { openNeonHttpDatabase } from './neon-http-database.js';
+import { QStashEmailMailer } from './qstash-email-mailer.js';
+import { QStashQueue } from './qstash-queue.js';
+import { UpstashQuotaCounter } from './upstash-quota-counter.js';
+import { UpstashRateLimiter } from './upstash-rate-limiter.js';
+
+/** The deployed service's adapters: Neon over HTTP, Upstash Redis, QStash. */
+export function productionServices(config: WorkerConfig): Services {
+  const qstash = new Client({ baseUrl: config.QSTASH_URL, token: config.QSTASH_TOKEN });
+  const redis =
+    config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
+      ? new Redis({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN, enableTelemetry: false })
+      : undefined;
+  return {
+    database: openNeonHttpDatabase(config.DATABASE_URL, { fetchEndpoint: config.NEON_FETCH_ENDPOINT }),
+    rateLimiter: redis ? new UpstashRateLimiter(redis) : new MemoryRateLimiter(systemClock),
+    quota: redis ? new UpstashQuotaCounter(redis) : new MemoryQuotaCounter(),
+    queue: new QStashQueue(qstash, config.BASE_URL),
+    mailer: new QStashEmailMailer(qstash, { url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM }),
+    clock: systemClock,
+    config: {
+      tokenSecret: new TextEncoder().encode(config.TOKEN_SECRET),
+      adminToken: config.ADMIN_TOKEN,
+      baseUrl: config.BASE_URL,
+      keyEnvironment: 'live',
+    },
+    clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
+  };
+}

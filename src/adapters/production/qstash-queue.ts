@@ -1,0 +1,28 @@
+import type { Client } from '@upstash/qstash';
+import type { Queue, QueueMessage } from '../../ports/queue.js';
+
+/**
+ * Hands messages to QStash, which calls back `{baseUrl}/internal/queue/{topic}` at least once,
+ * not before the message is due, retrying with backoff. All messages of one hand-off go in one
+ * batch request: one round trip, and either QStash has them or the caller gets an error.
+ */
+export class QStashQueue implements Queue {
+  constructor(
+    private readonly client: Client,
+    private readonly callbackBaseUrl: string,
+    private readonly retries = 5,
+  ) {}
+
+  async publish(messages: QueueMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.client.batchJSON(
+      messages.map((message) => ({
+        url: `${this.callbackBaseUrl}/internal/queue/${message.topic}`,
+        body: message.body,
+        retries: this.retries,
+        ...(message.notBefore ? { notBefore: Math.ceil(message.notBefore.getTime() / 1000) } : {}),
+        ...(message.dedupeId ? { deduplicationId: message.dedupeId } : {}),
+      })),
+    );
+  }
+}

@@ -1,0 +1,17 @@
+import type { QueueMessage } from '../ports/queue.js';
+import type { Services } from '../services.js';
+
+/** What the service does with a queued message of one topic, once it is due. */
+export type QueueConsumer = (services: Services, body: Record<string, unknown>) => Promise<void>;
+
+/** Every topic the service publishes, and its consumer. */
+export const queueConsumers: Record<string, QueueConsumer> = {};
+
+export class UnknownTopicError extends Error {}
+
+/** Runs the consumer of a message's topic; an error makes the queue deliver it again later. */
+export async function dispatchMessage(services: Services, message: QueueMessage, consumers = queueConsumers): Promise<void> {
+  const consumer = consumers[message.topic];
+  if (!consumer) throw new UnknownTopicError(`No consumer for topic ${message.topic}`);
+  await consumer(services, message.body);
+}
