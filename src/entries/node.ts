@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
+import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { embeddedServices } from '../adapters/embedded/embedded-services.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
@@ -20,6 +20,10 @@ const demoSeed = fileURLToPath(new URL('../../seed/demo.json', import.meta.url))
 
 async function main() {
   const config = readNodeConfig(process.env);
+  // The port is taken first, so that a port in use fails at once; requests wait for the app.
+  let appReady!: (app: ReturnType<typeof createApp>) => void;
+  const ready = new Promise<ReturnType<typeof createApp>>((resolve) => (appReady = resolve));
+  const server = await listen(config.PORT, async (request, env) => (await ready).fetch(request, env));
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const database = await openPgliteDatabase(join(config.DATA_DIR, 'pgdata'));
   const services = embeddedServices({
@@ -39,18 +43,12 @@ async function main() {
 
   const app = createApp(services);
   app.route('/', devMailboxRoutes(services.mailbox));
+  appReady(app);
 
   // Everything a user needs is printed before the `listening` line, so that whoever waits for that
   // line (a person, a script, a test) has the key, the token and the curl lines already.
   const greeting = await welcome(services, seededKeys, config.BASE_URL);
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: config.PORT }, () => {
-    console.log(`${greeting}\n\nE-signing API listening on ${config.BASE_URL} (data in ${config.DATA_DIR})`);
-  });
-  server.on('error', (err: NodeJS.ErrnoException) => {
-    const reason = err.code === 'EADDRINUSE' ? `127.0.0.1:${config.PORT} is already in use; set PORT to a free port` : err.message;
-    console.error(`Cannot listen on PORT ${config.PORT}: ${reason}`);
-    void database.close().finally(() => process.exit(1));
-  });
+  console.log(`${greeting}\n\nE-signing API listening on ${config.BASE_URL} (data in ${config.DATA_DIR})`);
 
   let closing = false;
   const shutdown = () => {
@@ -63,6 +61,16 @@ async function main() {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+}
+
+function listen(port: number, fetch: (request: Request, env: unknown) => Promise<Response>): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, hostname: '127.0.0.1', port }, () => resolve(server));
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const reason = err.code === 'EADDRINUSE' ? `127.0.0.1:${port} is already in use; set PORT to a free port` : err.message;
+      reject(new Error(`Cannot listen on PORT ${port}: ${reason}`));
+    });
+  });
 }
 
 /**

@@ -1,0 +1,160 @@
+/**
+ * The embedded server as a user runs it: `npx tsx src/entries/node.ts` in the project folder, with
+ * the environment of contract section 1, read from its output until it says it is listening.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The variables the server reads; the test's own environment must not leak any of them in. */
+const serverVariables = ['PORT', 'DATA_DIR', 'SEED_FILE', 'ADMIN_TOKEN', 'BASE_URL', 'TOKEN_SECRET'];
+
+export type ServerRun = {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code once the process and everything it started have ended. */
+  ended: Promise<number | null>;
+  /** SIGTERM to the process group, as a terminal's kill would send; resolves when all have ended. */
+  stop(): Promise<number | null>;
+  /** SIGKILL to whatever of the group is still there; for cleanup. */
+  kill(): void;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const groupAlive = (pid: number) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Starts the server. `npx` runs it through npm and a shell, which do not pass SIGTERM on to the
+ * server, so the run gets its own process group and is signalled as a whole, as a terminal does.
+ */
+export function spawnServer(env: Record<string, string>): ServerRun {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of serverVariables) delete childEnv[name];
+  Object.assign(childEnv, env);
+
+  const child = spawn('npx', ['tsx', 'src/entries/node.ts'], { cwd: projectRoot, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const pid = child.pid!;
+
+  // 'close' comes once every holder of the output pipes (npm, the shell, tsx, the server) is gone.
+  const ended = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code))).then(async (code) => {
+    for (let i = 0; i < 100 && groupAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    return code;
+  });
+
+  const kill = () => {
+    if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
+  };
+  const stop = async () => {
+    if (groupAlive(pid)) process.kill(-pid, 'SIGTERM');
+    const timer = setTimeout(kill, 15_000);
+    try {
+      return await ended;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { child, stdout: () => stdout, stderr: () => stderr, ended, stop, kill };
+}
+
+/** Waits for the `listening` line; fails with the output so far if the server ends or takes too long. */
+export async function waitForListening(run: ServerRun, timeoutMs = 40_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void run.ended.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    if (/listening/.test(run.stdout())) return run.stdout();
+    if (exited) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`The server did not print a listening line.\nstdout:\n${run.stdout()}\nstderr:\n${run.stderr()}`);
+}
+
+export async function startServer(env: Record<string, string>): Promise<ServerRun & { output: string }> {
+  const run = spawnServer(env);
+  try {
+    return { ...run, output: await waitForListening(run) };
+  } catch (err) {
+    run.kill();
+    throw err;
+  }
+}
+
+/** Splits a shell command line into words: single and double quotes, backslash escapes outside them. */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]!;
+    if (char === "'" || char === '"') {
+      const close = line.indexOf(char, i + 1);
+      if (close < 0) throw new Error(`Unclosed quote in: ${line}`);
+      word = (word ?? '') + line.slice(i + 1, close);
+      i = close;
+    } else if (char === '\\') {
+      word = (word ?? '') + (line[++i] ?? '');
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + char;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+export type CurlRequest = { url: string; method: string; headers: Record<string, string>; body?: string };
+
+/** What a printed `curl` line asks for, reading only the options the server prints. */
+export function parseCurl(line: string): CurlRequest {
+  const [command, ...args] = shellWords(line.trim());
+  if (command !== 'curl') throw new Error(`Not a curl line: ${line}`);
+  const request: Partial<CurlRequest> & { headers: Record<string, string> } = { headers: {} };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-s' || arg === '--silent') continue;
+    else if (arg === '-X' || arg === '--request') request.method = args[++i];
+    else if (arg === '-H' || arg === '--header') {
+      const header = args[++i]!;
+      const colon = header.indexOf(':');
+      request.headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+    } else if (arg === '-d' || arg === '--data' || arg === '--data-raw') request.body = args[++i];
+    else if (arg.startsWith('-')) throw new Error(`The test does not know the curl option ${arg}`);
+    else request.url = arg;
+  }
+  if (!request.url) throw new Error(`No URL in: ${line}`);
+  // curl sends POST when given a body, GET otherwise.
+  return { ...request, url: request.url, method: request.method ?? (request.body === undefined ? 'GET' : 'POST') };
+}
+
+/** Runs a printed curl line with fetch, and parses the JSON answer. */
+export async function runCurl(line: string): Promise<{ status: number; body: any }> {
+  const request = parseCurl(line);
+  const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
