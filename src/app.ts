@@ -25,8 +25,9 @@ export function createApp(services: Services) {
   });
   root.use('/v1/*', bodyLimit({ maxSize: MiB, onError: () => Promise.reject(payloadTooLarge()) }));
   // Template PDFs are uploaded through the admin API, hence its larger allowance.
-  root.use('/admin/*', bodyLimit({ maxSize: 20 * MiB, onError: () => Promise.reject(payloadTooLarge()) }));
+  // Who is asking comes first on the admin API, so a stranger learns nothing from its size limit.
   root.use('/admin/*', requireAdmin);
+  root.use('/admin/*', bodyLimit({ maxSize: 20 * MiB, onError: () => Promise.reject(payloadTooLarge('20 MiB')) }));
 
   const v1 = mount(v1Endpoints);
   v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });

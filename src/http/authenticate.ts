@@ -13,7 +13,7 @@ const unauthorized = (message: string) => new ApiError('unauthorized', message);
 /** `Authorization: Bearer <token>` → the principal on the context, or `401 unauthorized`. */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('authorization') ?? '';
-  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header);
+  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(header);
   if (!match?.[1]) throw unauthorized('Send an access token as `Authorization: Bearer <token>`.');
   const services = c.get('services');
   const claims = await verifyAccessToken(services.config.tokenSecret, match[1], services.clock.now());

@@ -22,7 +22,7 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof HTTPException) {
     // Hono's own validators throw these for bodies that cannot even be parsed.
     if (err.status === 400 || err.status === 415) {
-      const message = err.status === 415 ? 'The body must be sent as application/json.' : 'The body is not valid JSON.';
+      const message = err.status === 415 ? 'The body is not of a content type this endpoint takes (see its OpenAPI entry).' : 'The body could not be parsed.';
       return new ApiError('validation_failed', message, { issues: [{ path: '', message }] });
     }
     if (err.status === 413) return payloadTooLarge();
@@ -30,4 +30,4 @@ function toApiError(err: unknown): ApiError {
   return new ApiError('internal_error', 'Something went wrong on our side.');
 }
 
-export const payloadTooLarge = () => new ApiError('payload_too_large', 'The request body is larger than 1 MiB.');
+export const payloadTooLarge = (limit = '1 MiB') => new ApiError('payload_too_large', `The request body is larger than ${limit}.`, { limit });

@@ -10,7 +10,7 @@ import type { AppEnv } from './app-env.js';
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.get('services').config.adminToken;
   if (!expected) throw new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`);
-  const presented = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
+  const presented = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
   if (!timingSafeEqual(presented, expected)) throw new ApiError('unauthorized', 'Send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`.');
   await next();
 });

@@ -49,32 +49,43 @@ export async function createApiKey(services: Services, companyId: string, input:
 
 const keyNotFound = (id: string) => new ApiError('api_key_not_found', 'No active API key with that id.', { api_key_id: id });
 
+/** The company of a key that exists and is not revoked, or `404 api_key_not_found`. */
+async function activeKeyCompany(services: Services, apiKeyId: string): Promise<string> {
+  const [key] = await services.database.db
+    .select({ companyId: apiKeys.companyId })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (!key) throw keyNotFound(apiKeyId);
+  return key.companyId;
+}
+
 /**
  * Replaces the key's secret. The version bump makes every token issued from the old secret fail
  * on its next request, because each request compares the token's version with the key's.
  */
 export async function rotateApiKey(services: Services, apiKeyId: string): Promise<{ id: string; key: string; prefix: string }> {
+  const companyId = await activeKeyCompany(services, apiKeyId);
   const key = generateApiKey(services.config.keyEnvironment);
+  const keyHash = await hashApiKey(key);
   const now = services.clock.now();
-  const [row] = await services.database.db
-    .update(apiKeys)
-    .set({ keyHash: await hashApiKey(key), prefix: displayPrefix(key), version: sql`${apiKeys.version} + 1`, rotatedAt: now })
-    .where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt)))
-    .returning({ companyId: apiKeys.companyId });
-  if (!row) throw keyNotFound(apiKeyId);
-  await audit(services.database.db, row.companyId, 'api_key.rotated', apiKeyId, now);
+  await services.database.atomic((q) => [
+    q
+      .update(apiKeys)
+      .set({ keyHash, prefix: displayPrefix(key), version: sql`${apiKeys.version} + 1`, rotatedAt: now })
+      .where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt))),
+    audit(q, companyId, 'api_key.rotated', apiKeyId, now),
+  ]);
   return { id: apiKeyId, key, prefix: displayPrefix(key) };
 }
 
 /** Revokes the key for good: the key and every token from it stop working at once. */
 export async function revokeApiKey(services: Services, apiKeyId: string): Promise<{ id: string; revoked_at: string }> {
+  const companyId = await activeKeyCompany(services, apiKeyId);
   const now = services.clock.now();
-  const [row] = await services.database.db
-    .update(apiKeys)
-    .set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt)))
-    .returning({ companyId: apiKeys.companyId });
-  if (!row) throw keyNotFound(apiKeyId);
-  await audit(services.database.db, row.companyId, 'api_key.revoked', apiKeyId, now);
+  await services.database.atomic((q) => [
+    q.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt))),
+    audit(q, companyId, 'api_key.revoked', apiKeyId, now),
+  ]);
   return { id: apiKeyId, revoked_at: now.toISOString() };
 }

@@ -55,7 +55,7 @@ export const TemplateDefinition = z
         ctx.addIssue({ code: 'custom', path: ['roles', index, 'recipient'], message: 'Only a locked role has a fixed recipient.' });
       }
     });
-    if (!template.roles.some((role) => role.type === 'signer')) {
+    if (template.roles.length > 0 && !template.roles.some((role) => role.type === 'signer')) {
       ctx.addIssue({ code: 'custom', path: ['roles'], message: 'A template needs at least one signer role.' });
     }
     template.fields.forEach((field, index) => {
