@@ -14,6 +14,8 @@ export interface StandinsOptions {
   postgresUrl?: string;
   /** Where PGlite keeps its data when there is no `postgresUrl`; in memory when absent. */
   pgliteDataDir?: string;
+  /** An open PGlite to serve instead (the caller migrates and seeds it, and closes it). */
+  pglite?: PGlite;
   /** A real Redis for the Upstash REST stand-in; without it that stand-in is not started. */
   redisUrl?: string;
   redisToken?: string;
@@ -62,6 +64,8 @@ export async function startStandins(options: StandinsOptions = {}): Promise<Runn
     let executor: SqlExecutor;
     if (options.postgresUrl) {
       executor = pgPoolExecutor(createStandinPool(options.postgresUrl), { endPoolOnClose: true });
+    } else if (options.pglite) {
+      executor = pgliteExecutor(options.pglite, { closeDbOnClose: false });
     } else {
       const db = options.pgliteDataDir ? new PGlite(options.pgliteDataDir) : new PGlite();
       await db.waitReady;

@@ -9,8 +9,9 @@ import * as schema from '../../data/schema.js';
  * The embedded Postgres: PGlite in a data directory (or in memory when none is given), migrated
  * on open. PGlite serialises queries on its one connection and holds it for a whole transaction.
  */
-export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+export async function openPgliteDatabase(source?: string | PGlite): Promise<Database> {
+  // An open instance may be shared, as `npm run dev` shares it with the Neon stand-in.
+  const client = source instanceof PGlite ? source : source ? new PGlite(source) : new PGlite();
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   return {

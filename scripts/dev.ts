@@ -1,0 +1,132 @@
+/**
+ * `npm run dev`: the service on the real edge runtime (workerd, through `wrangler dev`) with the
+ * production adapters, pointed at local services through the stand-ins in local/standins:
+ * Neon's SQL-over-HTTP over DATABASE_URL's PostgreSQL (else PGlite in DATA_DIR), Upstash's Redis
+ * REST over REDIS_URL's Redis (else in-process limits), QStash, and an e-mail API whose mail lands
+ * in a dev mailbox. The production code runs unchanged; only its configuration points here.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { z } from 'zod';
+import { createEmailApiStandin } from '../local/standins/email-api.js';
+import { serveStandin } from '../local/standins/standin.js';
+import { startStandins } from '../local/standins/start.js';
+import { embeddedServices } from '../src/adapters/embedded/embedded-services.js';
+import { openPgliteDatabase } from '../src/adapters/embedded/pglite-database.js';
+import { openNodePostgresDatabase } from '../src/adapters/postgres/node-postgres-database.js';
+import { loadOrCreateLocalSecrets } from '../src/entries/local-secrets.js';
+import { readNodeConfig } from '../src/entries/node-config.js';
+import { demoSeedPath, describeFailure, welcome } from '../src/entries/startup-output.js';
+import { loadSeedFile } from '../src/seed/load-seed.js';
+
+const DevEnv = z.object({
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL').optional(),
+  REDIS_URL: z.string().regex(/^redis:\/\//, 'REDIS_URL must be a redis:// URL').optional(),
+});
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const EMAIL_API_KEY = 'local-email-api-key';
+
+async function main() {
+  const config = readNodeConfig(process.env);
+  const dev = DevEnv.safeParse(process.env);
+  if (!dev.success) throw new Error(`Invalid environment: ${dev.error.issues.map((issue) => issue.message).join('; ')}`);
+  const { DATABASE_URL, REDIS_URL } = dev.data;
+  const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
+  const tokenSecret = config.TOKEN_SECRET ?? secrets.token_secret;
+  const adminToken = config.ADMIN_TOKEN ?? secrets.admin_token;
+
+  // Migrate and seed first, over the same database the Neon stand-in will serve.
+  const pglite = DATABASE_URL ? undefined : new PGlite(join(config.DATA_DIR, 'pgdata'));
+  const database = DATABASE_URL ? await openNodePostgresDatabase(DATABASE_URL) : await openPgliteDatabase(pglite);
+  const seeding = embeddedServices({
+    database,
+    config: { tokenSecret: new TextEncoder().encode(tokenSecret), adminToken, baseUrl: config.BASE_URL, keyEnvironment: 'test' },
+  });
+  const keys = await loadSeedFile(seeding, config.SEED_FILE ?? fileURLToPath(demoSeedPath));
+
+  const standins = await startStandins({ postgresUrl: DATABASE_URL, pglite, redisUrl: REDIS_URL });
+  const emailApi = await serveStandin(createEmailApiStandin(EMAIL_API_KEY));
+
+  const vars: Record<string, string> = {
+    // The driver insists on a complete URL; the stand-in serves whichever database it was given.
+    DATABASE_URL: 'postgres://dev:dev@neon.localhost/esign',
+    NEON_FETCH_ENDPOINT: standins.neon.sqlEndpoint,
+    ...(standins.redis
+      ? { UPSTASH_REDIS_REST_URL: standins.redis.url, UPSTASH_REDIS_REST_TOKEN: standins.redis.token }
+      : { ALLOW_IN_PROCESS_LIMITS: 'true' }),
+    QSTASH_URL: standins.qstash.url,
+    QSTASH_TOKEN: standins.qstash.token,
+    QSTASH_CURRENT_SIGNING_KEY: standins.qstash.signingKeys.current,
+    QSTASH_NEXT_SIGNING_KEY: standins.qstash.signingKeys.next,
+    TOKEN_SECRET: tokenSecret,
+    ADMIN_TOKEN: adminToken,
+    BASE_URL: config.BASE_URL,
+    EMAIL_API_URL: `${emailApi.url}/emails`,
+    EMAIL_API_KEY,
+    EMAIL_FROM: 'E-Signing (dev) <sign@localhost>',
+  };
+  // The variables go in a file inside DATA_DIR rather than on the command line, where any user of
+  // the machine could read them.
+  await mkdir(config.DATA_DIR, { recursive: true });
+  const envFile = join(config.DATA_DIR, 'wrangler-dev.env');
+  await writeFile(envFile, Object.entries(vars).map(([name, value]) => `${name}=${JSON.stringify(value)}`).join('\n'), { mode: 0o600 });
+
+  const wrangler = spawn(
+    join(root, 'node_modules', '.bin', 'wrangler'),
+    ['dev', '--ip', '127.0.0.1', '--port', String(config.PORT), '--env-file', envFile, '--persist-to', join(config.DATA_DIR, 'wrangler'), '--show-interactive-dev-session=false'],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' },
+    },
+  );
+  const output: string[] = [];
+  let ready = false;
+  for (const stream of [wrangler.stdout, wrangler.stderr]) {
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => (ready ? process.stdout.write(chunk) : output.push(chunk)));
+  }
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    if (wrangler.exitCode === null && wrangler.pid) process.kill(-wrangler.pid, 'SIGTERM');
+    await Promise.allSettled([standins.close(), emailApi.close(), database.close()]);
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  wrangler.on('exit', (code) => {
+    if (!ready) console.error(`wrangler dev stopped before the service was up:\n${output.join('')}`);
+    void stop(code ?? 1);
+  });
+
+  await waitUntilServing(`http://127.0.0.1:${config.PORT}/v1/openapi.json`, () => stopping);
+  ready = true;
+  console.log(await welcome(seeding, keys, config.BASE_URL, `${emailApi.url}/dev/mailbox`));
+  console.log(
+    `\nE-signing API listening on ${config.BASE_URL} (workerd; database: ${standins.neon.backend}; limits: ${standins.redis ? 'Redis' : 'in-process'})`,
+  );
+}
+
+/** Polls until the Worker answers: wrangler's own "Ready" line comes before the first build ends. */
+async function waitUntilServing(url: string, gaveUp: () => boolean, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !gaveUp()) {
+    const answer = await fetch(url).catch(() => undefined);
+    if (answer?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The Worker did not answer at ${url} within ${timeoutMs / 1000} s.`);
+}
+
+main().catch((err: unknown) => {
+  console.error(describeFailure(err));
+  process.exit(1);
+});
