@@ -1,0 +1,111 @@
+/**
+ * Starts `npm run dev` once for the whole e2e run: a fresh database on the PostgreSQL of
+ * TEST_POSTGRES_URL, a Redis database of its own on REDIS_URL (emptied first, so limits left by an
+ * earlier run do not count), and a fresh DATA_DIR. Provides the base URL and admin token.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { RespConnection } from '../../local/standins/resp-connection.js';
+
+const ADMIN_TOKEN = 'adm_e2e_admin_token_0123456789';
+
+export default async function setup({ provide }: { provide: (key: string, value: string) => void }) {
+  const server = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+  const name = `esign_e2e_${process.pid}_${Date.now()}`;
+  await withClient(server, (client) => client.query(`create database ${name}`));
+  const databaseUrl = Object.assign(new URL(server), { pathname: `/${name}` }).toString();
+  const redis = new RespConnection(new URL(redisUrl));
+  await redis.send([['FLUSHDB']]);
+  await redis.close();
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'esign-e2e-'));
+  const port = await freePort();
+  const child = spawn('npm', ['run', '-s', 'dev'], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...userEnvironment(), PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ADMIN_TOKEN },
+  });
+  const output = await waitForListening(child);
+  provide('e2eBaseUrl', `http://127.0.0.1:${port}`);
+  provide('e2eAdminToken', ADMIN_TOKEN);
+  provide('e2eDevOutput', output);
+
+  return async () => {
+    signalGroup(child, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    signalGroup(child, 'SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+    await withClient(server, (client) => client.query(`drop database if exists ${name} with (force)`));
+  };
+}
+
+/** Signals npm, the dev script and wrangler at once; a group that has already gone is fine. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: every process of the group has exited.
+  }
+}
+
+/** The environment a user's shell would have: without what Vite and vitest add (BASE_URL='/', MODE…). */
+function userEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'NODE_ENV', 'TEST']) delete env[name];
+  for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name];
+  return env;
+}
+
+async function withClient(url: string, use: (client: pg.Client) => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+function waitForListening(child: ChildProcess, timeoutMs = 120_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`npm run dev did not print "listening" in time:\n${output}`)), timeoutMs);
+    const take = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/listening/.test(output)) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    };
+    child.stdout?.on('data', take);
+    child.stderr?.on('data', take);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm run dev exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    e2eBaseUrl: string;
+    e2eAdminToken: string;
+    e2eDevOutput: string;
+  }
+}
