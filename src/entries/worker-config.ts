@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** Only http(s): BASE_URL becomes part of every signing link and callback address. */
+const httpUrl = (name: string) => z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
+
 const secret = (name: string, min: number) => z.string({ error: `${name} is required` }).min(min, `${name} must be at least ${min} characters`);
 
 /**
@@ -10,19 +13,19 @@ const WorkerEnv = z
   .object({
     DATABASE_URL: z.string({ error: 'DATABASE_URL is required' }).regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'),
     /** Development only: where the Neon driver sends its SQL-over-HTTP requests. */
-    NEON_FETCH_ENDPOINT: z.url().optional(),
-    UPSTASH_REDIS_REST_URL: z.url('UPSTASH_REDIS_REST_URL must be a URL').optional(),
+    NEON_FETCH_ENDPOINT: httpUrl('NEON_FETCH_ENDPOINT').optional(),
+    UPSTASH_REDIS_REST_URL: httpUrl('UPSTASH_REDIS_REST_URL').optional(),
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
     /** Development only: rate limits and quota in the isolate's memory when no Redis is configured. */
-    ALLOW_IN_PROCESS_LIMITS: z.enum(['true', 'false']).default('false'),
-    QSTASH_URL: z.url('QSTASH_URL must be a URL').default('https://qstash.upstash.io'),
+    ALLOW_IN_PROCESS_LIMITS: z.enum(['true', 'false'], { error: 'ALLOW_IN_PROCESS_LIMITS must be "true" or "false" (a string)' }).default('false'),
+    QSTASH_URL: httpUrl('QSTASH_URL').default('https://qstash.upstash.io'),
     QSTASH_TOKEN: secret('QSTASH_TOKEN', 1),
     QSTASH_CURRENT_SIGNING_KEY: secret('QSTASH_CURRENT_SIGNING_KEY', 1),
     QSTASH_NEXT_SIGNING_KEY: secret('QSTASH_NEXT_SIGNING_KEY', 1),
     TOKEN_SECRET: secret('TOKEN_SECRET', 32),
-    ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
-    BASE_URL: z.url({ error: 'BASE_URL is required and must be a URL' }),
-    EMAIL_API_URL: z.url('EMAIL_API_URL must be a URL').default('https://api.resend.com/emails'),
+    ADMIN_TOKEN: z.string({ error: 'ADMIN_TOKEN must be a string' }).min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+    BASE_URL: httpUrl('BASE_URL'),
+    EMAIL_API_URL: httpUrl('EMAIL_API_URL').default('https://api.resend.com/emails'),
     EMAIL_API_KEY: secret('EMAIL_API_KEY', 1),
     EMAIL_FROM: secret('EMAIL_FROM', 3),
   })
@@ -40,7 +43,13 @@ export type WorkerConfig = z.infer<typeof WorkerEnv>;
 export function readWorkerConfig(env: Record<string, unknown>): WorkerConfig {
   const parsed = WorkerEnv.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => issue.message).join('; ');
+    // Every message names its variable, and never echoes a value: some of them are secrets.
+    const problems = parsed.error.issues
+      .map((issue) => {
+        const name = String(issue.path[0] ?? '');
+        return name && !issue.message.includes(name) ? `${name}: ${issue.message}` : issue.message;
+      })
+      .join('; ');
     throw new Error(`The Worker's configuration is incomplete: ${problems}.`);
   }
   return { ...parsed.data, BASE_URL: parsed.data.BASE_URL.replace(/\/$/, '') };

@@ -19,7 +19,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+    // getRandomValues gives at most 65,536 bytes a call.
+    for (const byte of crypto.getRandomValues(new Uint8Array(Math.min(65_536, (length - out.length) * 2)))) {
       // 248 = 4 * 62: dropping bytes above it keeps every character equally likely.
       if (byte < 248 && out.length < length) out += BASE62[byte % 62];
     }

@@ -1,0 +1,128 @@
+/** The QStash callback route inside workerd, verified by the real @upstash/qstash Receiver. */
+import { Receiver } from '@upstash/qstash';
+import { Hono } from 'hono';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { handleError, handleNotFound } from '../../src/http/error-handler.js';
+import { queueCallbackRoutes } from '../../src/http/queue-callback.js';
+import type { QueueConsumer } from '../../src/queue/consumers.js';
+import type { Services } from '../../src/services.js';
+import { qstashDelivery, qstashSignature } from './qstash-signature.js';
+
+const keys = { current: 'sig_workerd_current_0123456789', next: 'sig_workerd_next_0123456789' };
+const BASE = 'https://esign.example.test';
+const topicUrl = (topic: string) => `${BASE}/internal/queue/${topic}`;
+
+/** The services a consumer is handed: only their identity matters here. */
+const services = { marker: 'workerd-services' } as unknown as Services;
+
+let received: { services: Services; body: Record<string, unknown> }[];
+let failNext: Error | undefined;
+const consumers: Record<string, QueueConsumer> = {
+  'test.recorded': async (given, body) => {
+    if (failNext) {
+      const error = failNext;
+      failNext = undefined;
+      throw error;
+    }
+    received.push({ services: given, body });
+  },
+};
+
+/** Mounted the way the Worker mounts it: behind the app's error handler, with services set. */
+const app = new Hono<AppEnv>();
+app.onError(handleError);
+app.notFound(handleNotFound);
+app.use('*', async (c, next) => {
+  c.set('services', services);
+  await next();
+});
+app.route('/', queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next }), consumers));
+
+const deliver = (request: Request) => app.fetch(request);
+
+beforeEach(() => {
+  received = [];
+  failNext = undefined;
+});
+
+describe('POST /internal/queue/{topic}', () => {
+  const body = JSON.stringify({ envelope_id: 'env_123', attempt: 1, note: 'é ✓' });
+
+  it('answers a request without Upstash-Signature with 401 unauthorized, and runs nothing', async () => {
+    const response = await deliver(qstashDelivery(topicUrl('test.recorded'), body, undefined));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    expect((await deliver(qstashDelivery(topicUrl('test.recorded'), body, ''))).status).toBe(401);
+    expect(received).toEqual([]);
+  });
+
+  it('answers a signature made with another key with 401, and runs nothing', async () => {
+    const signature = await qstashSignature('sig_someone_else_0123456789', topicUrl('test.recorded'), body);
+    const response = await deliver(qstashDelivery(topicUrl('test.recorded'), body, signature));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    expect(received).toEqual([]);
+  });
+
+  it('answers 401 to a signature for another body, another URL, another issuer, or one that expired', async () => {
+    const url = topicUrl('test.recorded');
+    const forged = [
+      await qstashSignature(keys.current, url, body, { signedBody: body.replace('env_123', 'env_999') }),
+      await qstashSignature(keys.current, url, body, { subject: topicUrl('test.other') }),
+      await qstashSignature(keys.current, url, body, { subject: `${url}?x=1` }),
+      await qstashSignature(keys.current, url, body, { issuer: 'NotUpstash' }),
+      await qstashSignature(keys.current, url, body, { expiresIn: -60 }),
+      'not.a.jwt',
+    ];
+    for (const signature of forged) expect((await deliver(qstashDelivery(url, body, signature))).status).toBe(401);
+    expect(received).toEqual([]);
+  });
+
+  it('runs the topic’s consumer with the parsed body and answers 200, under the current or the next key', async () => {
+    for (const key of [keys.current, keys.next]) {
+      const response = await deliver(qstashDelivery(topicUrl('test.recorded'), body, await qstashSignature(key, topicUrl('test.recorded'), body)));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ok: true });
+    }
+    expect(received).toEqual([
+      { services, body: JSON.parse(body) },
+      { services, body: JSON.parse(body) },
+    ]);
+  });
+
+  it('answers an unknown topic with 489 and Upstash-NonRetryable-Error, so QStash dead-letters it', async () => {
+    const url = topicUrl('test.unknown');
+    const response = await deliver(qstashDelivery(url, body, await qstashSignature(keys.current, url, body)));
+    expect(response.status).toBe(489);
+    expect(response.headers.get('Upstash-NonRetryable-Error')).toBe('true');
+    expect(await response.json()).toEqual({ error: expect.stringContaining('test.unknown') });
+    expect(received).toEqual([]);
+  });
+
+  it('answers a signed body that is not JSON with 489 and Upstash-NonRetryable-Error', async () => {
+    const url = topicUrl('test.recorded');
+    const response = await deliver(qstashDelivery(url, 'not json', await qstashSignature(keys.current, url, 'not json')));
+    expect(response.status).toBe(489);
+    expect(response.headers.get('Upstash-NonRetryable-Error')).toBe('true');
+    expect(received).toEqual([]);
+  });
+
+  it('answers 500 when the consumer fails, so QStash retries; the cause goes to the log, not the answer', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      failNext = new Error('the mail provider said no to secret-recipient@example.test');
+      const url = topicUrl('test.recorded');
+      const response = await deliver(qstashDelivery(url, body, await qstashSignature(keys.current, url, body)));
+      expect(response.status).toBe(500);
+      expect(response.headers.get('Upstash-NonRetryable-Error')).toBeNull();
+      const answer = await response.json();
+      expect(answer).toMatchObject({ error: { code: 'internal_error' } });
+      expect(JSON.stringify(answer)).not.toContain('secret-recipient');
+      expect(JSON.stringify(log.mock.calls)).toContain('the mail provider said no');
+      expect(received).toEqual([]);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+import { WORKERD_DATABASE_URL } from './test/workerd/workerd-stack.js';
+
+/**
+ * The suite that runs inside workerd (`npm run test:workerd`): the test files and the Worker of
+ * wrangler.toml (its `main`, compatibility date and flags, and [vars]) share one workerd isolate.
+ * The bindings below stand in for the secrets that `wrangler secret put` sets in production; the
+ * Neon and QStash ones point at the stand-ins that test/workerd/global-setup.ts starts in Node.
+ */
+export default defineConfig({
+  plugins: [
+    cloudflareTest(({ inject }) => {
+      const stack = inject('workerdStack');
+      return {
+        wrangler: { configPath: './wrangler.toml' },
+        // Nothing here is remote; never ask Cloudflare for a proxy session.
+        remoteBindings: false,
+        miniflare: {
+          bindings: {
+            DATABASE_URL: WORKERD_DATABASE_URL,
+            NEON_FETCH_ENDPOINT: stack.sqlEndpoint,
+            // No Redis stand-in here: rate limits and quota in the isolate's memory.
+            ALLOW_IN_PROCESS_LIMITS: 'true',
+            QSTASH_URL: stack.qstash.url,
+            QSTASH_TOKEN: stack.qstash.token,
+            QSTASH_CURRENT_SIGNING_KEY: stack.qstash.currentSigningKey,
+            QSTASH_NEXT_SIGNING_KEY: stack.qstash.nextSigningKey,
+            TOKEN_SECRET: 'workerd-suite-token-secret-0123456789abcdef',
+            BASE_URL: 'https://esign.example.test',
+            EMAIL_API_KEY: 're_workerd_suite_key',
+            EMAIL_FROM: 'E-Signing <sign@esign.example.test>',
+          },
+        },
+      };
+    }),
+  ],
+  test: {
+    include: ['test/workerd/**/*.test.ts'],
+    globalSetup: ['test/workerd/global-setup.ts'],
+    setupFiles: ['test/workerd/in-workerd.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
