@@ -6,6 +6,8 @@ import * as createToken from './auth/create-token.js';
 import * as createContact from './contacts/create-contact.js';
 import * as listContacts from './contacts/list-contacts.js';
 import * as listTemplates from './templates/list-templates.js';
+import * as sendEnvelope from './envelopes/send-envelope.js';
+import * as getSigningLinks from './envelopes/get-signing-links.js';
 import * as getTemplate from './templates/get-template.js';
 import * as createCompany from './admin/create-company.js';
 import * as putUser from './admin/put-user.js';
@@ -15,7 +17,7 @@ import * as revokeApiKey from './admin/revoke-api-key.js';
 import * as importTemplate from './admin/import-template.js';
 
 /** The public API under `/v1` (spec section 4). */
-export const v1Endpoints = [createToken, listTemplates, getTemplate, listContacts, createContact];
+export const v1Endpoints = [createToken, listTemplates, getTemplate, listContacts, createContact, sendEnvelope, getSigningLinks];
 
 /** The management plane under `/admin/v1` (contract section 3). */
 export const adminEndpoints = [createCompany, putUser, createApiKey, rotateApiKey, revokeApiKey, importTemplate];

@@ -30,6 +30,8 @@ export const errorStatus = {
   invalid_document: 422,
   conflict: 409,
   internal_error: 500,
+  /** A dependency (database, Redis, queue) failed; nothing was changed, and the call may be retried. */
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -19,6 +19,8 @@ export type AppConfig = {
   baseUrl: string;
   /** `test` keys for the embedded and test stacks, `live` for a deployed service. */
   keyEnvironment: 'live' | 'test';
+  /** Development and tests only: lets webhooks reach loopback and private addresses. */
+  allowPrivateWebhookTargets?: boolean;
 };
 
 export type Services = {

@@ -2,19 +2,40 @@
  * The Worker: the same app as on Node, over the production adapters. The configuration is read at
  * start-up, so a Worker with a missing or malformed variable fails to start, naming it, instead of
  * answering 500 to every request.
+ *
+ * The app itself is built on the first request instead: evaluating its modules (route schemas, the
+ * database schema, the Neon driver, the OpenAPI routes) took about two thirds of the start-up CPU
+ * time, over its 50 ms budget (`npm run size`). The first request of each isolate pays for it.
+ * `import()` is what defers that work: the bundler wraps each module reached only this way in a
+ * function that runs on the first call.
  */
-import { Receiver } from '@upstash/qstash';
 import { env } from 'cloudflare:workers';
-import { productionServices } from '../adapters/production/production-services.js';
-import { createApp } from '../app.js';
-import { queueCallbackRoutes } from '../http/queue-callback.js';
 import { readWorkerConfig } from './worker-config.js';
 
 const config = readWorkerConfig(env);
-const app = createApp(productionServices(config));
-app.route(
-  '/',
-  queueCallbackRoutes(new Receiver({ currentSigningKey: config.QSTASH_CURRENT_SIGNING_KEY, nextSigningKey: config.QSTASH_NEXT_SIGNING_KEY })),
-);
 
-export default { fetch: app.fetch };
+async function buildApp() {
+  const [{ Receiver }, { productionServices }, { createApp }, { queueCallbackRoutes }] = await Promise.all([
+    import('@upstash/qstash'),
+    import('../adapters/production/production-services.js'),
+    import('../app.js'),
+    import('../http/queue-callback.js'),
+  ]);
+  const app = createApp(productionServices(config));
+  app.route(
+    '/',
+    queueCallbackRoutes(new Receiver({ currentSigningKey: config.QSTASH_CURRENT_SIGNING_KEY, nextSigningKey: config.QSTASH_NEXT_SIGNING_KEY })),
+  );
+  return app;
+}
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+// One build per isolate, shared by the requests that arrive while it runs.
+let app: Promise<App> | undefined;
+
+export default {
+  async fetch(...args: Parameters<App['fetch']>) {
+    app ??= buildApp();
+    return (await app).fetch(...args);
+  },
+};

@@ -1,3 +1,8 @@
+import { expireEnvelope } from '../domain/envelopes/expire-envelope.js';
+import { topics } from '../domain/envelopes/follow-ups.js';
+import { remindEnvelope } from '../domain/envelopes/remind-envelope.js';
+import { sendSigningEmail } from '../domain/envelopes/signing-email.js';
+import { deliverWebhookEvent, dispatchWebhookEvent, webhookTopics } from '../domain/webhooks/dispatch-event.js';
 import type { QueueMessage } from '../ports/queue.js';
 import type { Services } from '../services.js';
 
@@ -5,7 +10,13 @@ import type { Services } from '../services.js';
 export type QueueConsumer = (services: Services, body: Record<string, unknown>) => Promise<void>;
 
 /** Every topic the service publishes, and its consumer. */
-export const queueConsumers: Record<string, QueueConsumer> = {};
+export const queueConsumers: Record<string, QueueConsumer> = {
+  [topics.signingEmail]: sendSigningEmail,
+  [topics.remind]: remindEnvelope,
+  [topics.expire]: expireEnvelope,
+  [topics.webhookDispatch]: dispatchWebhookEvent,
+  [webhookTopics.deliver]: deliverWebhookEvent,
+};
 
 export class UnknownTopicError extends Error {}
 

@@ -2,6 +2,7 @@ import { and, count, eq, gte, lt } from 'drizzle-orm';
 import type { Database } from '../../data/database.js';
 import { envelopes } from '../../data/schema.js';
 import { type Clock, systemClock } from '../../ports/clock.js';
+import { dispatchMessage } from '../../queue/consumers.js';
 import type { AppConfig, Services } from '../../services.js';
 import { DevMailbox } from './dev-mailbox.js';
 import { InProcessQueue } from './in-process-queue.js';
@@ -20,7 +21,7 @@ export function embeddedServices(options: {
   const clock = options.clock ?? systemClock;
   const mailbox = new DevMailbox();
   const queue = new InProcessQueue();
-  return {
+  const services: EmbeddedServices = {
     database: options.database,
     rateLimiter: new MemoryRateLimiter(clock),
     quota: new MemoryQuotaCounter((companyId, period) => sentInPeriod(options.database, companyId, period)),
@@ -32,6 +33,8 @@ export function embeddedServices(options: {
     config: options.config,
     clientIp: options.clientIp ?? (() => 'unknown'),
   };
+  queue.consume((message) => dispatchMessage(services, message));
+  return services;
 }
 
 /** Envelopes the database records for a company in a `YYYY-MM` period: the quota already used. */

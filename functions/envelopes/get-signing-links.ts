@@ -1,0 +1,25 @@
+import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { getSigningLinks } from '../../src/domain/envelopes/get-signing-links.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { SigningLinkEntry } from './envelope-schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/v1/envelopes/{id}/signing-links',
+  operationId: 'getSigningLinks',
+  tags: ['Envelopes'],
+  summary: 'Get the signing links of a sent envelope',
+  security: bearerSecurity,
+  middleware: guard('envelopes:send', rateRules.other),
+  request: { params: z.object({ id: z.string().openapi({ example: 'env_3kTzQ8pL2mWv9XcR1bN4dY' }) }) },
+  responses: {
+    200: jsonContent(z.object({ signing_urls: z.array(SigningLinkEntry) }), 'One entry per recipient, in signing order.'),
+    ...errorResponses(...authErrors, 'signing_links_disabled', 'envelope_not_found'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  c.json(await getSigningLinks(c.get('services'), c.get('principal').companyId, c.req.valid('param').id), 200);

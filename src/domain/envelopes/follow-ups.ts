@@ -1,0 +1,50 @@
+import type { Reminders, RoleType, SigningOrder } from '../../data/schema.js';
+import type { QueueMessage } from '../../ports/queue.js';
+import { firstTurn } from './resolve-recipients.js';
+
+export const topics = {
+  signingEmail: 'email.signing-request',
+  webhookDispatch: 'webhook.dispatch',
+  remind: 'envelope.remind',
+  expire: 'envelope.expire',
+} as const;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * What a sent envelope hands to the queue: the signing e-mails of the recipients whose turn it is,
+ * the `envelope.sent` webhook event, the first reminder and the expiry. Each carries ids only; its
+ * consumer reads the envelope when the message is due, and does nothing for one that is gone.
+ */
+export function envelopeFollowUps(input: {
+  envelopeId: string;
+  eventId: string;
+  template: { signingOrder: SigningOrder; reminders: Reminders | null; expiryDays: number | null };
+  recipients: { id: string; type: RoleType; order: number }[];
+  now: Date;
+}): QueueMessage[] {
+  const { envelopeId, template, now } = input;
+  const messages: QueueMessage[] = firstTurn(input.recipients, template.signingOrder).map((recipient) => ({
+    topic: topics.signingEmail,
+    body: { envelope_id: envelopeId, recipient_id: recipient.id, reminder: false },
+    dedupeId: `${envelopeId}.${recipient.id}.request`,
+  }));
+  messages.push({ topic: topics.webhookDispatch, body: { event_id: input.eventId }, dedupeId: input.eventId });
+  if (template.reminders) {
+    messages.push({
+      topic: topics.remind,
+      body: { envelope_id: envelopeId },
+      notBefore: new Date(now.getTime() + template.reminders.first_after_days * DAY_MS),
+      dedupeId: `${envelopeId}.remind.1`,
+    });
+  }
+  if (template.expiryDays) {
+    messages.push({
+      topic: topics.expire,
+      body: { envelope_id: envelopeId },
+      notBefore: new Date(now.getTime() + template.expiryDays * DAY_MS),
+      dedupeId: `${envelopeId}.expire`,
+    });
+  }
+  return messages;
+}

@@ -1,0 +1,35 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { envelopes, recipients } from '../../data/schema.js';
+import { ApiError } from '../../errors.js';
+import type { Services } from '../../services.js';
+import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
+
+export const envelopeNotFound = (id: string) =>
+  new ApiError('envelope_not_found', 'No envelope with that id exists in this company.', { envelope_id: id });
+
+/**
+ * GET /v1/envelopes/{id}/signing-links: the same entries the send returned, at any time after it.
+ * An envelope that can no longer be signed (voided, expired, declined, completed) gives its
+ * entries with `signing_url: null`, since those links no longer open anything.
+ */
+export async function getSigningLinks(services: Services, companyId: string, envelopeId: string): Promise<{ signing_urls: SigningLinkEntry[] }> {
+  const { db } = services.database;
+  const [[envelope], people] = await Promise.all([
+    db
+      .select({ shareSigningLinks: envelopes.shareSigningLinks, status: envelopes.status, expiresAt: envelopes.expiresAt })
+      .from(envelopes)
+      .where(and(eq(envelopes.id, envelopeId), eq(envelopes.companyId, companyId)))
+      .limit(1),
+    db
+      .select({ id: recipients.id, name: recipients.name, email: recipients.email, type: recipients.type })
+      .from(recipients)
+      .where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.companyId, companyId)))
+      .orderBy(asc(recipients.order), asc(recipients.position)),
+  ]);
+  if (!envelope) throw envelopeNotFound(envelopeId);
+  if (!envelope.shareSigningLinks) {
+    throw new ApiError('signing_links_disabled', 'This envelope does not share signing links with the sender.', { envelope_id: envelopeId });
+  }
+  const live = envelope.status === 'sent' && !(envelope.expiresAt && envelope.expiresAt <= services.clock.now());
+  return { signing_urls: await signingLinkEntries(services.config, envelopeId, people, live) };
+}

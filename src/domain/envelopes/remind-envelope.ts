@@ -1,0 +1,39 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { envelopes, recipients } from '../../data/schema.js';
+import type { Services } from '../../services.js';
+import { topics } from './follow-ups.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Queue consumer: reminds the signers whose turn it is and who have not signed, then schedules
+ * the next reminder (`every_days` later) while the envelope is out and before it expires.
+ */
+export async function remindEnvelope(services: Services, body: Record<string, unknown>): Promise<void> {
+  const envelopeId = String(body.envelope_id);
+  const round = Number(body.round ?? 1);
+  const now = services.clock.now();
+  const [envelope] = await services.database.db.select().from(envelopes).where(eq(envelopes.id, envelopeId)).limit(1);
+  if (!envelope || envelope.status !== 'sent' || !envelope.reminders) return;
+  if (envelope.expiresAt && envelope.expiresAt <= now) return;
+
+  const waiting = await services.database.db
+    .select({ id: recipients.id, order: recipients.order })
+    .from(recipients)
+    .where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.type, 'signer'), eq(recipients.status, 'sent')))
+    .orderBy(asc(recipients.order));
+  if (waiting.length === 0) return;
+  const turn = envelope.signingOrder === 'sequential' ? waiting.filter((r) => r.order === waiting[0]!.order) : waiting;
+
+  const next = new Date(now.getTime() + envelope.reminders.every_days * DAY_MS);
+  await services.queue.publish([
+    ...turn.map((recipient) => ({
+      topic: topics.signingEmail,
+      body: { envelope_id: envelopeId, recipient_id: recipient.id, reminder: true },
+      dedupeId: `${envelopeId}.${recipient.id}.reminder.${round}`,
+    })),
+    ...(!envelope.expiresAt || next < envelope.expiresAt
+      ? [{ topic: topics.remind, body: { envelope_id: envelopeId, round: round + 1 }, notBefore: next, dedupeId: `${envelopeId}.remind.${round + 1}` }]
+      : []),
+  ]);
+}

@@ -1,0 +1,272 @@
+/**
+ * POST /v1/envelopes/from-template: create the envelope from a template and send it, atomically.
+ *
+ * On the request path a send costs two sequential database round trips and one Redis round trip:
+ * one wave of parallel reads (made while the caller's key is checked), one Redis pipeline (the
+ * send rate limit and the quota, together), one write batch; then the queue hand-off. A failure at
+ * any step leaves nothing: the quota is given back, and an envelope already written is deleted
+ * before any of its follow-ups can go out, since they are only handed over after the write.
+ */
+import { eq } from 'drizzle-orm';
+import { auditEvents, envelopeFields, envelopes, recipients, webhookEvents } from '../../data/schema.js';
+import { isUniqueViolation } from '../../data/errors.js';
+import { ApiError, validationFailed } from '../../errors.js';
+import { randomBase62 } from '../../lib/crypto.js';
+import { quotaPeriod } from '../../ports/quota.js';
+import { rateRules } from '../../ports/rate-limiter.js';
+import { judgeRate } from '../shared/rate-decision.js';
+import type { Services } from '../../services.js';
+import type { Principal } from '../auth/principal.js';
+import { templateNotFound } from '../templates/get-template.js';
+import { envelopeFollowUps } from './follow-ups.js';
+import { recordAnswer, replayOf, requestHash } from './idempotency.js';
+import type { SendContext } from './load-send-context.js';
+import { duplicateRoleIssues, type EnvelopeRecipient, resolveRecipients } from './resolve-recipients.js';
+import type { SendRequest } from './send-request.js';
+import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
+
+export type Envelope = {
+  envelope_id: string;
+  status: 'sent';
+  title: string;
+  sender: { email: string };
+  recipients: { role: string; name: string; email: string }[];
+  signing_urls: SigningLinkEntry[] | null;
+  created_at: string;
+};
+
+export type SendAnswer = { status: 201; body: Envelope; headers: Record<string, string> };
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export async function sendEnvelope(
+  services: Services,
+  principal: Principal,
+  request: SendRequest,
+  context: SendContext,
+  idempotencyKey?: string,
+): Promise<SendAnswer> {
+  const now = services.clock.now();
+  const hash = idempotencyKey ? await requestHash(request) : '';
+  const replay = replayOf(context.earlier, hash, now);
+  if (replay) return { status: 201, body: await withLinks(services, replay.body as Envelope), headers: { 'Idempotent-Replayed': 'true' } };
+
+  const duplicates = duplicateRoleIssues(request.recipients);
+  if (duplicates.length > 0) throw validationFailed(duplicates, 'Each role may have one recipient only.');
+  const { template, company } = context;
+  if (!template || !context.documentSha256 || !company) throw templateNotFound(request.template_id);
+  const envelopeRecipients = resolveRecipients(context.roles, request.recipients);
+  const sender = context.sender;
+  if (!sender || !sender.active || !sender.esignSeat) {
+    throw new ApiError('sender_not_found', 'The sender must be an active user of the company with an e-signing seat.', {
+      sender_email: request.sender_email ?? principal.owner.email,
+    });
+  }
+
+  const limits = await takeSendAllowance(services, principal, company.allowance, now);
+
+  const envelopeId = `env_${randomBase62(22)}`;
+  const withIds = envelopeRecipients.map((recipient) => ({ ...recipient, id: `rcp_${randomBase62(22)}` }));
+  const emailMessage = request.email_message ?? template.emailMessage ?? company.defaultEmailMessage ?? null;
+  const body: Envelope = {
+    envelope_id: envelopeId,
+    status: 'sent',
+    title: request.title ?? template.name,
+    sender: { email: sender.email },
+    recipients: request.recipients.map(({ role, name, email }) => ({ role, name, email })),
+    signing_urls: template.shareSigningLinks ? await signingLinkEntries(services.config, envelopeId, withIds) : null,
+    created_at: now.toISOString(),
+  };
+  const eventId = `msg_${randomBase62(24)}`;
+
+  try {
+    await services.database.atomic((q) => [
+      q.insert(envelopes).values({
+        id: envelopeId,
+        companyId: principal.companyId,
+        templateId: template.id,
+        apiKeyId: principal.apiKeyId,
+        senderUserId: sender.id,
+        senderEmail: sender.email,
+        title: body.title,
+        emailSubject: request.email_subject ?? template.emailSubject ?? `Please sign: ${body.title}`,
+        emailMessage,
+        status: 'sent',
+        signingOrder: template.signingOrder,
+        shareSigningLinks: template.shareSigningLinks,
+        reminders: template.reminders ?? null,
+        expiresAt: template.expiryDays ? new Date(now.getTime() + template.expiryDays * DAY_MS) : null,
+        documentSha256: context.documentSha256!,
+        createdAt: now,
+      }),
+      q.insert(recipients).values(withIds.map((recipient) => recipientRow(recipient, principal.companyId, envelopeId))),
+      ...fieldRows(q, context, withIds, principal.companyId, envelopeId),
+      q.insert(auditEvents).values({
+        companyId: principal.companyId,
+        envelopeId,
+        kind: 'envelope.sent',
+        actorType: 'api_key',
+        actorId: principal.apiKeyId,
+        data: { template_id: template.id, sender_email: sender.email, recipients: withIds.map(({ id, role, email }) => ({ id, role, email })) },
+        createdAt: now,
+      }),
+      q.insert(webhookEvents).values({
+        id: eventId,
+        companyId: principal.companyId,
+        envelopeId,
+        kind: 'envelope.sent',
+        payload: sentEventData(body, withIds),
+        createdAt: now,
+      }),
+      ...(idempotencyKey
+        ? recordAnswer(q, {
+            apiKeyId: principal.apiKeyId,
+            key: idempotencyKey,
+            companyId: principal.companyId,
+            requestHash: hash,
+            statusCode: 201,
+            body: withoutLinks(body),
+            at: now,
+          })
+        : []),
+    ]);
+  } catch (err) {
+    await limits.giveBack();
+    // The same Idempotency-Key won by a concurrent twin: answer as it did.
+    if (idempotencyKey && isUniqueViolation(err)) return replayWinner(services, principal, request, idempotencyKey);
+    throw unavailable(err);
+  }
+
+  try {
+    await services.queue.publish(envelopeFollowUps({ envelopeId, eventId, template, recipients: withIds, now }));
+  } catch (err) {
+    // Nothing was handed over, so nothing has gone out: take the envelope back as if never sent.
+    await services.database.db.delete(envelopes).where(eq(envelopes.id, envelopeId)).catch(() => undefined);
+    await limits.giveBack();
+    throw unavailable(err);
+  }
+  return { status: 201, body, headers: limits.headers };
+}
+
+/**
+ * The send rate limit and the quota, in one Redis round trip. The quota is taken only for a send
+ * that passed every other check; it is given back if the rate limit says no or a later step fails.
+ */
+async function takeSendAllowance(services: Services, principal: Principal, allowance: number, now: Date) {
+  const period = quotaPeriod(now);
+  const [rate, quota] = await Promise.all([
+    services.rateLimiter.limit(rateRules.send, `${rateRules.send.name}:key:${principal.apiKeyId}`),
+    services.quota.consume(principal.companyId, period, allowance),
+  ]).catch((err: unknown) => {
+    throw unavailable(err);
+  });
+  const { headers, refusal } = judgeRate(rateRules.send, rate, now);
+  let given = false;
+  const giveBack = async () => {
+    if (!quota.ok || given) return;
+    given = true;
+    await services.quota.refund(principal.companyId, period).catch(() => undefined);
+  };
+  if (!quota.ok) {
+    throw new ApiError('quota_exceeded', 'The company has no API signature requests left for this period.', { period, allowance }, headers);
+  }
+  if (refusal) {
+    await giveBack();
+    throw refusal;
+  }
+  return { headers, giveBack };
+}
+
+function recipientRow(recipient: EnvelopeRecipient & { id: string }, companyId: string, envelopeId: string) {
+  return {
+    id: recipient.id,
+    companyId,
+    envelopeId,
+    role: recipient.role,
+    type: recipient.type,
+    order: recipient.order,
+    position: recipient.position,
+    name: recipient.name,
+    email: recipient.email,
+    contactNumber: recipient.contactNumber,
+    status: 'sent' as const,
+  };
+}
+
+/** The template's field layout, copied onto the envelope so later template edits do not move it. */
+function fieldRows(q: Parameters<Parameters<Services['database']['atomic']>[0]>[0], context: SendContext, withIds: (EnvelopeRecipient & { id: string })[], companyId: string, envelopeId: string) {
+  const recipientOfRole = new Map(withIds.map((recipient) => [recipient.roleId, recipient.id]));
+  const rows = context.fields
+    .filter((field) => recipientOfRole.has(field.roleId))
+    .map((field) => ({
+      companyId,
+      envelopeId,
+      recipientId: recipientOfRole.get(field.roleId)!,
+      type: field.type,
+      label: field.label,
+      page: field.page,
+      x: field.x,
+      y: field.y,
+      width: field.width,
+      height: field.height,
+      required: field.required,
+    }));
+  return rows.length > 0 ? [q.insert(envelopeFields).values(rows)] : [];
+}
+
+/** What webhooks say of a sent envelope: never the signing links, which are bearer credentials. */
+function sentEventData(body: Envelope, withIds: (EnvelopeRecipient & { id: string })[]) {
+  return {
+    envelope_id: body.envelope_id,
+    status: 'sent',
+    title: body.title,
+    sender: body.sender,
+    recipients: withIds.map((recipient) => ({
+      recipient_id: recipient.id,
+      role: recipient.role,
+      name: recipient.name,
+      email: recipient.email,
+      recipient_type: recipient.type === 'signer' ? 'need-to-sign' : 'receives-copy',
+    })),
+    created_at: body.created_at,
+  };
+}
+
+/** Stored answers keep no links; a replay derives them again. */
+function withoutLinks(body: Envelope): Envelope {
+  return { ...body, signing_urls: body.signing_urls?.map((entry) => ({ ...entry, signing_url: null })) ?? null };
+}
+
+async function withLinks(services: Services, stored: Envelope): Promise<Envelope> {
+  const entries = stored.signing_urls?.map((entry) => ({
+    id: entry.recipient_id,
+    name: entry.name,
+    email: entry.email,
+    type: entry.recipient_type === 'need-to-sign' ? ('signer' as const) : ('cc' as const),
+  }));
+  // Rebuilt field by field: the database keeps JSON objects with their keys in its own order.
+  return {
+    envelope_id: stored.envelope_id,
+    status: stored.status,
+    title: stored.title,
+    sender: { email: stored.sender.email },
+    recipients: stored.recipients.map(({ role, name, email }) => ({ role, name, email })),
+    signing_urls: entries ? await signingLinkEntries(services.config, stored.envelope_id, entries) : null,
+    created_at: stored.created_at,
+  };
+}
+
+async function replayWinner(services: Services, principal: Principal, request: SendRequest, key: string): Promise<SendAnswer> {
+  const { loadSendContext } = await import('./load-send-context.js');
+  const context = await loadSendContext(services.database.db, principal, request, key);
+  const replay = replayOf(context.earlier, await requestHash(request), services.clock.now());
+  if (!replay) throw unavailable(new Error('idempotency record vanished'));
+  return { status: 201, body: await withLinks(services, replay.body as Envelope), headers: { 'Idempotent-Replayed': 'true' } };
+}
+
+/** A dependency failed mid-send: nothing of the envelope remains, and the caller may retry. */
+function unavailable(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  console.error('send failed', err instanceof Error ? err.message : err);
+  return new ApiError('service_unavailable', 'The envelope could not be sent just now; nothing was sent or charged. Retry shortly.');
+}

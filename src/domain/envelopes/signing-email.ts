@@ -1,0 +1,40 @@
+import { and, eq } from 'drizzle-orm';
+import { envelopes, recipients } from '../../data/schema.js';
+import type { Services } from '../../services.js';
+import { signingToken, signingUrl } from './signing-links.js';
+
+/**
+ * Queue consumer: the e-mail that asks one recipient to sign (or reminds them). Nothing is sent
+ * for an envelope that is gone, no longer out for signature, or a recipient who has already acted.
+ */
+export async function sendSigningEmail(services: Services, body: Record<string, unknown>): Promise<void> {
+  const envelopeId = String(body.envelope_id);
+  const recipientId = String(body.recipient_id);
+  const [row] = await services.database.db
+    .select({ envelope: envelopes, recipient: recipients })
+    .from(recipients)
+    .innerJoin(envelopes, eq(envelopes.id, recipients.envelopeId))
+    .where(and(eq(recipients.id, recipientId), eq(recipients.envelopeId, envelopeId)))
+    .limit(1);
+  if (!row || row.envelope.status !== 'sent' || row.recipient.status !== 'sent' || row.recipient.type !== 'signer') return;
+  const { envelope, recipient } = row;
+  if (envelope.expiresAt && envelope.expiresAt <= services.clock.now()) return;
+
+  const link = signingUrl(services.config.baseUrl, await signingToken(services.config.tokenSecret, envelopeId, recipientId));
+  const reminder = body.reminder === true;
+  const lines = [
+    reminder ? `Reminder: ${envelope.senderEmail} is still waiting for your signature on "${envelope.title}".` : `${envelope.senderEmail} sent you "${envelope.title}" to sign.`,
+    '',
+    ...(envelope.emailMessage ? [envelope.emailMessage, ''] : []),
+    `Review and sign: ${link}`,
+    '',
+    'This link is personal: whoever has it can sign as you, so please do not forward it.',
+    ...(envelope.expiresAt ? [`The request expires on ${envelope.expiresAt.toISOString().slice(0, 10)}.`] : []),
+  ];
+  await services.mailer.send({
+    to: { name: recipient.name, email: recipient.email },
+    subject: reminder ? `Reminder: ${envelope.emailSubject}` : envelope.emailSubject,
+    text: lines.join('\n'),
+    tags: { envelope_id: envelopeId, recipient_id: recipientId, kind: reminder ? 'reminder' : 'signing_request' },
+  });
+}
