@@ -68,6 +68,7 @@ async function main() {
     EMAIL_API_URL: `${emailApi.url}/emails`,
     EMAIL_API_KEY,
     EMAIL_FROM: 'E-Signing (dev) <sign@localhost>',
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
   };
   // The variables go in a file inside DATA_DIR rather than on the command line, where any user of
   // the machine could read them.

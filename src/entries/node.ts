@@ -31,6 +31,8 @@ async function main() {
       adminToken: config.ADMIN_TOKEN ?? secrets.admin_token,
       baseUrl: config.BASE_URL,
       keyEnvironment: 'test',
+      // The embedded server is for development: webhooks may go to a receiver on this machine.
+      allowPrivateWebhookTargets: true,
     },
     clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
   });

@@ -17,6 +17,8 @@ const WorkerEnv = z
     UPSTASH_REDIS_REST_URL: httpUrl('UPSTASH_REDIS_REST_URL').optional(),
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
     /** Development only: rate limits and quota in the isolate's memory when no Redis is configured. */
+    /** Development only: webhooks may go to loopback and private addresses. */
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: z.enum(['true', 'false'], { error: 'ALLOW_PRIVATE_WEBHOOK_TARGETS must be "true" or "false" (a string)' }).default('false'),
     ALLOW_IN_PROCESS_LIMITS: z.enum(['true', 'false'], { error: 'ALLOW_IN_PROCESS_LIMITS must be "true" or "false" (a string)' }).default('false'),
     QSTASH_URL: httpUrl('QSTASH_URL').default('https://qstash.upstash.io'),
     QSTASH_TOKEN: secret('QSTASH_TOKEN', 1),

@@ -13,6 +13,13 @@ import { RespConnection } from '../../local/standins/resp-connection.js';
 
 const ADMIN_TOKEN = 'adm_e2e_admin_token_0123456789';
 
+/** Keys of the demo seed (seed/demo.json) whose tokens the suites share. */
+const seededKeys = {
+  acmeToken: 'esk_test_acme_full_5Qm3x9Lr2Vt8Wp4Nz7Hc',
+  acmeViewerToken: 'esk_test_acme_view_2Hn7Lc5Xv9Qm1Bz6Dp4K',
+  globexToken: 'esk_test_globex_full_4Tr8Mn2Kx6Pw9Lc3Vb',
+};
+
 export default async function setup({ provide }: { provide: (key: string, value: string) => void }) {
   const server = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const redisUrl = process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
@@ -32,7 +39,14 @@ export default async function setup({ provide }: { provide: (key: string, value:
     env: { ...userEnvironment(), PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ADMIN_TOKEN },
   });
   const output = await waitForListening(child);
-  provide('e2eBaseUrl', `http://127.0.0.1:${port}`);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  provide('e2eBaseUrl', baseUrl);
+  provide('e2eMailboxUrl', /Dev mailbox:\s+(\S+)/.exec(output)?.[1] ?? '');
+  // Tokens of the seeded keys, made before any suite uses up this address's 20 exchanges.
+  for (const [name, key] of Object.entries(seededKeys)) {
+    const answer = await fetch(`${baseUrl}/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: key }) });
+    provide(name as keyof typeof seededKeys, ((await answer.json()) as { access_token: string }).access_token);
+  }
   provide('e2eAdminToken', ADMIN_TOKEN);
   provide('e2eDevOutput', output);
 
@@ -107,5 +121,9 @@ declare module 'vitest' {
     e2eBaseUrl: string;
     e2eAdminToken: string;
     e2eDevOutput: string;
+    e2eMailboxUrl: string;
+    acmeToken: string;
+    acmeViewerToken: string;
+    globexToken: string;
   }
 }

@@ -37,6 +37,7 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
       adminToken: 'adminToken' in options ? options.adminToken : ADMIN_TOKEN,
       baseUrl: BASE_URL,
       keyEnvironment: 'test',
+      allowPrivateWebhookTargets: true,
     },
     // Tests name the caller's address, so that per-IP limits can be tried without interference.
     clientIp: (c) => c.req.header('x-test-client-ip') ?? '203.0.113.1',

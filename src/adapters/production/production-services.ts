@@ -30,6 +30,7 @@ export function productionServices(config: WorkerConfig): Services {
       adminToken: config.ADMIN_TOKEN,
       baseUrl: config.BASE_URL,
       keyEnvironment: 'live',
+      allowPrivateWebhookTargets: config.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
     },
     clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
   };

@@ -1,0 +1,95 @@
+/**
+ * Sending from a template on workerd: the write batch through Neon's HTTP driver, quota and send
+ * limit in Redis, and the follow-ups through QStash, which calls the Worker back with signed
+ * deliveries; the signing e-mail then goes out through QStash to the e-mail API's stand-in.
+ */
+import { describe, expect, inject, it, vi } from 'vitest';
+import { api } from './client.js';
+
+const nda = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
+const offerLetter = '5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c40';
+const globexAgreement = 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e50';
+const unique = () => crypto.randomUUID().slice(0, 8);
+const ndaSend = (client = `client-${unique()}@example.test`) => ({
+  template_id: nda,
+  recipients: [
+    { role: 'Client', name: 'Cleo Client', email: client },
+    { role: 'Witness', name: 'Will Witness', email: `witness-${unique()}@example.test` },
+  ],
+});
+const send = (body: unknown, token = inject('acmeToken'), headers: Record<string, string> = {}) =>
+  api('POST', '/v1/envelopes/from-template', { token, body, headers });
+
+describe('POST /v1/envelopes/from-template on workerd', () => {
+  it('sends, answers 201 with signing links, and the first signer gets the e-mail through QStash', async () => {
+    const body = ndaSend();
+    const answer = await send(body);
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({ status: 'sent', title: 'Mutual NDA', sender: { email: 'olivia@acme.test' } });
+    expect(answer.body.recipients).toEqual(body.recipients);
+    expect(answer.body.signing_urls.map((entry: { recipient_type: string }) => entry.recipient_type)).toEqual(['need-to-sign', 'need-to-sign', 'receives-copy']);
+    expect(answer.body.signing_urls[0].signing_url).toMatch(new RegExp(`^${inject('e2eBaseUrl')}/sign/rcp_`));
+    expect(answer.headers.get('ratelimit-limit')).toBe('100');
+
+    const links = await api('GET', `/v1/envelopes/${answer.body.envelope_id}/signing-links`, { token: inject('acmeToken') });
+    expect(links.body.signing_urls).toEqual(answer.body.signing_urls);
+
+    const client = body.recipients[0]!.email;
+    const email = await vi.waitFor(
+      async () => {
+        const inbox = (await (await fetch(`${inject('e2eMailboxUrl')}.json`)).json()) as { data: { to: { email: string }; subject: string; text: string }[] };
+        const found = inbox.data.find((mail) => mail.to.email === client);
+        if (!found) throw new Error('not yet');
+        return found;
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    expect(email.subject).toBe('Please sign the Mutual NDA');
+    expect(email.text).toContain(answer.body.signing_urls[0].signing_url);
+  });
+
+  it('gives no links for a template that does not share them, and 403 for its signing links', async () => {
+    const answer = await send({ template_id: offerLetter, recipients: [{ role: 'Candidate', name: 'Cara', email: `cara-${unique()}@example.test` }] });
+    expect(answer.status).toBe(201);
+    expect(answer.body.signing_urls).toBeNull();
+    const links = await api('GET', `/v1/envelopes/${answer.body.envelope_id}/signing-links`, { token: inject('acmeToken') });
+    expect([links.status, links.body.error.code]).toEqual([403, 'signing_links_disabled']);
+  });
+
+  it('answers every send error of the spec with its code', async () => {
+    const unknownRole = await send({ ...ndaSend(), recipients: [{ role: 'client', name: 'C', email: 'c@example.test' }, ndaSend().recipients[1]] });
+    expect([unknownRole.status, unknownRole.body.error.code]).toEqual([422, 'unknown_signer_role']);
+    const locked = await send({ ...ndaSend(), recipients: [...ndaSend().recipients, { role: 'Counsel', name: 'X', email: 'x@example.test' }] });
+    expect(locked.body.error.code).toBe('unknown_signer_role');
+    const duplicate = await send({ ...ndaSend(), recipients: [ndaSend().recipients[0], ndaSend().recipients[0]] });
+    expect(duplicate.body.error.code).toBe('validation_failed');
+    const foreign = await send({ ...ndaSend(), template_id: globexAgreement });
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'template_not_found']);
+    const noSeat = await send({ ...ndaSend(), sender_email: 'nora@acme.test' });
+    expect([noSeat.status, noSeat.body.error.code]).toEqual([422, 'sender_not_found']);
+    const viewer = await send(ndaSend(), inject('acmeViewerToken'));
+    expect([viewer.status, viewer.body.error.code]).toEqual([403, 'permission_denied']);
+    const unknownEnvelope = await api('GET', '/v1/envelopes/env_nope/signing-links', { token: inject('acmeToken') });
+    expect([unknownEnvelope.status, unknownEnvelope.body.error.code]).toEqual([404, 'envelope_not_found']);
+  });
+
+  it('replays a send retried with the same Idempotency-Key, and refuses the key with another body', async () => {
+    const key = `e2e-${unique()}`;
+    const body = ndaSend();
+    const first = await send(body, inject('acmeToken'), { 'Idempotency-Key': key });
+    const again = await send(body, inject('acmeToken'), { 'Idempotency-Key': key });
+    expect(again.status).toBe(201);
+    expect(again.body.envelope_id).toBe(first.body.envelope_id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await send(ndaSend(), inject('acmeToken'), { 'Idempotency-Key': key });
+    expect([other.status, other.body.error.code]).toEqual([422, 'idempotency_key_reused']);
+  });
+
+  it('counts the quota in Redis: Globex has 2 sends a month, the third is 402', async () => {
+    const globex = () => send({ template_id: globexAgreement, recipients: [{ role: 'Customer', name: 'Cy', email: `cy-${unique()}@example.test` }] }, inject('globexToken'));
+    expect((await globex()).status).toBe(201);
+    expect((await globex()).status).toBe(201);
+    const third = await globex();
+    expect([third.status, third.body.error.code]).toEqual([402, 'quota_exceeded']);
+  });
+});
