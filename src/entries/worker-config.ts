@@ -1,58 +1,109 @@
-import { z } from 'zod';
-
-/** Only http(s): BASE_URL becomes part of every signing link and callback address. */
-const httpUrl = (name: string) => z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
-
-const secret = (name: string, min: number) => z.string({ error: `${name} is required` }).min(min, `${name} must be at least ${min} characters`);
-
 /**
- * The Worker's environment (Wrangler vars and secrets). Parsed once when the Worker starts; a
- * missing or malformed variable stops it with one message naming the variable.
+ * The Worker's environment (Wrangler vars and secrets), checked once when the Worker starts: a
+ * missing or malformed variable stops it with one message naming the variable, never its value
+ * (some are secrets). Written without zod on purpose: this runs in the Worker's global scope, whose
+ * start-up time has a budget, and loading zod there alone would cost more than the rest together
+ * (`npm run size`); the app, and zod with it, is loaded on the first request.
  */
-const WorkerEnv = z
-  .object({
-    DATABASE_URL: z.string({ error: 'DATABASE_URL is required' }).regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'),
-    /** Development only: where the Neon driver sends its SQL-over-HTTP requests. */
-    NEON_FETCH_ENDPOINT: httpUrl('NEON_FETCH_ENDPOINT').optional(),
-    UPSTASH_REDIS_REST_URL: httpUrl('UPSTASH_REDIS_REST_URL').optional(),
-    UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
-    /** Development only: rate limits and quota in the isolate's memory when no Redis is configured. */
-    /** Development only: webhooks may go to loopback and private addresses. */
-    ALLOW_PRIVATE_WEBHOOK_TARGETS: z.enum(['true', 'false'], { error: 'ALLOW_PRIVATE_WEBHOOK_TARGETS must be "true" or "false" (a string)' }).default('false'),
-    ALLOW_IN_PROCESS_LIMITS: z.enum(['true', 'false'], { error: 'ALLOW_IN_PROCESS_LIMITS must be "true" or "false" (a string)' }).default('false'),
-    QSTASH_URL: httpUrl('QSTASH_URL').default('https://qstash.upstash.io'),
-    QSTASH_TOKEN: secret('QSTASH_TOKEN', 1),
-    QSTASH_CURRENT_SIGNING_KEY: secret('QSTASH_CURRENT_SIGNING_KEY', 1),
-    QSTASH_NEXT_SIGNING_KEY: secret('QSTASH_NEXT_SIGNING_KEY', 1),
-    TOKEN_SECRET: secret('TOKEN_SECRET', 32),
-    ADMIN_TOKEN: z.string({ error: 'ADMIN_TOKEN must be a string' }).min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
-    BASE_URL: httpUrl('BASE_URL'),
-    EMAIL_API_URL: httpUrl('EMAIL_API_URL').default('https://api.resend.com/emails'),
-    EMAIL_API_KEY: secret('EMAIL_API_KEY', 1),
-    EMAIL_FROM: secret('EMAIL_FROM', 3),
-  })
-  .superRefine((env, ctx) => {
-    const redis = [env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN].filter(Boolean).length;
-    if (redis === 1) {
-      ctx.addIssue({ code: 'custom', path: ['UPSTASH_REDIS_REST_TOKEN'], message: 'UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together' });
-    } else if (redis === 0 && env.ALLOW_IN_PROCESS_LIMITS !== 'true') {
-      ctx.addIssue({ code: 'custom', path: ['UPSTASH_REDIS_REST_URL'], message: 'UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are required' });
-    }
-  });
+export type WorkerConfig = {
+  DATABASE_URL: string;
+  /** Development only: where the Neon driver sends its SQL-over-HTTP requests. */
+  NEON_FETCH_ENDPOINT?: string;
+  UPSTASH_REDIS_REST_URL?: string;
+  UPSTASH_REDIS_REST_TOKEN?: string;
+  /** Development only: rate limits and quota in the isolate's memory when no Redis is configured. */
+  ALLOW_IN_PROCESS_LIMITS: 'true' | 'false';
+  /** Development only: webhooks may go to loopback and private addresses. */
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' | 'false';
+  QSTASH_URL: string;
+  QSTASH_TOKEN: string;
+  QSTASH_CURRENT_SIGNING_KEY: string;
+  QSTASH_NEXT_SIGNING_KEY: string;
+  TOKEN_SECRET: string;
+  ADMIN_TOKEN?: string;
+  BASE_URL: string;
+  EMAIL_API_URL: string;
+  EMAIL_API_KEY: string;
+  EMAIL_FROM: string;
+};
 
-export type WorkerConfig = z.infer<typeof WorkerEnv>;
+type Env = Record<string, unknown>;
 
-export function readWorkerConfig(env: Record<string, unknown>): WorkerConfig {
-  const parsed = WorkerEnv.safeParse(env);
-  if (!parsed.success) {
-    // Every message names its variable, and never echoes a value: some of them are secrets.
-    const problems = parsed.error.issues
-      .map((issue) => {
-        const name = String(issue.path[0] ?? '');
-        return name && !issue.message.includes(name) ? `${name}: ${issue.message}` : issue.message;
-      })
-      .join('; ');
-    throw new Error(`The Worker's configuration is incomplete: ${problems}.`);
+/** Reads one variable; each reader records what is wrong instead of throwing, so all are told at once. */
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  private present(name: string): unknown {
+    return this.env[name];
   }
-  return { ...parsed.data, BASE_URL: parsed.data.BASE_URL.replace(/\/$/, '') };
+
+  text(name: string, min: number): string {
+    const value = this.present(name);
+    if (value === undefined) this.problems.push(`${name} is required`);
+    else if (typeof value !== 'string') this.problems.push(`${name} must be a string`);
+    else if (value.length < min) this.problems.push(`${name} must be at least ${min} characters`);
+    else return value;
+    return '';
+  }
+
+  optionalText(name: string, min: number): string | undefined {
+    return this.present(name) === undefined ? undefined : this.text(name, min);
+  }
+
+  /** Only http(s): BASE_URL becomes part of every signing link and callback address. */
+  url(name: string, fallback?: string): string {
+    const value = this.present(name) ?? fallback;
+    if (value === undefined) {
+      this.problems.push(`${name} is required and must be an http(s) URL`);
+      return '';
+    }
+    if (typeof value !== 'string' || !/^https?:\/\/[^\s/]+/.test(value) || !URL.canParse(value)) {
+      this.problems.push(`${name} must be an http(s) URL`);
+      return '';
+    }
+    return value;
+  }
+
+  optionalUrl(name: string): string | undefined {
+    return this.present(name) === undefined ? undefined : this.url(name);
+  }
+
+  flag(name: string): 'true' | 'false' {
+    const value = this.present(name) ?? 'false';
+    if (value === 'true' || value === 'false') return value;
+    this.problems.push(`${name} must be "true" or "false" (a string)`);
+    return 'false';
+  }
+}
+
+export function readWorkerConfig(env: Env): WorkerConfig {
+  const read = new Reader(env);
+  const databaseUrl = read.text('DATABASE_URL', 1);
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) read.problems.push('DATABASE_URL must be a postgres:// URL');
+  const config: WorkerConfig = {
+    DATABASE_URL: databaseUrl,
+    NEON_FETCH_ENDPOINT: read.optionalUrl('NEON_FETCH_ENDPOINT'),
+    UPSTASH_REDIS_REST_URL: read.optionalUrl('UPSTASH_REDIS_REST_URL'),
+    UPSTASH_REDIS_REST_TOKEN: read.optionalText('UPSTASH_REDIS_REST_TOKEN', 1),
+    ALLOW_IN_PROCESS_LIMITS: read.flag('ALLOW_IN_PROCESS_LIMITS'),
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: read.flag('ALLOW_PRIVATE_WEBHOOK_TARGETS'),
+    QSTASH_URL: read.url('QSTASH_URL', 'https://qstash.upstash.io'),
+    QSTASH_TOKEN: read.text('QSTASH_TOKEN', 1),
+    QSTASH_CURRENT_SIGNING_KEY: read.text('QSTASH_CURRENT_SIGNING_KEY', 1),
+    QSTASH_NEXT_SIGNING_KEY: read.text('QSTASH_NEXT_SIGNING_KEY', 1),
+    TOKEN_SECRET: read.text('TOKEN_SECRET', 32),
+    ADMIN_TOKEN: read.optionalText('ADMIN_TOKEN', 16),
+    BASE_URL: read.url('BASE_URL').replace(/\/$/, ''),
+    EMAIL_API_URL: read.url('EMAIL_API_URL', 'https://api.resend.com/emails'),
+    EMAIL_API_KEY: read.text('EMAIL_API_KEY', 1),
+    EMAIL_FROM: read.text('EMAIL_FROM', 3),
+  };
+  const redisSettings = [env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN].filter((value) => value !== undefined).length;
+  if (redisSettings === 1) read.problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');
+  else if (redisSettings === 0 && config.ALLOW_IN_PROCESS_LIMITS !== 'true') {
+    read.problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are required');
+  }
+  if (read.problems.length > 0) throw new Error(`The Worker's configuration is incomplete: ${read.problems.join('; ')}.`);
+  return config;
 }

@@ -35,7 +35,11 @@ let app: Promise<App> | undefined;
 
 export default {
   async fetch(...args: Parameters<App['fetch']>) {
-    app ??= buildApp();
+    // A build that failed (a module that could not load) is tried again by the next request.
+    app ??= buildApp().catch((err: unknown) => {
+      app = undefined;
+      throw err;
+    });
     return (await app).fetch(...args);
   },
 };
