@@ -16,7 +16,13 @@ export function productionServices(config: WorkerConfig): Services {
   const qstash = new Client({ baseUrl: config.QSTASH_URL, token: config.QSTASH_TOKEN });
   const redis =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
-      ? new Redis({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN, enableTelemetry: false })
+      ? new Redis({
+          url: config.UPSTASH_REDIS_REST_URL,
+          token: config.UPSTASH_REDIS_REST_TOKEN,
+          enableTelemetry: false,
+          // Calls made together (a send's rate limit and quota) travel in one request: one round trip.
+          enableAutoPipelining: true,
+        })
       : undefined;
   return {
     database: openNeonHttpDatabase(config.DATABASE_URL, { fetchEndpoint: config.NEON_FETCH_ENDPOINT }),

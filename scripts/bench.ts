@@ -1,0 +1,319 @@
+/**
+ * `npm run bench [-- --sends N] [--concurrency C] [--rounds R] [--warmup W] [--json file]`
+ *
+ * 1. Throughput and latency of a send on the embedded server, started as a user starts it, against
+ *    a trivial authenticated route in the same run (`GET /v1/contacts?per_page=1`: a key check, the
+ *    rate limit and two small reads). The two kinds alternate in rounds so that machine noise hits
+ *    both, and the send is reported as ratios to the baseline.
+ * 2. Round trips of one send through the production adapters (Neon HTTP, Upstash Redis, QStash) over
+ *    the local stand-ins, counted by watching global fetch, which all three clients use. Requests to
+ *    one service whose time intervals overlap form one wave; the waves are its sequential round trips.
+ *    The aim (send-envelope.ts): at most 2 database waves and 1 Redis wave on the request path.
+ * Any non-2xx answer fails the run, and so does a steady-state send that misses the aim (exit 1).
+ * Part 2 needs a Redis (REDIS_URL, default db 8 of the local one); DATABASE_URL replaces PGlite there.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import { startStandins } from '../local/standins/start.js';
+import { embeddedServices } from '../src/adapters/embedded/embedded-services.js';
+import { openPgliteDatabase } from '../src/adapters/embedded/pglite-database.js';
+import { openNodePostgresDatabase } from '../src/adapters/postgres/node-postgres-database.js';
+import { productionServices } from '../src/adapters/production/production-services.js';
+import { createApp } from '../src/app.js';
+import { exchangeApiKey } from '../src/domain/auth/exchange-api-key.js';
+import { readWorkerConfig } from '../src/entries/worker-config.js';
+import { randomBase62 } from '../src/lib/crypto.js';
+import { rateRules } from '../src/ports/rate-limiter.js';
+import { loadSeedFile } from '../src/seed/load-seed.js';
+import { freePort, projectRoot, startServer } from '../test/embedded/server-process.js';
+
+const number = (fallback: string) => ({ type: 'string', default: fallback }) as const;
+const { values: opts } = parseArgs({
+  options: { sends: number('1500'), concurrency: number('8'), rounds: number('5'), warmup: number('50'), json: { type: 'string' } },
+});
+const [sends, concurrency, rounds, warmup] = [opts.sends, opts.concurrency, opts.rounds, opts.warmup].map(Number) as [number, number, number, number];
+if (![sends, concurrency, rounds].every((n) => Number.isInteger(n) && n > 0) || !Number.isInteger(warmup) || warmup < 0) {
+  throw new Error('--sends, --concurrency and --rounds take positive whole numbers, --warmup a whole number');
+}
+// Every key sends at most the send limit, and each is exchanged once over HTTP, within the per-IP
+// exchange limit (a margin of 2 for a person trying the server at the same time).
+const keyCount = Math.ceil((sends + warmup) / rateRules.send.limit);
+const maxKeys = rateRules.tokenExchange.limit - 2;
+if (keyCount > maxKeys) throw new Error(`${sends + warmup} sends need ${keyCount} keys; at most ${maxKeys} fit the token exchange limit`);
+
+const RUN_BUDGET_MS = 150_000; // part 1 as a whole, server start included
+const REQUEST_TIMEOUT_MS = 15_000;
+const TEMPLATE_ID = 'b3e1c0de-7a11-4b3c-9d2e-0f1a2b3c4d5e'; // the demo Mutual NDA under an id of its own
+const COMPANY_ID = 'b3e1c0de-0c0f-4e5a-8b6c-7d8e9f0a1b2c';
+const runId = randomBase62(8); // new key ids per run: limits kept in a shared Redis never carry over
+
+/** The demo company as a company of its own (so it can sit beside the demo in a shared database). */
+async function writeBenchSeed(dir: string): Promise<{ path: string; keys: string[] }> {
+  const demo = JSON.parse(await readFile(join(projectRoot, 'seed/demo.json'), 'utf8'));
+  const acme = demo.companies[0];
+  const nda = acme.templates.find((template: { name: string }) => template.name === 'Mutual NDA');
+  const keys = Array.from({ length: keyCount }, (_, i) => ({
+    id: `key_bench_${runId}_${i}`, owner: 'olivia@acme.test', key: `esk_test_bench_${randomBase62(32)}`, scopes: ['contacts:read', 'envelopes:send'],
+  }));
+  const company = { ...acme, id: COMPANY_ID, name: 'Bench Ltd', api_signature_requests_per_period: 1_000_000, api_keys: keys, templates: [{ ...nda, id: TEMPLATE_ID }] };
+  const path = join(dir, 'bench-seed.json');
+  await writeFile(path, JSON.stringify({ companies: [company] }));
+  return { path, keys: keys.map((key) => key.key) };
+}
+
+let sent = 0;
+/** A send of the NDA's two unlocked roles to addresses never used before. */
+const sendBody = () => {
+  const n = `${runId}.${sent++}`;
+  return JSON.stringify({
+    template_id: TEMPLATE_ID,
+    recipients: [
+      { role: 'Client', name: 'Casey Client', email: `client.${n}@bench.test` },
+      { role: 'Witness', name: 'Wes Witness', email: `witness.${n}@bench.test` },
+    ],
+  });
+};
+
+function stats(latencies: number[], elapsedMs: number) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  const [p50_ms, p90_ms, p99_ms, max_ms] = [at(0.5), at(0.9), at(0.99), sorted.at(-1)!].map(round) as [number, number, number, number];
+  return { requests: sorted.length, per_second: round(sorted.length / (elapsedMs / 1000)), p50_ms, p90_ms, p99_ms, max_ms };
+}
+
+type Seed = Awaited<ReturnType<typeof writeBenchSeed>>;
+
+/** Part 1: the embedded server in a child process, loaded at a fixed concurrency. */
+async function embeddedThroughput(tmp: string, seed: Seed) {
+  const deadline = Date.now() + RUN_BUDGET_MS;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startServer({ PORT: String(port), DATA_DIR: join(tmp, 'data'), SEED_FILE: seed.path });
+  try {
+    const call = async (path: string, init: RequestInit = {}) => {
+      const answer = await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const text = await answer.text();
+      if (!answer.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${answer.status}: ${text.slice(0, 300)}`);
+      return text;
+    };
+    const tokens: string[] = [];
+    for (const key of seed.keys) {
+      const body = await call('/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: key }) });
+      tokens.push((JSON.parse(body) as { access_token: string }).access_token);
+    }
+    // Keys in turn, counted per kind, so that none goes over its limit (100 sends, 1000 others).
+    const turns = { baseline: 0, send: 0 };
+    const auth = (kind: keyof typeof turns) => ({ authorization: `Bearer ${tokens[turns[kind]++ % tokens.length]}`, 'content-type': 'application/json' });
+    const kinds = {
+      baseline: () => call('/v1/contacts?per_page=1', { headers: auth('baseline') }),
+      send: () => call('/v1/envelopes/from-template', { method: 'POST', headers: auth('send'), body: sendBody() }),
+    };
+    type Kind = keyof typeof kinds;
+
+    /** `count` requests of one kind by `concurrency` workers; the latency of each and the wall time. */
+    const phase = async (kind: Kind, count: number) => {
+      const latencies: number[] = [];
+      let started = 0;
+      let failed = false; // the other workers stop too, rather than load a server being stopped
+      const worker = async () => {
+        while (started < count && !failed) {
+          started++;
+          const t = performance.now();
+          if (Date.now() > deadline) {
+            failed = true;
+            throw new Error(`The embedded run took over ${RUN_BUDGET_MS / 1000} s; try fewer --sends`);
+          }
+          await kinds[kind]().catch((err: unknown) => {
+            failed = true;
+            throw err;
+          });
+          latencies.push(performance.now() - t);
+        }
+      };
+      const t = performance.now();
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      return { latencies, ms: performance.now() - t };
+    };
+
+    await phase('baseline', warmup); // not counted: JIT, connection pool, PGlite's caches
+    await phase('send', warmup);
+    const all = { baseline: { latencies: [] as number[], ms: 0 }, send: { latencies: [] as number[], ms: 0 } };
+    for (let round = 0; round < rounds; round++) {
+      const count = Math.floor(sends / rounds) + (round < sends % rounds ? 1 : 0);
+      // Alternating which goes first, so that neither always follows the other's after-effects
+      // (the in-process queue delivers each send's e-mail and webhook event just after it).
+      for (const kind of (round % 2 === 0 ? ['baseline', 'send'] : ['send', 'baseline']) as Kind[]) {
+        const result = await phase(kind, count);
+        all[kind].latencies.push(...result.latencies);
+        all[kind].ms += result.ms;
+      }
+    }
+    const baseline = stats(all.baseline.latencies, all.baseline.ms);
+    const send = stats(all.send.latencies, all.send.ms);
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+    return {
+      concurrency, keys: keyCount, rounds, warmup, baseline_route: 'GET /v1/contacts?per_page=1', baseline, send,
+      send_vs_baseline: { throughput: ratio(send.per_second, baseline.per_second), p50: ratio(send.p50_ms, baseline.p50_ms), p99: ratio(send.p99_ms, baseline.p99_ms) },
+    };
+  } finally {
+    await server.stop(); // SIGTERM to the process group, SIGKILL after 15 s
+  }
+}
+
+type Call = { service: string; what: string; start: number; end: number };
+type Wave = { service: string; requests: number; from_ms: number; to_ms: number; calls: string[] };
+const SERVICES = ['neon', 'redis', 'qstash'] as const;
+
+/** What a request to a stand-in was for, from its body: the tables, the Redis commands and keys. */
+function describe(service: string, path: string, body: unknown): string {
+  const sql = (query: string) => {
+    const verb = /^\s*(\w+)/.exec(query)?.[1] ?? '?';
+    const tables = [...query.matchAll(/(?:from|join|into|update) "(\w+)"/g)].map((m) => m[1]);
+    return `${verb} ${[...new Set(tables)].join('+')}`;
+  };
+  const command = (args: unknown[]) => `${args[0]} ${/^esign:(rl:\w+|quota)/.exec(String(args[3] ?? args[1] ?? ''))?.[1] ?? ''}`.trim();
+  try {
+    const parsed = typeof body === 'string' ? JSON.parse(body) : undefined;
+    if (service === 'neon') return parsed.queries ? `batch[${parsed.queries.map((q: { query: string }) => sql(q.query)).join(', ')}]` : sql(parsed.query);
+    if (service === 'redis') return `${path} [${(Array.isArray(parsed[0]) ? parsed : [parsed]).map(command).join(', ')}]`;
+    return Array.isArray(parsed) ? `${path} (${parsed.length} messages)` : path;
+  } catch {
+    return path;
+  }
+}
+
+/** One service's requests, grouped into waves: a request that overlaps the wave so far joins it. */
+function wavesOf(calls: Call[]): Wave[] {
+  const waves: Wave[] = [];
+  for (const call of [...calls].sort((a, b) => a.start - b.start)) {
+    const last = waves.at(-1);
+    if (last && call.start < last.to_ms) {
+      last.requests++;
+      last.to_ms = Math.max(last.to_ms, call.end);
+      last.calls.push(call.what);
+    } else waves.push({ service: call.service, requests: 1, from_ms: call.start, to_ms: call.end, calls: [call.what] });
+  }
+  return waves.map((wave) => ({ ...wave, from_ms: Math.round(wave.from_ms * 10) / 10, to_ms: Math.round(wave.to_ms * 10) / 10 }));
+}
+
+/** Part 2: the production adapters in this process, over the stand-ins, one request at a time. */
+async function productionRoundTrips(seed: Seed) {
+  const databaseUrl = process.env.DATABASE_URL;
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/8';
+  const tokenSecret = randomBase62(40);
+  // Migrate and seed first, as `npm run dev` does, over the database the Neon stand-in will serve.
+  const pglite = databaseUrl ? undefined : new PGlite();
+  const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl) : await openPgliteDatabase(pglite);
+  const seeding = embeddedServices({ database, config: { tokenSecret: new TextEncoder().encode(tokenSecret), baseUrl: 'http://127.0.0.1', keyEnvironment: 'test' } });
+  // QStash delivers each message at once; this sink takes the callbacks, so none is retried meanwhile.
+  const sink = createServer((_request, response) => response.end('ok'));
+  const realFetch = globalThis.fetch;
+  let standins: Awaited<ReturnType<typeof startStandins>> | undefined;
+  try {
+    await loadSeedFile(seeding, seed.path);
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    standins = await startStandins({ postgresUrl: databaseUrl, pglite, redisUrl });
+    const { neon, redis, qstash } = standins;
+    if (!redis) throw new Error('The Redis stand-in did not start');
+    const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+    // The Worker's configuration, aimed at the stand-ins as `npm run dev` aims it.
+    const config = readWorkerConfig({
+      DATABASE_URL: 'postgres://bench:bench@neon.localhost/esign', // the stand-in serves its own database
+      NEON_FETCH_ENDPOINT: neon.sqlEndpoint, UPSTASH_REDIS_REST_URL: redis.url, UPSTASH_REDIS_REST_TOKEN: redis.token,
+      QSTASH_URL: qstash.url, QSTASH_TOKEN: qstash.token,
+      QSTASH_CURRENT_SIGNING_KEY: qstash.signingKeys.current, QSTASH_NEXT_SIGNING_KEY: qstash.signingKeys.next,
+      TOKEN_SECRET: tokenSecret, BASE_URL: sinkUrl,
+      EMAIL_API_URL: `${sinkUrl}/emails`, EMAIL_API_KEY: 'bench-email-key', EMAIL_FROM: 'Bench <bench@bench.test>',
+    });
+    const services = productionServices(config);
+    const app = createApp(services);
+    const { access_token } = await exchangeApiKey(services, seed.keys[0]!);
+    const serviceAt = new Map([[neon.url, 'neon'], [redis.url, 'redis'], [qstash.url, 'qstash']]);
+
+    /** One request to the app, with every request it makes to a stand-in and when. */
+    const traced = async (label: string, path: string, init: RequestInit = {}) => {
+      const calls: Call[] = [];
+      const t0 = performance.now();
+      globalThis.fetch = async (input, requestInit) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        const service = serviceAt.get(url.origin);
+        if (!service) return realFetch(input, requestInit); // QStash's deliveries to the sink
+        const call = { service, what: describe(service, url.pathname, requestInit?.body), start: performance.now() - t0, end: Number.NaN };
+        calls.push(call);
+        try {
+          return await realFetch(input, requestInit);
+        } finally {
+          call.end = performance.now() - t0;
+        }
+      };
+      try {
+        const answer = await app.request(path, { ...init, headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' } });
+        if (!answer.ok) throw new Error(`${label} answered ${answer.status}: ${(await answer.text()).slice(0, 300)}`);
+        await answer.arrayBuffer();
+      } finally {
+        globalThis.fetch = realFetch;
+      }
+      const ms = Math.round((performance.now() - t0) * 10) / 10;
+      await new Promise((resolve) => setTimeout(resolve, 200)); // let the deliveries pass before the next
+      const waves = SERVICES.map((s) => wavesOf(calls.filter((c) => c.service === s)));
+      const perService = Object.fromEntries(SERVICES.map((s, i) => [s, { requests: waves[i]!.reduce((n, w) => n + w.requests, 0), waves: waves[i]!.length }]));
+      return { label, ms, per_service: perService, timeline: waves.flat().sort((a, b) => a.from_ms - b.from_ms) };
+    };
+    const send = (label: string) => traced(label, '/v1/envelopes/from-template', { method: 'POST', body: sendBody() });
+    const trivial = (label: string) => traced(label, '/v1/contacts?per_page=1');
+    // The first send runs in a fresh "isolate", with a Redis stand-in that knows no script yet (so
+    // its first EVALSHA may fail with NOSCRIPT); the later two are the steady state the aim is about.
+    const requests = {
+      send_first: await send('POST /v1/envelopes/from-template (first request)'),
+      trivial: await trivial('GET /v1/contacts?per_page=1'),
+      send: await send('POST /v1/envelopes/from-template'),
+    };
+    const steady = requests.send.per_service;
+    return { database: neon.backend, aim_holds: steady.neon!.waves <= 2 && steady.redis!.waves <= 1, requests };
+  } finally {
+    globalThis.fetch = realFetch;
+    sink.close();
+    await standins?.close();
+    seeding.inProcessQueue.close();
+    await database.close();
+  }
+}
+
+function printEmbedded(e: Awaited<ReturnType<typeof embeddedThroughput>>) {
+  console.log(`\nEmbedded server (npm start), concurrency ${e.concurrency}, ${e.keys} keys, ${e.rounds} alternating rounds, ${e.warmup} warm-up each`);
+  console.log('                                      req/s    p50 ms   p90 ms   p99 ms   max ms   requests');
+  for (const [name, s] of [[e.baseline_route, e.baseline], ['POST /v1/envelopes/from-template', e.send]] as const) {
+    console.log(`${name.padEnd(34)}${[s.per_second, s.p50_ms, s.p90_ms, s.p99_ms, s.max_ms, s.requests].map((v) => String(v).padStart(9)).join('')}`);
+  }
+  const r = e.send_vs_baseline;
+  console.log(`send ÷ baseline: throughput ×${r.throughput}, p50 ×${r.p50}, p99 ×${r.p99}`);
+}
+
+function printRoundTrips(p: Awaited<ReturnType<typeof productionRoundTrips>>) {
+  console.log(`\nRound trips through the production adapters (Neon HTTP over ${p.database}, Upstash REST over Redis, QStash)`);
+  for (const r of Object.values(p.requests)) {
+    const counts = Object.entries(r.per_service).map(([s, c]) => `${s} ${c.requests} req / ${c.waves} wave${c.waves === 1 ? '' : 's'}`);
+    console.log(`${r.label}: ${counts.join(', ')}; ${r.ms} ms`);
+    for (const [i, w] of r.timeline.entries()) console.log(`  ${i + 1}. ${w.service.padEnd(6)} ${String(w.from_ms).padStart(6)}–${String(w.to_ms).padEnd(6)} ms  ${w.calls.join('; ')}`);
+  }
+  console.log(`Aim (steady-state send: ≤ 2 database waves, ≤ 1 Redis wave): ${p.aim_holds ? 'holds' : 'DOES NOT HOLD'}`);
+}
+
+const tmp = await mkdtemp(join(tmpdir(), 'bench-'));
+try {
+  const seed = await writeBenchSeed(tmp);
+  const embedded = await embeddedThroughput(tmp, seed);
+  printEmbedded(embedded);
+  const roundTrips = await productionRoundTrips(seed);
+  printRoundTrips(roundTrips);
+  if (opts.json) await writeFile(opts.json, `${JSON.stringify({ embedded, round_trips: roundTrips }, null, 2)}\n`);
+  if (!roundTrips.aim_holds) process.exitCode = 1;
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+}
