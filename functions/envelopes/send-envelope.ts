@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { loadSendContext, type SendContext } from '../../src/domain/envelopes/load-send-context.js';
 import { sendEnvelope } from '../../src/domain/envelopes/send-envelope.js';
+import { unavailable } from '../../src/domain/shared/unavailable.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { guard, type Preload } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
@@ -45,7 +46,11 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const principal = c.get('principal');
   const request = c.req.valid('json');
   const idempotencyKey = c.req.valid('header')['idempotency-key'];
-  const context = (c.get('preloaded') as SendContext | undefined) ?? (await loadSendContext(services.database.db, principal, request, idempotencyKey));
+  const context =
+    (c.get('preloaded') as SendContext | undefined) ??
+    (await loadSendContext(services.database.db, principal, request, idempotencyKey).catch((err: unknown) => {
+      throw unavailable(err);
+    }));
   const answer = await sendEnvelope(services, principal, request, context, idempotencyKey);
   return c.json(answer.body, 201, answer.headers);
 };

@@ -16,7 +16,8 @@ export type SecuredRoute = {
   method: string;
   path: string | ((company: TestCompany) => Promise<string> | string);
   scope: Scope;
-  body?: unknown;
+  /** The request body; a function makes one for the suite's company (a send needs its template). */
+  body?: unknown | ((company: TestCompany) => Promise<unknown> | unknown);
   /** The lowest role that lacks the scope's permission, if any role does. */
   roleWithout?: UserRole;
 };
@@ -25,12 +26,14 @@ export function securitySuite(getStack: () => TestStack, route: SecuredRoute) {
   describe(`${route.method} ${typeof route.path === 'string' ? route.path : '(path)'}: security`, () => {
     let company: TestCompany;
     let path: string;
+    let body: unknown;
     const send = (token: string | undefined, headers: Record<string, string> = {}) =>
-      call(getStack(), route.method, path, { token, body: route.body, headers });
+      call(getStack(), route.method, path, { token, body, headers });
 
     beforeAll(async () => {
       company = await createTestCompany(getStack());
       path = typeof route.path === 'string' ? route.path : await route.path(company);
+      body = typeof route.body === 'function' ? await route.body(company) : route.body;
     });
 
     it('refuses a request without a token', async () => {

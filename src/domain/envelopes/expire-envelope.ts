@@ -1,33 +1,54 @@
 import { and, eq, lte } from 'drizzle-orm';
 import { auditEvents, envelopes, webhookEvents } from '../../data/schema.js';
-import { randomBase62 } from '../../lib/crypto.js';
+import { uuidFromName } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { topics } from './follow-ups.js';
 
 /**
  * Queue consumer: an envelope still out for signature when its expiry comes is expired, which
- * also kills its signing links. The conditional update makes a repeated delivery a no-op.
+ * also kills its signing links. Every step may be repeated: the status change is conditional, and
+ * the audit row and webhook event have fixed ids, so a delivery retried after a partial failure
+ * completes the record instead of doubling it.
  */
 export async function expireEnvelope(services: Services, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
   const now = services.clock.now();
-  const [expired] = await services.database.db
+  const { db } = services.database;
+  const [changed] = await db
     .update(envelopes)
     .set({ status: 'expired' })
     .where(and(eq(envelopes.id, envelopeId), eq(envelopes.status, 'sent'), lte(envelopes.expiresAt, now)))
-    .returning({ companyId: envelopes.companyId, title: envelopes.title });
-  if (!expired) return;
-  const eventId = `msg_${randomBase62(24)}`;
+    .returning({ companyId: envelopes.companyId, title: envelopes.title, expiresAt: envelopes.expiresAt });
+  const envelope =
+    changed ??
+    (
+      await db
+        .select({ companyId: envelopes.companyId, title: envelopes.title, expiresAt: envelopes.expiresAt })
+        .from(envelopes)
+        .where(and(eq(envelopes.id, envelopeId), eq(envelopes.status, 'expired')))
+        .limit(1)
+    )[0];
+  if (!envelope) return;
+
+  const eventId = `msg_expired_${envelopeId}`;
+  const expiredAt = (envelope.expiresAt ?? now).toISOString();
+  const auditId = await uuidFromName(`${envelopeId}:expired`);
   await services.database.atomic((q) => [
-    q.insert(auditEvents).values({ companyId: expired.companyId, envelopeId, kind: 'envelope.expired', actorType: 'system', data: {}, createdAt: now }),
-    q.insert(webhookEvents).values({
-      id: eventId,
-      companyId: expired.companyId,
-      envelopeId,
-      kind: 'envelope.expired',
-      payload: { envelope_id: envelopeId, status: 'expired', title: expired.title, expired_at: now.toISOString() },
-      createdAt: now,
-    }),
+    q
+      .insert(webhookEvents)
+      .values({
+        id: eventId,
+        companyId: envelope.companyId,
+        envelopeId,
+        kind: 'envelope.expired',
+        payload: { envelope_id: envelopeId, status: 'expired', title: envelope.title, expired_at: expiredAt },
+        createdAt: now,
+      })
+      .onConflictDoNothing(),
+    q
+      .insert(auditEvents)
+      .values({ id: auditId, companyId: envelope.companyId, envelopeId, kind: 'envelope.expired', actorType: 'system', data: {}, createdAt: now })
+      .onConflictDoNothing(),
   ]);
   await services.queue.publish([{ topic: topics.webhookDispatch, body: { event_id: eventId }, dedupeId: eventId }]);
 }

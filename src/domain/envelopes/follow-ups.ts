@@ -1,4 +1,4 @@
-import type { Reminders, RoleType, SigningOrder } from '../../data/schema.js';
+import type { RecipientStatus, Reminders, RoleType, SigningOrder } from '../../data/schema.js';
 import type { QueueMessage } from '../../ports/queue.js';
 import { firstTurn } from './resolve-recipients.js';
 
@@ -10,6 +10,9 @@ export const topics = {
 } as const;
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** A recipient in one of these has not yet signed or declined: it may still be their turn. */
+export const waitingStatuses: RecipientStatus[] = ['pending', 'sent', 'viewed'];
 
 /**
  * What a sent envelope hands to the queue: the signing e-mails of the recipients whose turn it is,

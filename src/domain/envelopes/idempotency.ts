@@ -3,7 +3,7 @@
  * first answer again (the same envelope; quota taken once) for 24 hours; the same key with another
  * body is refused with `idempotency_key_reused`. Keys belong to the API key that used them.
  */
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lte } from 'drizzle-orm';
 import type { Db } from '../../data/database.js';
 import { idempotencyRecords } from '../../data/schema.js';
 import { ApiError } from '../../errors.js';
@@ -54,7 +54,7 @@ export function recordAnswer(
         and(
           eq(idempotencyRecords.apiKeyId, record.apiKeyId),
           eq(idempotencyRecords.key, record.key),
-          lt(idempotencyRecords.createdAt, new Date(record.at.getTime() - IDEMPOTENCY_WINDOW_MS)),
+          lte(idempotencyRecords.createdAt, new Date(record.at.getTime() - IDEMPOTENCY_WINDOW_MS)),
         ),
       ),
     q.insert(idempotencyRecords).values({

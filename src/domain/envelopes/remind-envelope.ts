@@ -1,7 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
 import type { Services } from '../../services.js';
-import { topics } from './follow-ups.js';
+import { topics, waitingStatuses } from './follow-ups.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -20,7 +20,7 @@ export async function remindEnvelope(services: Services, body: Record<string, un
   const waiting = await services.database.db
     .select({ id: recipients.id, order: recipients.order })
     .from(recipients)
-    .where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.type, 'signer'), eq(recipients.status, 'sent')))
+    .where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.type, 'signer'), inArray(recipients.status, waitingStatuses)))
     .orderBy(asc(recipients.order));
   if (waiting.length === 0) return;
   const turn = envelope.signingOrder === 'sequential' ? waiting.filter((r) => r.order === waiting[0]!.order) : waiting;

@@ -7,14 +7,15 @@
  * any step leaves nothing: the quota is given back, and an envelope already written is deleted
  * before any of its follow-ups can go out, since they are only handed over after the write.
  */
-import { eq } from 'drizzle-orm';
-import { auditEvents, envelopeFields, envelopes, recipients, webhookEvents } from '../../data/schema.js';
+import { and, eq } from 'drizzle-orm';
+import { auditEvents, envelopeFields, envelopes, idempotencyRecords, recipients, webhookEvents } from '../../data/schema.js';
 import { isUniqueViolation } from '../../data/errors.js';
 import { ApiError, validationFailed } from '../../errors.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { quotaPeriod } from '../../ports/quota.js';
 import { rateRules } from '../../ports/rate-limiter.js';
 import { judgeRate } from '../shared/rate-decision.js';
+import { unavailable } from '../shared/unavailable.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { templateNotFound } from '../templates/get-template.js';
@@ -140,8 +141,16 @@ export async function sendEnvelope(
   try {
     await services.queue.publish(envelopeFollowUps({ envelopeId, eventId, template, recipients: withIds, now }));
   } catch (err) {
-    // Nothing was handed over, so nothing has gone out: take the envelope back as if never sent.
-    await services.database.db.delete(envelopes).where(eq(envelopes.id, envelopeId)).catch(() => undefined);
+    // Nothing was handed over, so nothing has gone out: take the envelope back as if never sent,
+    // with the recorded answer, so that a retry with the same Idempotency-Key sends afresh.
+    await services.database
+      .atomic((q) => [
+        q.delete(envelopes).where(eq(envelopes.id, envelopeId)),
+        ...(idempotencyKey
+          ? [q.delete(idempotencyRecords).where(and(eq(idempotencyRecords.apiKeyId, principal.apiKeyId), eq(idempotencyRecords.key, idempotencyKey)))]
+          : []),
+      ])
+      .catch(() => undefined);
     await limits.giveBack();
     throw unavailable(err);
   }
@@ -154,12 +163,16 @@ export async function sendEnvelope(
  */
 async function takeSendAllowance(services: Services, principal: Principal, allowance: number, now: Date) {
   const period = quotaPeriod(now);
-  const [rate, quota] = await Promise.all([
+  const [rateResult, quotaResult] = await Promise.allSettled([
     services.rateLimiter.limit(rateRules.send, `${rateRules.send.name}:key:${principal.apiKeyId}`),
     services.quota.consume(principal.companyId, period, allowance),
-  ]).catch((err: unknown) => {
-    throw unavailable(err);
-  });
+  ]);
+  if (rateResult.status === 'rejected' || quotaResult.status === 'rejected') {
+    // One store failed: a quota the other took is given back before answering.
+    if (quotaResult.status === 'fulfilled' && quotaResult.value.ok) await services.quota.refund(principal.companyId, period).catch(() => undefined);
+    throw unavailable(rateResult.status === 'rejected' ? rateResult.reason : (quotaResult as PromiseRejectedResult).reason);
+  }
+  const [rate, quota] = [rateResult.value, quotaResult.value];
   const { headers, refusal } = judgeRate(rateRules.send, rate, now);
   let given = false;
   const giveBack = async () => {
@@ -262,11 +275,4 @@ async function replayWinner(services: Services, principal: Principal, request: S
   const replay = replayOf(context.earlier, await requestHash(request), services.clock.now());
   if (!replay) throw unavailable(new Error('idempotency record vanished'));
   return { status: 201, body: await withLinks(services, replay.body as Envelope), headers: { 'Idempotent-Replayed': 'true' } };
-}
-
-/** A dependency failed mid-send: nothing of the envelope remains, and the caller may retry. */
-function unavailable(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  console.error('send failed', err instanceof Error ? err.message : err);
-  return new ApiError('service_unavailable', 'The envelope could not be sent just now; nothing was sent or charged. Retry shortly.');
 }

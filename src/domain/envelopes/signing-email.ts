@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
 import type { Services } from '../../services.js';
+import { waitingStatuses } from './follow-ups.js';
 import { signingToken, signingUrl } from './signing-links.js';
 
 /**
@@ -16,7 +17,7 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
     .innerJoin(envelopes, eq(envelopes.id, recipients.envelopeId))
     .where(and(eq(recipients.id, recipientId), eq(recipients.envelopeId, envelopeId)))
     .limit(1);
-  if (!row || row.envelope.status !== 'sent' || row.recipient.status !== 'sent' || row.recipient.type !== 'signer') return;
+  if (!row || row.envelope.status !== 'sent' || !waitingStatuses.includes(row.recipient.status) || row.recipient.type !== 'signer') return;
   const { envelope, recipient } = row;
   if (envelope.expiresAt && envelope.expiresAt <= services.clock.now()) return;
 
