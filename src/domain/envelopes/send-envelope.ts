@@ -18,6 +18,7 @@ import { judgeRate } from '../shared/rate-decision.js';
 import { unavailable } from '../shared/unavailable.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
+import { placementOf } from '../templates/field-placement.js';
 import { templateNotFound } from '../templates/get-template.js';
 import { envelopeFollowUps } from './follow-ups.js';
 import { recordAnswer, replayOf, requestHash } from './idempotency.js';
@@ -215,14 +216,7 @@ function fieldRows(q: Parameters<Parameters<Services['database']['atomic']>[0]>[
       companyId,
       envelopeId,
       recipientId: recipientOfRole.get(field.roleId)!,
-      type: field.type,
-      label: field.label,
-      page: field.page,
-      x: field.x,
-      y: field.y,
-      width: field.width,
-      height: field.height,
-      required: field.required,
+      ...placementOf(field),
     }));
   return rows.length > 0 ? [q.insert(envelopeFields).values(rows)] : [];
 }

@@ -1,21 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { templateDocuments, templateFields, templateRoles, templates, type FieldType } from '../../data/schema.js';
+import { templateDocuments, templateFields, templateRoles, templates } from '../../data/schema.js';
 import { ApiError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
+import { type FieldPlacement, placementOf } from './field-placement.js';
 import { rolesOfTemplates, type TemplateSummary, toTemplateSummary } from './template-record.js';
 
-export type TemplateField = {
-  role: string;
-  type: FieldType;
-  label: string | null;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-};
+export type TemplateField = FieldPlacement & { role: string };
 
 export type TemplateDetail = TemplateSummary & {
   document: { file_name: string; sha256: string; page_count: number; pages: { width: number; height: number }[] } | null;
@@ -55,16 +46,6 @@ export async function getTemplate(services: Services, companyId: string, templat
     document: document
       ? { file_name: document.fileName, sha256: document.sha256, page_count: document.pages.length, pages: document.pages }
       : null,
-    fields: fields.map(({ field, role }) => ({
-      role,
-      type: field.type,
-      label: field.label,
-      page: field.page,
-      x: field.x,
-      y: field.y,
-      width: field.width,
-      height: field.height,
-      required: field.required,
-    })),
+    fields: fields.map(({ field, role }) => ({ role, ...placementOf(field) })),
   };
 }

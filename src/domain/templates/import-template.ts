@@ -4,6 +4,7 @@ import { ApiError, type Issue, validationFailed } from '../../errors.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { readPageSizes } from '../../pdf/inspect-document.js';
 import type { Services } from '../../services.js';
+import { placementOf } from './field-placement.js';
 import { getTemplate, type TemplateDetail } from './get-template.js';
 import type { TemplateDefinition } from './template-definition.js';
 
@@ -68,14 +69,7 @@ export async function importTemplate(
               companyId,
               templateId,
               roleId: roleIds.get(field.role)!,
-              type: field.type,
-              label: field.label ?? null,
-              page: field.page,
-              x: field.x,
-              y: field.y,
-              width: field.width,
-              height: field.height,
-              required: field.required,
+              ...placementOf(field),
             })),
           ),
         ]
