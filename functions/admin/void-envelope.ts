@@ -1,0 +1,33 @@
+import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { voidEnvelope } from '../../src/domain/envelopes/void-envelope.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { adminSecurity } from './admin-schemas.js';
+
+const VoidRequest = z.strictObject({ reason: z.string().max(500).nullable().optional() }).openapi('VoidRequest');
+
+export const route = createRoute({
+  method: 'post',
+  path: '/admin/v1/envelopes/{id}/void',
+  operationId: 'adminVoidEnvelope',
+  tags: ['Admin'],
+  summary: 'Void an envelope: its signing links stop working at once',
+  security: adminSecurity,
+  request: {
+    params: z.object({ id: z.string() }),
+    body: { required: false, content: { 'application/json': { schema: VoidRequest } } },
+  },
+  responses: {
+    200: jsonContent(
+      z.object({ envelope_id: z.string(), status: z.literal('voided'), voided_at: z.string() }),
+      'The envelope is voided (also when it already was).',
+      false,
+    ),
+    ...errorResponses('unauthorized', 'envelope_not_found', 'conflict', 'validation_failed'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid('json') as z.infer<typeof VoidRequest> | undefined;
+  return c.json(await voidEnvelope(c.get('services'), c.req.valid('param').id, body?.reason ?? null), 200);
+};
