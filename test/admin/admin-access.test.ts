@@ -27,6 +27,7 @@ function adminRequests(company: TestCompany, pdf: Uint8Array, marker: string): A
     },
     { label: 'rotate api key', method: 'POST', path: `/admin/v1/api-keys/${company.owner.id}/rotate` },
     { label: 'revoke api key', method: 'POST', path: `/admin/v1/api-keys/${company.owner.id}/revoke` },
+    { label: 'void envelope', method: 'POST', path: `/admin/v1/envelopes/env_${marker}/void` },
     {
       label: 'import template',
       method: 'POST',
@@ -117,6 +118,7 @@ describe('admin API with an admin token configured', () => {
       '/admin/v1/companies/{companyId}/api-keys',
       '/admin/v1/companies/{companyId}/templates',
       '/admin/v1/companies/{companyId}/users/{email}',
+      '/admin/v1/envelopes/{id}/void',
     ]);
   });
 
