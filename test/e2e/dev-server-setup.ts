@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { RespConnection } from '../../local/standins/resp-connection.js';
+import { generateDocument } from '../../src/pdf/generate-document.js';
 
 const ADMIN_TOKEN = 'adm_e2e_admin_token_0123456789';
 
@@ -43,10 +44,10 @@ export default async function setup({ provide }: { provide: (key: string, value:
   provide('e2eBaseUrl', baseUrl);
   provide('e2eMailboxUrl', /Dev mailbox:\s+(\S+)/.exec(output)?.[1] ?? '');
   // Tokens of the seeded keys, made before any suite uses up this address's 20 exchanges.
-  for (const [name, key] of Object.entries(seededKeys)) {
-    const answer = await fetch(`${baseUrl}/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: key }) });
-    provide(name as keyof typeof seededKeys, ((await answer.json()) as { access_token: string }).access_token);
-  }
+  for (const [name, key] of Object.entries(seededKeys)) provide(name as keyof typeof seededKeys, await exchange(baseUrl, key));
+  const quotaTen = await companyWithQuota(baseUrl, 10);
+  provide('quotaTenToken', quotaTen.token);
+  provide('quotaTenTemplateId', quotaTen.templateId);
   provide('e2eAdminToken', ADMIN_TOKEN);
   provide('e2eDevOutput', output);
 
@@ -57,6 +58,36 @@ export default async function setup({ provide }: { provide: (key: string, value:
     await rm(dataDir, { recursive: true, force: true });
     await withClient(server, (client) => client.query(`drop database if exists ${name} with (force)`));
   };
+}
+
+async function exchange(baseUrl: string, apiKey: string): Promise<string> {
+  const answer = await fetch(`${baseUrl}/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+/** A company of its own for the quota flows, made through the admin API with a one-signer template. */
+async function companyWithQuota(baseUrl: string, quota: number) {
+  const admin = async (method: string, path: string, body: unknown) => {
+    const isForm = body instanceof FormData;
+    const answer = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(isForm ? {} : { 'content-type': 'application/json' }) },
+      body: isForm ? body : JSON.stringify(body),
+    });
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+    return (await answer.json()) as Record<string, any>;
+  };
+  const company = await admin('POST', '/admin/v1/companies', { name: `E2E quota ${Date.now()}`, api_signature_requests_per_period: quota });
+  await admin('PUT', `/admin/v1/companies/${company.id}/users/quota-owner@example.test`, { name: 'Quota Owner', role: 'owner', esign_seat: true });
+  const key = await admin('POST', `/admin/v1/companies/${company.id}/api-keys`, { owner: 'quota-owner@example.test', scopes: ['envelopes:send', 'templates:read'] });
+  const form = new FormData();
+  form.set(
+    'template',
+    JSON.stringify({ name: 'One signer', signing_order: 'parallel', roles: [{ name: 'Signer', type: 'signer', order: 1 }], fields: [] }),
+  );
+  form.set('document', new Blob([(await generateDocument('One signer', 1)) as BlobPart], { type: 'application/pdf' }), 'one.pdf');
+  const template = await admin('POST', `/admin/v1/companies/${company.id}/templates`, form);
+  return { token: await exchange(baseUrl, key.key), templateId: template.id as string };
 }
 
 /** Signals npm, the dev script and wrangler at once; a group that has already gone is fine. */
@@ -125,5 +156,7 @@ declare module 'vitest' {
     acmeToken: string;
     acmeViewerToken: string;
     globexToken: string;
+    quotaTenToken: string;
+    quotaTenTemplateId: string;
   }
 }

@@ -92,4 +92,29 @@ describe('POST /v1/envelopes/from-template on workerd', () => {
     const third = await globex();
     expect([third.status, third.body.error.code]).toEqual([402, 'quota_exceeded']);
   });
+
+  it('gives exactly 10 envelopes to 50 parallel sends with 10 quota left, the other 40 get 402', async () => {
+    const body = () => ({ template_id: inject('quotaTenTemplateId'), recipients: [{ role: 'Signer', name: 'S', email: `s-${unique()}@example.test` }] });
+    const answers = await Promise.all(Array.from({ length: 50 }, () => send(body(), inject('quotaTenToken'))));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 402)).toHaveLength(40);
+  });
+
+  it('answers two identical parallel sends with one Idempotency-Key with one envelope', async () => {
+    const key = `twins-${unique()}`;
+    const body = ndaSend();
+    const [first, second] = await Promise.all([send(body, inject('acmeToken'), { 'Idempotency-Key': key }), send(body, inject('acmeToken'), { 'Idempotency-Key': key })]);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body.envelope_id).toBe(first.body.envelope_id);
+  });
+
+  // Last: it uses up the demo key's 100 sends for the window.
+  it('refuses the 101st send in 15 minutes from one key with 429 and Retry-After', async () => {
+    let answer = await send(ndaSend());
+    for (let i = 0; i < 101 && answer.status === 201; i++) answer = await send(ndaSend());
+    expect([answer.status, answer.body.error.code]).toEqual([429, 'rate_limited']);
+    expect(answer.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
 });
