@@ -1,14 +1,12 @@
 import { and, eq, lte } from 'drizzle-orm';
-import { auditEvents, envelopes, webhookEvents } from '../../data/schema.js';
-import { uuidFromName } from '../../lib/ids.js';
+import { envelopes } from '../../data/schema.js';
 import type { Services } from '../../services.js';
-import { topics } from './follow-ups.js';
+import { recordEnvelopeEvent } from './envelope-events.js';
 
 /**
  * Queue consumer: an envelope still out for signature when its expiry comes is expired, which
  * also kills its signing links. Every step may be repeated: the status change is conditional, and
- * the audit row and webhook event have fixed ids, so a delivery retried after a partial failure
- * completes the record instead of doubling it.
+ * a delivery retried after a partial failure completes the record instead of doubling it.
  */
 export async function expireEnvelope(services: Services, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
@@ -30,25 +28,11 @@ export async function expireEnvelope(services: Services, body: Record<string, un
     )[0];
   if (!envelope) return;
 
-  const eventId = `msg_expired_${envelopeId}`;
-  const expiredAt = (envelope.expiresAt ?? now).toISOString();
-  const auditId = await uuidFromName(`${envelopeId}:expired`);
-  await services.database.atomic((q) => [
-    q
-      .insert(webhookEvents)
-      .values({
-        id: eventId,
-        companyId: envelope.companyId,
-        envelopeId,
-        kind: 'envelope.expired',
-        payload: { envelope_id: envelopeId, status: 'expired', title: envelope.title, expired_at: expiredAt },
-        createdAt: now,
-      })
-      .onConflictDoNothing(),
-    q
-      .insert(auditEvents)
-      .values({ id: auditId, companyId: envelope.companyId, envelopeId, kind: 'envelope.expired', actorType: 'system', data: {}, createdAt: now })
-      .onConflictDoNothing(),
-  ]);
-  await services.queue.publish([{ topic: topics.webhookDispatch, body: { event_id: eventId }, dedupeId: eventId }]);
+  await recordEnvelopeEvent(services, {
+    envelopeId,
+    companyId: envelope.companyId,
+    kind: 'envelope.expired',
+    payload: { envelope_id: envelopeId, status: 'expired', title: envelope.title, expired_at: (envelope.expiresAt ?? now).toISOString() },
+    actorType: 'system',
+  });
 }

@@ -1,9 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import { auditEvents, envelopes, webhookEvents } from '../../data/schema.js';
+import { envelopes } from '../../data/schema.js';
 import { ApiError } from '../../errors.js';
-import { uuidFromName } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
-import { topics } from './follow-ups.js';
+import { recordEnvelopeEvent } from './envelope-events.js';
 import { envelopeNotFound } from './get-signing-links.js';
 
 export type VoidedEnvelope = { envelope_id: string; status: 'voided'; voided_at: string };
@@ -38,26 +37,13 @@ export async function voidEnvelope(services: Services, envelopeId: string, reaso
   if (!envelope) throw envelopeNotFound(envelopeId);
 
   const voidedAt = (envelope.voidedAt ?? now).toISOString();
-  // Fixed ids: a repeated void completes the record instead of doubling it.
-  const eventId = `msg_voided_${envelopeId}`;
-  const auditId = await uuidFromName(`${envelopeId}:voided`);
-  await services.database.atomic((q) => [
-    q
-      .insert(webhookEvents)
-      .values({
-        id: eventId,
-        companyId: envelope.companyId,
-        envelopeId,
-        kind: 'envelope.voided',
-        payload: { envelope_id: envelopeId, status: 'voided', title: envelope.title, voided_at: voidedAt, reason },
-        createdAt: now,
-      })
-      .onConflictDoNothing(),
-    q
-      .insert(auditEvents)
-      .values({ id: auditId, companyId: envelope.companyId, envelopeId, kind: 'envelope.voided', actorType: 'admin', data: { reason }, createdAt: now })
-      .onConflictDoNothing(),
-  ]);
-  await services.queue.publish([{ topic: topics.webhookDispatch, body: { event_id: eventId }, dedupeId: eventId }]);
+  await recordEnvelopeEvent(services, {
+    envelopeId,
+    companyId: envelope.companyId,
+    kind: 'envelope.voided',
+    payload: { envelope_id: envelopeId, status: 'voided', title: envelope.title, voided_at: voidedAt, reason },
+    actorType: 'admin',
+    auditData: { reason },
+  });
   return { envelope_id: envelopeId, status: 'voided', voided_at: voidedAt };
 }
