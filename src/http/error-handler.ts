@@ -1,11 +1,12 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../errors.js';
+import { logError } from '../lib/log-error.js';
 
 /** Turns anything thrown into the one error body; never a stack trace or an internal message. */
 export const handleError: ErrorHandler = (err, c) => {
   const apiError = toApiError(err);
-  if (apiError.status === 500) console.error('unhandled error', err instanceof Error ? (err.stack ?? err.message) : err);
+  if (apiError.status === 500) logError(`unhandled error on ${c.req.method} ${c.req.routePath}`, err);
   return respondWithError(c, apiError);
 };
 
