@@ -54,7 +54,7 @@ describe('authorization: key scope AND owner role', () => {
     companyId: 'c',
     apiKeyId: 'k',
     scopes: keyScopes,
-    owner: { id: 'u', email: 'u@example.test', role, active },
+    owner: { id: 'u', email: 'u@example.test', role, active, esignSeat: true },
   });
   const codeOf = (fn: () => void) => {
     try {

@@ -19,6 +19,7 @@ export async function loadPrincipal(services: Services, claims: TokenClaims): Pr
       ownerEmail: users.email,
       ownerRole: users.role,
       ownerActive: users.active,
+      ownerEsignSeat: users.esignSeat,
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
@@ -29,6 +30,6 @@ export async function loadPrincipal(services: Services, claims: TokenClaims): Pr
     companyId: claims.companyId,
     apiKeyId: claims.apiKeyId,
     scopes: row.scopes as Scope[],
-    owner: { id: row.ownerId, email: row.ownerEmail, role: row.ownerRole, active: row.ownerActive },
+    owner: { id: row.ownerId, email: row.ownerEmail, role: row.ownerRole, active: row.ownerActive, esignSeat: row.ownerEsignSeat },
   };
 }

@@ -6,5 +6,5 @@ export type Principal = {
   companyId: string;
   apiKeyId: string;
   scopes: readonly Scope[];
-  owner: { id: string; email: string; role: UserRole; active: boolean };
+  owner: { id: string; email: string; role: UserRole; active: boolean; esignSeat: boolean };
 };

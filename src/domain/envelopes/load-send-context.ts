@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../data/database.js';
 import {
-  apiKeys,
   brandSettings,
   companies,
   idempotencyRecords,
@@ -18,7 +17,8 @@ export type SendContext = Awaited<ReturnType<typeof loadSendContext>>;
 
 /**
  * Everything a send decides on, read in one wave of parallel queries, all scoped by the company of
- * the (verified) access token: the template with its roles, fields and document hash, the sender,
+ * the (verified) access token: the template with its roles, fields and document hash, the sender
+ * named by sender_email (the default, the key's owner, comes with the key check),
  * the company's allowance and brand, and an earlier answer for the same Idempotency-Key.
  */
 export async function loadSendContext(
@@ -38,19 +38,14 @@ export async function loadSendContext(
     db.select().from(templateRoles).where(sameTemplate(templateRoles)).orderBy(asc(templateRoles.order), asc(templateRoles.name)),
     db.select().from(templateFields).where(sameTemplate(templateFields)),
     db.select({ sha256: templateDocuments.sha256 }).from(templateDocuments).where(sameTemplate(templateDocuments)).limit(1),
+    // Without sender_email the sender is the key's owner, whom the key check reads anyway.
     request.sender_email
       ? db
           .select(senderSelection)
           .from(users)
           .where(and(eq(users.companyId, companyId), eq(sql`lower(${users.email})`, request.sender_email.toLowerCase())))
           .limit(1)
-      : // The default sender is the owner of the API key.
-        db
-          .select(senderSelection)
-          .from(apiKeys)
-          .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
-          .where(and(eq(apiKeys.id, apiKeyId), eq(apiKeys.companyId, companyId)))
-          .limit(1),
+      : Promise.resolve([]),
     db
       .select({ allowance: companies.apiSignatureRequestsPerPeriod, defaultEmailMessage: brandSettings.defaultEmailMessage })
       .from(companies)

@@ -58,7 +58,7 @@ export async function sendEnvelope(
   const { template, company } = context;
   if (!template || !context.documentSha256 || !company) throw templateNotFound(request.template_id);
   const envelopeRecipients = resolveRecipients(context.roles, request.recipients);
-  const sender = context.sender;
+  const sender = request.sender_email ? context.sender : principal.owner;
   if (!sender || !sender.active || !sender.esignSeat) {
     throw new ApiError('sender_not_found', 'The sender must be an active user of the company with an e-signing seat.', {
       sender_email: request.sender_email ?? principal.owner.email,
