@@ -109,6 +109,14 @@ describe('POST /v1/envelopes/from-template on workerd', () => {
     expect(second.body.envelope_id).toBe(first.body.envelope_id);
   });
 
+  it('voids an envelope through the admin API: its links are given as null from then on', async () => {
+    const sent = await send(ndaSend());
+    const voided = await api('POST', `/admin/v1/envelopes/${sent.body.envelope_id}/void`, { token: inject('e2eAdminToken'), body: { reason: 'e2e' } });
+    expect([voided.status, voided.body.status]).toEqual([200, 'voided']);
+    const links = await api('GET', `/v1/envelopes/${sent.body.envelope_id}/signing-links`, { token: inject('acmeToken') });
+    expect(links.body.signing_urls.map((entry: { signing_url: string | null }) => entry.signing_url)).toEqual([null, null, null]);
+  });
+
   // Last: it uses up the demo key's 100 sends for the window.
   it('refuses the 101st send in 15 minutes from one key with 429 and Retry-After', async () => {
     let answer = await send(ndaSend());
