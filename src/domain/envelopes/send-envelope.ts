@@ -12,30 +12,21 @@ import { auditEvents, envelopeFields, envelopes, idempotencyRecords, recipients,
 import { isUniqueViolation } from '../../data/errors.js';
 import { ApiError, validationFailed } from '../../errors.js';
 import { randomBase62 } from '../../lib/crypto.js';
-import { quotaPeriod } from '../../ports/quota.js';
-import { rateRules } from '../../ports/rate-limiter.js';
-import { judgeRate } from '../shared/rate-decision.js';
 import { unavailable } from '../shared/unavailable.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { placementOf } from '../templates/field-placement.js';
 import { templateNotFound } from '../templates/get-template.js';
+import { type Envelope, sentEventData, withLinks, withoutLinks } from './envelope-answer.js';
 import { envelopeFollowUps } from './follow-ups.js';
 import { recordAnswer, replayOf, requestHash } from './idempotency.js';
 import type { SendContext } from './load-send-context.js';
 import { duplicateRoleIssues, type EnvelopeRecipient, resolveRecipients } from './resolve-recipients.js';
+import { takeSendAllowance } from './send-allowance.js';
 import type { SendRequest } from './send-request.js';
-import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
+import { signingLinkEntries } from './signing-links.js';
 
-export type Envelope = {
-  envelope_id: string;
-  status: 'sent';
-  title: string;
-  sender: { email: string };
-  recipients: { role: string; name: string; email: string }[];
-  signing_urls: SigningLinkEntry[] | null;
-  created_at: string;
-};
+export type { Envelope };
 
 export type SendAnswer = { status: 201; body: Envelope; headers: Record<string, string> };
 
@@ -158,39 +149,6 @@ export async function sendEnvelope(
   return { status: 201, body, headers: limits.headers };
 }
 
-/**
- * The send rate limit and the quota, in one Redis round trip. The quota is taken only for a send
- * that passed every other check; it is given back if the rate limit says no or a later step fails.
- */
-async function takeSendAllowance(services: Services, principal: Principal, allowance: number, now: Date) {
-  const period = quotaPeriod(now);
-  const [rateResult, quotaResult] = await Promise.allSettled([
-    services.rateLimiter.limit(rateRules.send, `${rateRules.send.name}:key:${principal.apiKeyId}`),
-    services.quota.consume(principal.companyId, period, allowance),
-  ]);
-  if (rateResult.status === 'rejected' || quotaResult.status === 'rejected') {
-    // One store failed: a quota the other took is given back before answering.
-    if (quotaResult.status === 'fulfilled' && quotaResult.value.ok) await services.quota.refund(principal.companyId, period).catch(() => undefined);
-    throw unavailable(rateResult.status === 'rejected' ? rateResult.reason : (quotaResult as PromiseRejectedResult).reason);
-  }
-  const [rate, quota] = [rateResult.value, quotaResult.value];
-  const { headers, refusal } = judgeRate(rateRules.send, rate, now);
-  let given = false;
-  const giveBack = async () => {
-    if (!quota.ok || given) return;
-    given = true;
-    await services.quota.refund(principal.companyId, period).catch(() => undefined);
-  };
-  if (!quota.ok) {
-    throw new ApiError('quota_exceeded', 'The company has no API signature requests left for this period.', { period, allowance }, headers);
-  }
-  if (refusal) {
-    await giveBack();
-    throw refusal;
-  }
-  return { headers, giveBack };
-}
-
 function recipientRow(recipient: EnvelopeRecipient & { id: string }, companyId: string, envelopeId: string) {
   return {
     id: recipient.id,
@@ -219,48 +177,6 @@ function fieldRows(q: Parameters<Parameters<Services['database']['atomic']>[0]>[
       ...placementOf(field),
     }));
   return rows.length > 0 ? [q.insert(envelopeFields).values(rows)] : [];
-}
-
-/** What webhooks say of a sent envelope: never the signing links, which are bearer credentials. */
-function sentEventData(body: Envelope, withIds: (EnvelopeRecipient & { id: string })[]) {
-  return {
-    envelope_id: body.envelope_id,
-    status: 'sent',
-    title: body.title,
-    sender: body.sender,
-    recipients: withIds.map((recipient) => ({
-      recipient_id: recipient.id,
-      role: recipient.role,
-      name: recipient.name,
-      email: recipient.email,
-      recipient_type: recipient.type === 'signer' ? 'need-to-sign' : 'receives-copy',
-    })),
-    created_at: body.created_at,
-  };
-}
-
-/** Stored answers keep no links; a replay derives them again. */
-function withoutLinks(body: Envelope): Envelope {
-  return { ...body, signing_urls: body.signing_urls?.map((entry) => ({ ...entry, signing_url: null })) ?? null };
-}
-
-async function withLinks(services: Services, stored: Envelope): Promise<Envelope> {
-  const entries = stored.signing_urls?.map((entry) => ({
-    id: entry.recipient_id,
-    name: entry.name,
-    email: entry.email,
-    type: entry.recipient_type === 'need-to-sign' ? ('signer' as const) : ('cc' as const),
-  }));
-  // Rebuilt field by field: the database keeps JSON objects with their keys in its own order.
-  return {
-    envelope_id: stored.envelope_id,
-    status: stored.status,
-    title: stored.title,
-    sender: { email: stored.sender.email },
-    recipients: stored.recipients.map(({ role, name, email }) => ({ role, name, email })),
-    signing_urls: entries ? await signingLinkEntries(services.config, stored.envelope_id, entries) : null,
-    created_at: stored.created_at,
-  };
 }
 
 async function replayWinner(services: Services, principal: Principal, request: SendRequest, key: string): Promise<SendAnswer> {

@@ -1,0 +1,56 @@
+/** The answer of a send (spec 2.1), what webhooks say of it, and how idempotency stores and replays it. */
+import type { Services } from '../../services.js';
+import type { EnvelopeRecipient } from './resolve-recipients.js';
+import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
+
+export type Envelope = {
+  envelope_id: string;
+  status: 'sent';
+  title: string;
+  sender: { email: string };
+  recipients: { role: string; name: string; email: string }[];
+  signing_urls: SigningLinkEntry[] | null;
+  created_at: string;
+};
+
+/** What webhooks say of a sent envelope: never the signing links, which are bearer credentials. */
+export function sentEventData(body: Envelope, withIds: (EnvelopeRecipient & { id: string })[]) {
+  return {
+    envelope_id: body.envelope_id,
+    status: 'sent',
+    title: body.title,
+    sender: body.sender,
+    recipients: withIds.map((recipient) => ({
+      recipient_id: recipient.id,
+      role: recipient.role,
+      name: recipient.name,
+      email: recipient.email,
+      recipient_type: recipient.type === 'signer' ? 'need-to-sign' : 'receives-copy',
+    })),
+    created_at: body.created_at,
+  };
+}
+
+/** Stored answers keep no links; a replay derives them again. */
+export function withoutLinks(body: Envelope): Envelope {
+  return { ...body, signing_urls: body.signing_urls?.map((entry) => ({ ...entry, signing_url: null })) ?? null };
+}
+
+export async function withLinks(services: Services, stored: Envelope): Promise<Envelope> {
+  const entries = stored.signing_urls?.map((entry) => ({
+    id: entry.recipient_id,
+    name: entry.name,
+    email: entry.email,
+    type: entry.recipient_type === 'need-to-sign' ? ('signer' as const) : ('cc' as const),
+  }));
+  // Rebuilt field by field: the database keeps JSON objects with their keys in its own order.
+  return {
+    envelope_id: stored.envelope_id,
+    status: stored.status,
+    title: stored.title,
+    sender: { email: stored.sender.email },
+    recipients: stored.recipients.map(({ role, name, email }) => ({ role, name, email })),
+    signing_urls: entries ? await signingLinkEntries(services.config, stored.envelope_id, entries) : null,
+    created_at: stored.created_at,
+  };
+}
