@@ -21,7 +21,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array | string }>(
   fromDriver: (value) => (typeof value === 'string' ? hexToBytes(value) : new Uint8Array(value)),
 });
 
-/** Some drivers (Neon over HTTP) hand bytea back as Postgres hex text: `\x0102…`. */
+/** Drivers hand bytea back as bytes, or as Postgres hex text (`\x0102…`) when asked for raw text. */
 function hexToBytes(hex: string): Uint8Array {
   const digits = hex.startsWith('\\x') ? hex.slice(2) : hex;
   const out = new Uint8Array(digits.length / 2);
@@ -248,14 +248,13 @@ export const recipients = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     contactNumber: text('contact_number'),
-    /** Only a hash of the signing token is kept; the link itself is derived, never stored. */
-    signingTokenHash: text('signing_token_hash'),
     status: text('status').$type<RecipientStatus>().notNull(),
     viewedAt: timestamp('viewed_at', { withTimezone: true, precision: 3 }),
     signedAt: timestamp('signed_at', { withTimezone: true, precision: 3 }),
     declinedAt: timestamp('declined_at', { withTimezone: true, precision: 3 }),
   },
-  (t) => [index('recipients_envelope').on(t.envelopeId), uniqueIndex('recipients_token').on(t.signingTokenHash)],
+  // No signing token is kept: links are derived from the ids (src/domain/envelopes/signing-links.ts).
+  (t) => [index('recipients_envelope').on(t.envelopeId)],
 );
 
 export const envelopeFields = pgTable(

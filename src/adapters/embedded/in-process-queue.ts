@@ -1,6 +1,7 @@
 import type { Queue, QueueMessage } from '../../ports/queue.js';
 
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const MAX_REMEMBERED_IDS = 100_000;
 
 export type Consumer = (message: QueueMessage) => Promise<void>;
 
@@ -26,6 +27,8 @@ export class InProcessQueue implements Queue {
       if (message.dedupeId) {
         if (this.seen.has(message.dedupeId)) continue;
         this.seen.add(message.dedupeId);
+        // Sets keep insertion order: forget the oldest ids, so a long-running server stays bounded.
+        if (this.seen.size > MAX_REMEMBERED_IDS) this.seen.delete(this.seen.values().next().value!);
       }
       this.schedule(message, 0, Math.max(0, (message.notBefore?.getTime() ?? 0) - Date.now()));
     }

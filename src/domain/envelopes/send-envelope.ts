@@ -20,7 +20,7 @@ import { templateNotFound } from '../templates/get-template.js';
 import { type Envelope, sentEventData, withLinks, withoutLinks } from './envelope-answer.js';
 import { envelopeFollowUps } from './follow-ups.js';
 import { recordAnswer, replayOf, requestHash } from './idempotency.js';
-import type { SendContext } from './load-send-context.js';
+import { loadSendContext, type SendContext } from './load-send-context.js';
 import { duplicateRoleIssues, type EnvelopeRecipient, resolveRecipients } from './resolve-recipients.js';
 import { takeSendAllowance } from './send-allowance.js';
 import type { SendRequest } from './send-request.js';
@@ -180,7 +180,6 @@ function fieldRows(q: Parameters<Parameters<Services['database']['atomic']>[0]>[
 }
 
 async function replayWinner(services: Services, principal: Principal, request: SendRequest, key: string): Promise<SendAnswer> {
-  const { loadSendContext } = await import('./load-send-context.js');
   const context = await loadSendContext(services.database.db, principal, request, key);
   const replay = replayOf(context.earlier, await requestHash(request), services.clock.now());
   if (!replay) throw unavailable(new Error('idempotency record vanished'));

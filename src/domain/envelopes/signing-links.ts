@@ -6,6 +6,7 @@
  * its status, which the signing page checks. Rotating TOKEN_SECRET invalidates every link.
  */
 import type { RoleType } from '../../data/schema.js';
+import { timingSafeEqual } from '../../lib/crypto.js';
 
 const encoder = new TextEncoder();
 
@@ -15,16 +16,28 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-async function hmac(key: Uint8Array, message: string): Promise<Uint8Array> {
-  const cryptoKey = await crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, encoder.encode(message)));
+const hmacKey = (raw: Uint8Array) =>
+  crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+
+/**
+ * The link key, derived from the token secret so that neither kind of credential can pass for the
+ * other. Derived once per secret: a send makes a link for every recipient.
+ */
+const linkKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function linkKey(tokenSecret: Uint8Array): Promise<CryptoKey> {
+  let key = linkKeys.get(tokenSecret);
+  if (!key) {
+    key = hmacKey(tokenSecret)
+      .then((secretKey) => crypto.subtle.sign('HMAC', secretKey, encoder.encode('esign signing links v1')))
+      .then((raw) => hmacKey(new Uint8Array(raw)));
+    linkKeys.set(tokenSecret, key);
+  }
+  return key;
 }
 
-/** The link key: separate from the token key, so that neither kind of credential can pass for the other. */
-const linkKey = (tokenSecret: Uint8Array) => hmac(tokenSecret, 'esign signing links v1');
-
 export async function signingToken(tokenSecret: Uint8Array, envelopeId: string, recipientId: string): Promise<string> {
-  return `${recipientId}.${base64url(await hmac(await linkKey(tokenSecret), `${envelopeId}:${recipientId}`))}`;
+  const mac = await crypto.subtle.sign('HMAC', await linkKey(tokenSecret), encoder.encode(`${envelopeId}:${recipientId}`));
+  return `${recipientId}.${base64url(new Uint8Array(mac))}`;
 }
 
 export const signingUrl = (baseUrl: string, token: string) => `${baseUrl}/sign/${token}`;
@@ -36,13 +49,7 @@ export async function verifySigningToken(tokenSecret: Uint8Array, token: string,
   const envelopeId = await envelopeOf(recipientId);
   if (!envelopeId) return null;
   const expected = await signingToken(tokenSecret, envelopeId, recipientId);
-  return constantTimeEqual(expected, token) ? { recipientId, envelopeId } : null;
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
-  return diff === 0;
+  return timingSafeEqual(expected, token) ? { recipientId, envelopeId } : null;
 }
 
 export type SigningLinkEntry = {

@@ -1,0 +1,2 @@
+DROP INDEX "recipients_token";--> statement-breakpoint
+ALTER TABLE "recipients" DROP COLUMN "signing_token_hash";
