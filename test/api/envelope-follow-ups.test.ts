@@ -195,7 +195,7 @@ describe('reminders (remindEnvelope)', () => {
     const published = await withClockAt(new Date(new Date(sent.created_at).getTime() + 2 * DAY), async () => {
       const messages = await remind(sent.envelope_id);
       expect(messages).toEqual([
-        { topic: topics.signingEmail, body: { envelope_id: sent.envelope_id, recipient_id: idOf('Client'), reminder: true }, dedupeId: expect.any(String) },
+        { topic: topics.signingEmail, body: { envelope_id: sent.envelope_id, recipient_id: idOf('Client'), reminder: true, round: 1 }, dedupeId: expect.any(String) },
         { topic: topics.remind, body: { envelope_id: sent.envelope_id, round: 2 }, notBefore: new Date(stack.clock.now().getTime() + 3 * DAY), dedupeId: expect.any(String) },
       ]);
       await vi.waitFor(() => expect(reminderMails(sent.envelope_id)).toHaveLength(1));

@@ -1,7 +1,7 @@
 /**
  * Sending from a template on workerd: the write batch through Neon's HTTP driver, quota and send
  * limit in Redis, and the follow-ups through QStash, which calls the Worker back with signed
- * deliveries; the signing e-mail then goes out through QStash to the e-mail API's stand-in.
+ * deliveries; the signing e-mail's callback then sends it to the e-mail API's stand-in.
  */
 import { describe, expect, inject, it, vi } from 'vitest';
 import { api } from './client.js';
@@ -21,7 +21,7 @@ const send = (body: unknown, token = inject('acmeToken'), headers: Record<string
   api('POST', '/v1/envelopes/from-template', { token, body, headers });
 
 describe('POST /v1/envelopes/from-template on workerd', () => {
-  it('sends, answers 201 with signing links, and the first signer gets the e-mail through QStash', async () => {
+  it('sends, answers 201 with signing links, and the first signer gets the e-mail', async () => {
     const body = ndaSend();
     const answer = await send(body);
     expect(answer.status).toBe(201);

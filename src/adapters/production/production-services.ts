@@ -5,13 +5,16 @@ import { systemClock } from '../../ports/clock.js';
 import type { Services } from '../../services.js';
 import { MemoryQuotaCounter } from '../embedded/memory-quota-counter.js';
 import { MemoryRateLimiter } from '../embedded/memory-rate-limiter.js';
+import { EmailApiMailer } from './email-api-mailer.js';
 import { openNeonHttpDatabase } from './neon-http-database.js';
-import { QStashEmailMailer } from './qstash-email-mailer.js';
 import { QStashQueue } from './qstash-queue.js';
 import { UpstashQuotaCounter } from './upstash-quota-counter.js';
 import { UpstashRateLimiter } from './upstash-rate-limiter.js';
 
-/** The deployed service's adapters: Neon over HTTP, Upstash Redis, QStash. */
+/**
+ * The deployed service's adapters: Neon over HTTP, Upstash Redis, QStash for the queue, and the
+ * e-mail API called directly (so no e-mail, with its signing link, or API key rests at QStash).
+ */
 export function productionServices(config: WorkerConfig): Services {
   const qstash = new Client({ baseUrl: config.QSTASH_URL, token: config.QSTASH_TOKEN });
   const redis =
@@ -29,7 +32,7 @@ export function productionServices(config: WorkerConfig): Services {
     rateLimiter: redis ? new UpstashRateLimiter(redis) : new MemoryRateLimiter(systemClock),
     quota: redis ? new UpstashQuotaCounter(redis) : new MemoryQuotaCounter(),
     queue: new QStashQueue(qstash, config.BASE_URL),
-    mailer: new QStashEmailMailer(qstash, { url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM }),
+    mailer: new EmailApiMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM }),
     clock: systemClock,
     config: {
       tokenSecret: new TextEncoder().encode(config.TOKEN_SECRET),

@@ -29,7 +29,8 @@ export async function remindEnvelope(services: Services, body: Record<string, un
   await services.queue.publish([
     ...turn.map((recipient) => ({
       topic: topics.signingEmail,
-      body: { envelope_id: envelopeId, recipient_id: recipient.id, reminder: true },
+      // The round names this reminder's e-mail, so a delivery again does not send it twice.
+      body: { envelope_id: envelopeId, recipient_id: recipient.id, reminder: true, round },
       dedupeId: `${envelopeId}.${recipient.id}.reminder.${round}`,
     })),
     ...(!envelope.expiresAt || next < envelope.expiresAt

@@ -7,6 +7,8 @@ import { signingToken, signingUrl } from './signing-links.js';
 /**
  * Queue consumer: the e-mail that asks one recipient to sign (or reminds them). Nothing is sent
  * for an envelope that is gone, no longer out for signature, or a recipient who has already acted.
+ * The queue delivers at least once, so the e-mail carries an idempotency key named after the
+ * message (the request, or one reminder round): a delivery again sends no second e-mail.
  */
 export async function sendSigningEmail(services: Services, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
@@ -23,6 +25,11 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
 
   const link = signingUrl(services.config.baseUrl, await signingToken(services.config.tokenSecret, envelopeId, recipientId));
   const reminder = body.reminder === true;
+  // Only a reminder published before reminders carried their round lacks one; a recipient has at
+  // most one such, so a key without the round is still that reminder's own.
+  const idempotencyKey = reminder
+    ? `${envelopeId}.${recipientId}.reminder${body.round === undefined ? '' : `.${String(body.round)}`}`
+    : `${envelopeId}.${recipientId}.request`;
   const lines = [
     reminder ? `Reminder: ${envelope.senderEmail} is still waiting for your signature on "${envelope.title}".` : `${envelope.senderEmail} sent you "${envelope.title}" to sign.`,
     '',
@@ -37,5 +44,6 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
     subject: reminder ? `Reminder: ${envelope.emailSubject}` : envelope.emailSubject,
     text: lines.join('\n'),
     tags: { envelope_id: envelopeId, recipient_id: recipientId, kind: reminder ? 'reminder' : 'signing_request' },
+    idempotencyKey,
   });
 }

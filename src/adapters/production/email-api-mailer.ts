@@ -1,0 +1,95 @@
+import type { Email, Mailer } from '../../ports/mailer.js';
+
+export type EmailApi = { url: string; apiKey: string; from: string };
+
+export type EmailApiMailerOptions = {
+  /** How long one request may take before it counts as failed (the queue then tries again). */
+  timeoutMs?: number;
+  /** The HTTP client; tests hand in a stand-in's fetch handler. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+};
+
+/** A failed send, told by status and the provider's error name only: never the key or the e-mail. */
+export class EmailApiError extends Error {
+  override readonly name = 'EmailApiError';
+  constructor(
+    message: string,
+    /** The provider's HTTP status, when it answered at all. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Sends e-mail straight to an HTTP e-mail API in Resend's format (`POST {EMAIL_API_URL}` with
+ * `{ from, to, subject, text, html, tags }`), from the queue consumer that asked for it. Nothing
+ * of the e-mail rests with anyone but the provider: its text holds a signing link, with which
+ * anyone can sign as the recipient, and the request carries the provider's API key.
+ *
+ * A failure throws, so the queue delivers the consumer's message again. The `Idempotency-Key`
+ * makes the provider answer such a repeat, for 24 hours, with the first answer instead of a
+ * second e-mail; a 409 (the same key still being sent, or already sent with other content) throws
+ * too, to be tried again later rather than taken for sent.
+ */
+export class EmailApiMailer implements Mailer {
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly api: EmailApi,
+    private readonly options: EmailApiMailerOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  async send(email: Email): Promise<void> {
+    const init: RequestInit = {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${this.api.apiKey}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': email.idempotencyKey,
+      },
+      body: JSON.stringify({
+        from: this.api.from,
+        to: [`${email.to.name.replace(/[<>"]/g, '')} <${email.to.email}>`],
+        subject: email.subject,
+        text: email.text,
+        ...(email.html ? { html: email.html } : {}),
+        ...(email.tags ? { tags: Object.entries(email.tags).map(([name, value]) => ({ name, value })) } : {}),
+      }),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    };
+    // Called unbound: workerd refuses a fetch whose `this` is some other object.
+    const client = this.options.fetch ?? fetch;
+    let answer: Response;
+    try {
+      answer = await client(this.api.url, init);
+    } catch (err) {
+      // The client's own error is not passed on as the cause: it may describe the request.
+      const name = err instanceof Error ? err.name : 'Error';
+      throw new EmailApiError(
+        name === 'TimeoutError' || name === 'AbortError'
+          ? `The e-mail API did not answer within ${this.timeoutMs} ms.`
+          : `The e-mail API could not be reached (${name}).`,
+      );
+    }
+    if (answer.ok) {
+      // A replayed answer (the same key sent before) is success too: the e-mail went out then.
+      await answer.body?.cancel().catch(() => {});
+      return;
+    }
+    const reason = await providerErrorName(answer);
+    throw new EmailApiError(`The e-mail API answered ${answer.status}${reason ? ` (${reason})` : ''}.`, answer.status);
+  }
+}
+
+/**
+ * The provider's machine-readable error name (`{ "name": "rate_limit_exceeded", … }`), and only
+ * that: its message may quote the addresses or content it refused.
+ */
+async function providerErrorName(answer: Response): Promise<string | undefined> {
+  const body = (await answer.json().catch(() => null)) as { name?: unknown } | null;
+  const name = body?.name;
+  return typeof name === 'string' && /^[a-z0-9_]{1,64}$/.test(name) ? name : undefined;
+}
