@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { scopes } from '../../src/domain/auth/scopes.js';
 import { userRoles } from '../../src/data/schema.js';
-import { emailAddress, requiredText, timestamp } from '../../src/http/schemas.js';
+import { emailAddress, requiredText, text, timestamp } from '../../src/http/schemas.js';
 
 export const adminSecurity = [{ adminToken: [] }];
 
@@ -10,7 +10,7 @@ export const CompanyInput = z
     id: z.uuid().optional(),
     name: requiredText(200),
     api_signature_requests_per_period: z.number().int().min(0).max(10_000_000),
-    brand: z.strictObject({ default_email_message: z.string().max(5000).nullable().optional() }).optional(),
+    brand: z.strictObject({ default_email_message: text(5000).nullable().optional() }).optional(),
   })
   .openapi('CompanyInput');
 
@@ -49,7 +49,7 @@ export const ApiKeyInput = z
   .strictObject({
     owner: emailAddress(150).openapi({ description: 'E-mail of the user who owns the key.' }),
     scopes: z.array(z.enum(scopes)).min(1),
-    name: z.string().max(100).nullable().optional(),
+    name: text(100).nullable().optional(),
   })
   .openapi('ApiKeyInput');
 

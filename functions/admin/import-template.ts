@@ -5,13 +5,22 @@ import { TemplateDefinition } from '../../src/domain/templates/template-definiti
 import { ApiError, type Issue, validationFailed } from '../../src/errors.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { text } from '../../src/http/schemas.js';
 import { parseOrFail } from '../../src/http/validation-hook.js';
+import { isStorableText } from '../../src/lib/storable-text.js';
 import { TemplateDetail } from '../templates/template-schemas.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
 
+/** Far more JSON than the largest template (500 fields, 50 roles, a 5,000-character message) takes. */
+export const MAX_TEMPLATE_JSON = 1_000_000;
+
 const ImportForm = z.object({
-  template: z.string().openapi({ description: 'The template as JSON: settings, roles and fields (the seed format).' }),
-  document: z.instanceof(File).openapi({ type: 'string', format: 'binary', description: 'The PDF.' }),
+  template: text(MAX_TEMPLATE_JSON).openapi({ description: 'The template as JSON: settings, roles and fields (the seed format).' }),
+  // The file name is stored with the document.
+  document: z
+    .instanceof(File)
+    .refine((file) => isStorableText(file.name), { message: 'The file name must not contain NUL or an unpaired surrogate.' })
+    .openapi({ type: 'string', format: 'binary', description: 'The PDF.' }),
 });
 
 export const route = createRoute({

@@ -1,10 +1,13 @@
 import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { envelopeNotFound } from '../../src/domain/envelopes/get-signing-links.js';
 import { voidEnvelope } from '../../src/domain/envelopes/void-envelope.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { text } from '../../src/http/schemas.js';
+import { isEnvelopeId } from '../../src/lib/ids.js';
 import { adminSecurity } from './admin-schemas.js';
 
-const VoidRequest = z.strictObject({ reason: z.string().max(500).nullable().optional() }).openapi('VoidRequest');
+const VoidRequest = z.strictObject({ reason: text(500).nullable().optional() }).openapi('VoidRequest');
 
 export const route = createRoute({
   method: 'post',
@@ -28,6 +31,9 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid('param');
+  // A malformed id answers like an unknown one, and never reaches a query.
+  if (!isEnvelopeId(id)) throw envelopeNotFound(id);
   const body = c.req.valid('json') as z.infer<typeof VoidRequest> | undefined;
-  return c.json(await voidEnvelope(c.get('services'), c.req.valid('param').id, body?.reason ?? null), 200);
+  return c.json(await voidEnvelope(c.get('services'), id, body?.reason ?? null), 200);
 };

@@ -3,9 +3,10 @@ import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { countRequest } from '../../src/http/rate-limit.js';
+import { text } from '../../src/http/schemas.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 
-const TokenRequest = z.strictObject({ api_key: z.string().min(1).max(200) }).openapi('TokenRequest');
+const TokenRequest = z.strictObject({ api_key: text(200).min(1) }).openapi('TokenRequest');
 const AccessToken = z
   .object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() })
   .openapi('AccessToken');

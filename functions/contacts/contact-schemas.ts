@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { emailAddress, requiredText, timestamp } from '../../src/http/schemas.js';
+import { emailAddress, requiredText, text, timestamp } from '../../src/http/schemas.js';
 
 export const ContactRecord = z
   .object({
@@ -15,6 +15,6 @@ export const NewContact = z
   .strictObject({
     name: requiredText(120),
     email: emailAddress(150),
-    contact_number: z.string().max(20).nullable().optional(),
+    contact_number: text(20).nullable().optional(),
   })
   .openapi('NewContact');

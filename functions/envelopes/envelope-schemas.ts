@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { emailAddress, requiredText, timestamp } from '../../src/http/schemas.js';
+import { emailAddress, requiredText, text, timestamp } from '../../src/http/schemas.js';
 
 const RecipientInput = z
   .strictObject({
     role: requiredText(25).openapi({ description: 'Name of an unlocked role of the template, exactly as the template spells it.' }),
     name: requiredText(120),
     email: emailAddress(150),
-    contact_number: z.string().max(20).nullable().optional(),
+    contact_number: text(20).nullable().optional(),
   })
   .openapi('RecipientInput');
 

@@ -1,5 +1,6 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { isDataException, valueRefusedByDatabase } from '../data/errors.js';
 import { ApiError } from '../errors.js';
 import { logError } from '../lib/log-error.js';
 
@@ -7,6 +8,8 @@ import { logError } from '../lib/log-error.js';
 export const handleError: ErrorHandler = (err, c) => {
   const apiError = toApiError(err);
   if (apiError.status === 500) logError(`unhandled error on ${c.req.method} ${c.req.routePath}`, err);
+  // Logged too: validation let the value through, and that gap is ours to close.
+  else if (isDataException(err)) logError(`the database refused a value on ${c.req.method} ${c.req.routePath}`, err);
   return respondWithError(c, apiError);
 };
 
@@ -28,6 +31,7 @@ function toApiError(err: unknown): ApiError {
     }
     if (err.status === 413) return payloadTooLarge();
   }
+  if (isDataException(err)) return valueRefusedByDatabase();
   return new ApiError('internal_error', 'Something went wrong on our side.');
 }
 

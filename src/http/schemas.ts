@@ -1,15 +1,34 @@
 /** zod schemas shared by several endpoints; each validates input and documents it at once. */
 import { z } from '@hono/zod-openapi';
+import { hasLoneSurrogate, hasNul } from '../lib/storable-text.js';
 
 const notBlank = (value: string) => value.trim().length > 0;
 
-/** A required string of 1 to `max` characters that is not only white space (one issue when empty). */
-export const requiredText = (max: number) => z.string().max(max).refine(notBlank, { message: 'Must not be empty or blank.' });
+/**
+ * Every string a request brings: at most `max` characters, and text the database can store. NUL
+ * and unpaired surrogates are refused here, with the field's path, because Postgres would refuse
+ * them later as an error of ours.
+ */
+export const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => !hasNul(value), { message: 'Must not contain the NUL character (U+0000).' })
+    .refine((value) => !hasLoneSurrogate(value), { message: 'Must be valid Unicode: it contains an unpaired surrogate.' });
 
-export const emailAddress = (max = 150) => z.string().max(max).pipe(z.email({ message: 'Invalid e-mail address.' }));
+/** A required string of 1 to `max` characters that is not only white space (one issue when empty). */
+export const requiredText = (max: number) => text(max).refine(notBlank, { message: 'Must not be empty or blank.' });
+
+export const emailAddress = (max = 150) => text(max).pipe(z.email({ message: 'Invalid e-mail address.' }));
+
+/**
+ * The last page a list may ask for: with 100 a page, its offset stays far inside what a query
+ * takes, and no real list is that long.
+ */
+export const MAX_PAGE = 100_000;
 
 export const paginationQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1).openapi({ param: { name: 'page', in: 'query' }, example: 1 }),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1).openapi({ param: { name: 'page', in: 'query' }, example: 1 }),
   per_page: z.coerce
     .number()
     .int()

@@ -1,4 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose';
+import { isApiKeyId, isUuid } from '../../lib/ids.js';
 
 /** Access tokens live one hour (spec section 8.4). */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
@@ -21,7 +22,12 @@ export async function issueAccessToken(secret: Uint8Array, claims: TokenClaims, 
     .sign(secret);
 }
 
-/** The claims of a token this service signed and that has not expired at `now`, else null. */
+/**
+ * The claims of a token this service signed and that has not expired at `now`, else null. Every
+ * token we issue carries `iat` and `exp` one hour apart, so one without them, issued in the future,
+ * or meant to live longer is not ours however it is signed. The ids it names are checked by shape
+ * too, since they go into a query as they are.
+ */
 export async function verifyAccessToken(secret: Uint8Array, token: string, now: Date): Promise<TokenClaims | null> {
   try {
     const { payload } = await jwtVerify(token, secret, {
@@ -29,9 +35,15 @@ export async function verifyAccessToken(secret: Uint8Array, token: string, now: 
       audience: AUDIENCE,
       algorithms: ['HS256'],
       currentDate: now,
+      requiredClaims: ['iat', 'exp', 'sub'],
+      maxTokenAge: ACCESS_TOKEN_TTL_SECONDS,
     });
-    if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string' || typeof payload.ver !== 'number') return null;
-    return { apiKeyId: payload.sub, companyId: payload.cid, keyVersion: payload.ver };
+    const { sub, cid, ver, iat, exp } = payload;
+    if (typeof sub !== 'string' || !isApiKeyId(sub)) return null;
+    if (typeof cid !== 'string' || !isUuid(cid)) return null;
+    if (typeof ver !== 'number' || !Number.isSafeInteger(ver)) return null;
+    if (iat === undefined || exp === undefined || exp - iat > ACCESS_TOKEN_TTL_SECONDS) return null;
+    return { apiKeyId: sub, companyId: cid, keyVersion: ver };
   } catch {
     return null;
   }

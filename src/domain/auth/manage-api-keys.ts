@@ -3,6 +3,7 @@ import type { Db } from '../../data/database.js';
 import { isUniqueViolation } from '../../data/errors.js';
 import { apiKeys, auditEvents, users } from '../../data/schema.js';
 import { ApiError } from '../../errors.js';
+import { isApiKeyId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { displayPrefix, generateApiKey, hashApiKey, newApiKeyId } from './api-key-format.js';
 import type { Scope } from './scopes.js';
@@ -51,6 +52,7 @@ const keyNotFound = (id: string) => new ApiError('api_key_not_found', 'No active
 
 /** The company of a key that exists and is not revoked, or `404 api_key_not_found`. */
 async function activeKeyCompany(services: Services, apiKeyId: string): Promise<string> {
+  if (!isApiKeyId(apiKeyId)) throw keyNotFound(apiKeyId);
   const [key] = await services.database.db
     .select({ companyId: apiKeys.companyId })
     .from(apiKeys)

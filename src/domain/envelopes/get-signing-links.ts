@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
 import { ApiError } from '../../errors.js';
+import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
 
@@ -13,6 +14,7 @@ export const envelopeNotFound = (id: string) =>
  * entries with `signing_url: null`, since those links no longer open anything.
  */
 export async function getSigningLinks(services: Services, companyId: string, envelopeId: string): Promise<{ signing_urls: SigningLinkEntry[] }> {
+  if (!isEnvelopeId(envelopeId)) throw envelopeNotFound(envelopeId);
   const { db } = services.database;
   const [[envelope], people] = await Promise.all([
     db

@@ -7,6 +7,7 @@
  */
 import type { RoleType } from '../../data/schema.js';
 import { timingSafeEqual } from '../../lib/crypto.js';
+import { isRecipientId } from '../../lib/ids.js';
 
 const encoder = new TextEncoder();
 
@@ -45,7 +46,7 @@ export const signingUrl = (baseUrl: string, token: string) => `${baseUrl}/sign/$
 /** The recipient id a token names, if its MAC is right for that recipient's envelope. */
 export async function verifySigningToken(tokenSecret: Uint8Array, token: string, envelopeOf: (recipientId: string) => Promise<string | null>) {
   const [recipientId, mac] = token.split('.');
-  if (!recipientId || !mac) return null;
+  if (!recipientId || !mac || !isRecipientId(recipientId)) return null;
   const envelopeId = await envelopeOf(recipientId);
   if (!envelopeId) return null;
   const expected = await signingToken(tokenSecret, envelopeId, recipientId);

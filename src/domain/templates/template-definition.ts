@@ -3,9 +3,14 @@
  * settings envelopes inherit, the roles, and the fields placed per role on the document.
  */
 import { z } from 'zod';
-import { emailAddress, requiredText } from '../../http/schemas.js';
+import { emailAddress, requiredText, text } from '../../http/schemas.js';
 
 const fieldTypes = ['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email'] as const;
+
+/** A PDF page is at most 14,400 points (200 inches) a side, so no field that fits a page is larger or further out. */
+export const MAX_PAGE_POINTS = 14_400;
+/** More pages than any document a template is made from; it keeps the number well inside a database integer. */
+export const MAX_FIELD_PAGE = 10_000;
 
 const Role = z.strictObject({
   name: requiredText(25),
@@ -16,14 +21,14 @@ const Role = z.strictObject({
 });
 
 const Field = z.strictObject({
-  role: z.string(),
+  role: text(25),
   type: z.enum(fieldTypes),
-  label: z.string().max(100).nullable().optional(),
-  page: z.number().int().min(1),
-  x: z.number().int().min(0),
-  y: z.number().int().min(0),
-  width: z.number().int().min(1),
-  height: z.number().int().min(1),
+  label: text(100).nullable().optional(),
+  page: z.number().int().min(1).max(MAX_FIELD_PAGE),
+  x: z.number().int().min(0).max(MAX_PAGE_POINTS),
+  y: z.number().int().min(0).max(MAX_PAGE_POINTS),
+  width: z.number().int().min(1).max(MAX_PAGE_POINTS),
+  height: z.number().int().min(1).max(MAX_PAGE_POINTS),
   required: z.boolean().default(true),
 });
 
@@ -31,8 +36,8 @@ export const TemplateDefinition = z
   .strictObject({
     id: z.uuid().optional(),
     name: requiredText(250),
-    email_subject: z.string().max(300).nullable().optional(),
-    email_message: z.string().max(5000).nullable().optional(),
+    email_subject: text(300).nullable().optional(),
+    email_message: text(5000).nullable().optional(),
     expiry_days: z.number().int().min(1).max(365).nullable().optional(),
     reminders: z
       .strictObject({ first_after_days: z.number().int().min(1).max(365), every_days: z.number().int().min(1).max(365) })
