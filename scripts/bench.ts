@@ -252,18 +252,24 @@ async function productionRoundTrips(seed: Seed) {
           call.end = performance.now() - t0;
         }
       };
+      let answeredAt = Number.POSITIVE_INFINITY;
       try {
         const answer = await app.request(path, { ...init, headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' } });
         if (!answer.ok) throw new Error(`${label} answered ${answer.status}: ${(await answer.text()).slice(0, 300)}`);
         await answer.arrayBuffer();
+        answeredAt = performance.now() - t0;
+        // What follows the answer (the outbox relay) is traced too, and marked as such.
+        await new Promise((resolve) => setTimeout(resolve, 200));
       } finally {
         globalThis.fetch = realFetch;
       }
-      const ms = Math.round((performance.now() - t0) * 10) / 10;
-      await new Promise((resolve) => setTimeout(resolve, 200)); // let the deliveries pass before the next
-      const waves = SERVICES.map((s) => wavesOf(calls.filter((c) => c.service === s)));
+      const ms = Math.round(answeredAt * 10) / 10;
+      const onPath = calls.filter((c) => c.start < answeredAt);
+      const after = calls.filter((c) => c.start >= answeredAt);
+      const waves = SERVICES.map((s) => wavesOf(onPath.filter((c) => c.service === s)));
       const perService = Object.fromEntries(SERVICES.map((s, i) => [s, { requests: waves[i]!.reduce((n, w) => n + w.requests, 0), waves: waves[i]!.length }]));
-      return { label, ms, per_service: perService, timeline: waves.flat().sort((a, b) => a.from_ms - b.from_ms) };
+      const afterWaves = SERVICES.flatMap((s) => wavesOf(after.filter((c) => c.service === s))).map((wave) => ({ ...wave, after_response: true }));
+      return { label, ms, per_service: perService, timeline: [...waves.flat(), ...afterWaves].sort((a, b) => a.from_ms - b.from_ms) };
     };
     const send = (label: string) => traced(label, '/v1/envelopes/from-template', { method: 'POST', body: sendBody() });
     const trivial = (label: string) => traced(label, '/v1/contacts?per_page=1');
@@ -300,9 +306,12 @@ function printRoundTrips(p: Awaited<ReturnType<typeof productionRoundTrips>>) {
   for (const r of Object.values(p.requests)) {
     const counts = Object.entries(r.per_service).map(([s, c]) => `${s} ${c.requests} req / ${c.waves} wave${c.waves === 1 ? '' : 's'}`);
     console.log(`${r.label}: ${counts.join(', ')}; ${r.ms} ms`);
-    for (const [i, w] of r.timeline.entries()) console.log(`  ${i + 1}. ${w.service.padEnd(6)} ${String(w.from_ms).padStart(6)}–${String(w.to_ms).padEnd(6)} ms  ${w.calls.join('; ')}`);
+    for (const [i, w] of r.timeline.entries()) {
+      const after = 'after_response' in w ? '  (after the answer)' : '';
+      console.log(`  ${i + 1}. ${w.service.padEnd(6)} ${String(w.from_ms).padStart(6)}–${String(w.to_ms).padEnd(6)} ms  ${w.calls.join('; ')}${after}`);
+    }
   }
-  console.log(`Aim (steady-state send: ≤ 2 database waves, ≤ 1 Redis wave): ${p.aim_holds ? 'holds' : 'DOES NOT HOLD'}`);
+  console.log(`Aim (steady-state send: ≤ 2 database waves, ≤ 1 Redis wave before the answer): ${p.aim_holds ? 'holds' : 'DOES NOT HOLD'}`);
 }
 
 const tmp = await mkdtemp(join(tmpdir(), 'bench-'));

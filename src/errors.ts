@@ -22,6 +22,7 @@ export const errorStatus = {
   webhook_not_found: 404,
   contact_exists: 409,
   idempotency_key_reused: 422,
+  idempotency_request_in_progress: 409,
   payload_too_large: 413,
   // The admin API's own.
   company_not_found: 404,

@@ -7,8 +7,8 @@ import type { Database } from './data/database.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
 import type { Queue } from './ports/queue.js';
-import type { QuotaCounter } from './ports/quota.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
+import type { SendLimits } from './ports/send-limits.js';
 
 export type AppConfig = {
   /** HMAC key of access tokens (HS256). */
@@ -21,12 +21,14 @@ export type AppConfig = {
   keyEnvironment: 'live' | 'test';
   /** Development and tests only: lets webhooks reach loopback and private addresses. */
   allowPrivateWebhookTargets?: boolean;
+  /** The longest delay the queue takes for one message; longer timers go in hops (default 7 days). */
+  maxQueueDelayMs?: number;
 };
 
 export type Services = {
   database: Database;
   rateLimiter: RateLimiter;
-  quota: QuotaCounter;
+  sendLimits: SendLimits;
   queue: Queue;
   mailer: Mailer;
   clock: Clock;

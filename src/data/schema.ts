@@ -358,9 +358,32 @@ export const idempotencyRecords = pgTable(
     key: text('key').notNull(),
     companyId: companyId(),
     requestHash: text('request_hash').notNull(),
+    /** The envelope the answer made, so a replay can show it as it is now (a voided one has no links). */
+    envelopeId: text('envelope_id').references(() => envelopes.id, { onDelete: 'cascade' }),
     statusCode: integer('status_code').notNull(),
     body: jsonb('body').$type<unknown>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('idempotency_records_key').on(t.apiKeyId, t.key)],
+);
+
+/**
+ * The transactional outbox: one row per side effect of a state change (an e-mail, a webhook
+ * dispatch, a timer), written in the same batch as the change. Rows are handed to the queue after
+ * the commit and marked relayed; a sweeper hands over what a crashed request left. The row id is
+ * the queue's deduplication id, so relaying a row twice is harmless.
+ */
+export const outboxMessages = pgTable(
+  'outbox_messages',
+  {
+    id: text('id').primaryKey(),
+    companyId: companyId(),
+    topic: text('topic').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    /** Not to be delivered before this instant; null means at once. */
+    dueAt: timestamp('due_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+    relayedAt: timestamp('relayed_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('outbox_messages_unrelayed').on(t.createdAt).where(sql`${t.relayedAt} is null`)],
 );

@@ -9,12 +9,14 @@ import { embeddedServices } from '../adapters/embedded/embedded-services.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
 import { createApp } from '../app.js';
 import { devMailboxRoutes } from '../http/dev-mailbox.js';
+import { runHousekeepingEvery } from '../outbox/housekeeping.js';
 import { loadSeedFile } from '../seed/load-seed.js';
 import { loadOrCreateLocalSecrets } from './local-secrets.js';
 import { readNodeConfig } from './node-config.js';
 import { demoSeedPath, describeFailure, listen, welcome } from './startup-output.js';
 
 const demoSeed = fileURLToPath(demoSeedPath);
+const HOUSEKEEPING_INTERVAL_MS = 15_000;
 
 async function main() {
   const config = readNodeConfig(process.env);
@@ -44,6 +46,8 @@ async function main() {
   const app = createApp(services);
   app.route('/', devMailboxRoutes(services.mailbox));
   appReady(app);
+  // What a request that died left in the outbox is relayed within a quarter of a minute.
+  const stopHousekeeping = runHousekeepingEvery(services, HOUSEKEEPING_INTERVAL_MS);
 
   // Everything a user needs is printed before the `listening` line, so that whoever waits for that
   // line (a person, a script, a test) has the key, the token and the curl lines already.
@@ -56,6 +60,7 @@ async function main() {
     if (closing) return;
     closing = true;
     server.close();
+    stopHousekeeping();
     services.inProcessQueue.close();
     void database.close().finally(() => process.exit(0));
   };

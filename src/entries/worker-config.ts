@@ -25,6 +25,8 @@ export type WorkerConfig = {
   EMAIL_API_URL: string;
   EMAIL_API_KEY: string;
   EMAIL_FROM: string;
+  /** The longest delay QStash takes for one message on the plan in use (7 on the free plan). */
+  QUEUE_MAX_DELAY_DAYS: number;
 };
 
 type Env = Record<string, unknown>;
@@ -69,6 +71,14 @@ class Reader {
     return this.present(name) === undefined ? undefined : this.url(name);
   }
 
+  wholeNumber(name: string, fallback: number, min: number, max: number): number {
+    const value = this.present(name) ?? String(fallback);
+    const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+    if (number >= min && number <= max) return number;
+    this.problems.push(`${name} must be a whole number from ${min} to ${max} (a string)`);
+    return fallback;
+  }
+
   flag(name: string): 'true' | 'false' {
     const value = this.present(name) ?? 'false';
     if (value === 'true' || value === 'false') return value;
@@ -98,6 +108,7 @@ export function readWorkerConfig(env: Env): WorkerConfig {
     EMAIL_API_URL: read.url('EMAIL_API_URL', 'https://api.resend.com/emails'),
     EMAIL_API_KEY: read.text('EMAIL_API_KEY', 1),
     EMAIL_FROM: read.text('EMAIL_FROM', 3),
+    QUEUE_MAX_DELAY_DAYS: read.wholeNumber('QUEUE_MAX_DELAY_DAYS', 7, 1, 365),
   };
   const redisSettings = [env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN].filter((value) => value !== undefined).length;
   if (redisSettings === 1) read.problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');

@@ -15,31 +15,41 @@ import { readWorkerConfig } from './worker-config.js';
 const config = readWorkerConfig(env);
 
 async function buildApp() {
-  const [{ Receiver }, { productionServices }, { createApp }, { queueCallbackRoutes }] = await Promise.all([
+  const [{ Receiver }, { productionServices }, { createApp }, { queueCallbackRoutes }, { housekeeping }] = await Promise.all([
     import('@upstash/qstash'),
     import('../adapters/production/production-services.js'),
     import('../app.js'),
     import('../http/queue-callback.js'),
+    import('../outbox/housekeeping.js'),
   ]);
-  const app = createApp(productionServices(config));
+  const services = productionServices(config);
+  const app = createApp(services);
   app.route(
     '/',
     queueCallbackRoutes(new Receiver({ currentSigningKey: config.QSTASH_CURRENT_SIGNING_KEY, nextSigningKey: config.QSTASH_NEXT_SIGNING_KEY })),
   );
-  return app;
+  return { app, housekeeping: () => housekeeping(services) };
 }
 
-type App = Awaited<ReturnType<typeof buildApp>>;
+type Built = Awaited<ReturnType<typeof buildApp>>;
 // One build per isolate, shared by the requests that arrive while it runs.
-let app: Promise<App> | undefined;
+let built: Promise<Built> | undefined;
+
+function ready(): Promise<Built> {
+  // A build that failed (a module that could not load) is tried again by the next request.
+  built ??= buildApp().catch((err: unknown) => {
+    built = undefined;
+    throw err;
+  });
+  return built;
+}
 
 export default {
-  async fetch(...args: Parameters<App['fetch']>) {
-    // A build that failed (a module that could not load) is tried again by the next request.
-    app ??= buildApp().catch((err: unknown) => {
-      app = undefined;
-      throw err;
-    });
-    return (await app).fetch(...args);
+  async fetch(...args: Parameters<Built['app']['fetch']>) {
+    return (await ready()).app.fetch(...args);
+  },
+  /** The Cron Trigger: relays what requests that died left in the outbox (see housekeeping). */
+  async scheduled(_controller: unknown, _env: unknown, ctx: { waitUntil(promise: Promise<unknown>): void }) {
+    ctx.waitUntil(ready().then((worker) => worker.housekeeping()));
   },
 };

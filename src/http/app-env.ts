@@ -6,7 +6,5 @@ export type AppEnv = {
   Variables: {
     services: Services;
     principal: Principal;
-    /** What the route's preload read while the key was checked (see `guard`). */
-    preloaded: unknown;
   };
 };

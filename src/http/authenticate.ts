@@ -13,9 +13,24 @@ const unauthorized = (message: string) => new ApiError('unauthorized', message);
 /**
  * Reads a route may start as soon as the token is verified, in parallel with the key lookup: they
  * are scoped by the token's company, which our signature vouches for, and are dropped unused if
- * the key turns out revoked or short of the scope.
+ * the key turns out revoked or short of the scope. `of` gives the handler what was read, typed;
+ * nothing when the preload failed, and the handler then reads for itself.
  */
-export type Preload = (c: Context<AppEnv>, claims: TokenClaims) => Promise<unknown>;
+export type Preload<T> = {
+  run(c: Context<AppEnv>, claims: TokenClaims): Promise<void>;
+  of(c: Context<AppEnv>): T | undefined;
+};
+
+export function preload<T>(load: (c: Context<AppEnv>, claims: TokenClaims) => Promise<T | undefined>): Preload<T> {
+  const results = new WeakMap<Request, T>();
+  return {
+    run: async (c, claims) => {
+      const result = await load(c, claims).catch(() => undefined);
+      if (result !== undefined) results.set(c.req.raw, result);
+    },
+    of: (c) => results.get(c.req.raw),
+  };
+}
 
 async function verifyBearer(c: Context<AppEnv>): Promise<TokenClaims> {
   const header = c.req.header('authorization') ?? '';
@@ -32,21 +47,20 @@ async function verifyBearer(c: Context<AppEnv>): Promise<TokenClaims> {
  * they (403). The key lookup, the rate limit and the route's preload run as one parallel wave.
  * `rule` is null for a route that counts its requests itself (the send, which limits sends).
  */
-export function guard(scope: Scope, rule: RateRule | null, preload?: Preload): MiddlewareHandler<AppEnv>[] {
+export function guard(scope: Scope, rule: RateRule | null, preloads?: Preload<unknown>): MiddlewareHandler<AppEnv>[] {
   return [
     createMiddleware<AppEnv>(async (c, next) => {
       const claims = await verifyBearer(c);
       const services = c.get('services');
-      const [principal, decision, preloaded] = await Promise.all([
+      const [principal, decision] = await Promise.all([
         loadPrincipal(services, claims),
         rule ? services.rateLimiter.limit(rule, `${rule.name}:key:${claims.apiKeyId}`) : undefined,
-        preload ? preload(c, claims).catch(() => undefined) : undefined,
+        preloads?.run(c, claims),
       ]);
       if (!principal) throw unauthorized('The API key behind this access token was revoked or rotated.');
       if (rule && decision) applyRate(c, rule, decision);
       authorize(principal, scope);
       c.set('principal', principal);
-      c.set('preloaded', preloaded);
       await next();
     }),
   ];

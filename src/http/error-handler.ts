@@ -18,6 +18,9 @@ export const handleNotFound: NotFoundHandler = (c) =>
 
 export function respondWithError(c: Context, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  // Errors a client should retry later (rate limits, a twin still running) say when in their details.
+  const retryAfter = error.details.retry_after_seconds;
+  if (typeof retryAfter === 'number') c.header('Retry-After', String(retryAfter));
   return c.json(error.toBody(), error.status);
 }
 

@@ -1,14 +1,20 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { judgeRate } from '../domain/shared/rate-decision.js';
+import { rateLimited, secondsUntilReset } from '../domain/shared/rate-decision.js';
 import type { RateDecision, RateRule } from '../ports/rate-limiter.js';
 import type { AppEnv } from './app-env.js';
 
-/** Sets the headers of a decision on the answer, whatever it turns out to be, or refuses with 429. */
+/** Puts the `RateLimit-*` headers of a decision on the answer, whatever the answer turns out to be. */
+export function reportRate(c: Context<AppEnv>, decision: RateDecision): void {
+  c.header('RateLimit-Limit', String(decision.limit));
+  c.header('RateLimit-Remaining', String(Math.max(0, decision.remaining)));
+  c.header('RateLimit-Reset', String(secondsUntilReset(decision, c.get('services').clock.now())));
+}
+
+/** Reports a decision, and refuses with 429 when it said no. */
 export function applyRate(c: Context<AppEnv>, rule: RateRule, decision: RateDecision): void {
-  const { headers, refusal } = judgeRate(rule, decision, c.get('services').clock.now());
-  if (refusal) throw refusal;
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  reportRate(c, decision);
+  if (!decision.success) throw rateLimited(rule, decision, c.get('services').clock.now());
 }
 
 /** Counts the request against `rule` for the identifier (the token endpoint's per-IP limit). */

@@ -2,9 +2,11 @@ import { expireEnvelope } from '../domain/envelopes/expire-envelope.js';
 import { topics } from '../domain/envelopes/follow-ups.js';
 import { remindEnvelope } from '../domain/envelopes/remind-envelope.js';
 import { sendSigningEmail } from '../domain/envelopes/signing-email.js';
+import { releaseQuota } from '../domain/quota/release-quota.js';
 import { deliverWebhookEvent, dispatchWebhookEvent, webhookTopics } from '../domain/webhooks/dispatch-event.js';
 import type { QueueMessage } from '../ports/queue.js';
 import type { Services } from '../services.js';
+import { arrival } from './timer-hops.js';
 
 /** What the service does with a queued message of one topic, once it is due. */
 export type QueueConsumer = (services: Services, body: Record<string, unknown>) => Promise<void>;
@@ -16,6 +18,7 @@ export const queueConsumers: Record<string, QueueConsumer> = {
   [topics.expire]: expireEnvelope,
   [topics.webhookDispatch]: dispatchWebhookEvent,
   [webhookTopics.deliver]: deliverWebhookEvent,
+  [topics.quotaRelease]: releaseQuota,
 };
 
 export class UnknownTopicError extends Error {}
@@ -24,5 +27,8 @@ export class UnknownTopicError extends Error {}
 export async function dispatchMessage(services: Services, message: QueueMessage, consumers = queueConsumers): Promise<void> {
   const consumer = consumers[message.topic];
   if (!consumer) throw new UnknownTopicError(`No consumer for topic ${message.topic}`);
-  await consumer(services, message.body);
+  const next = arrival(message, services.clock);
+  // A long timer's hop that came before its time is armed again; its consumer waits for the last.
+  if ('rearm' in next) return services.queue.publish([next.rearm]);
+  await consumer(services, next.deliver.body);
 }

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, envelopes, webhookEvents } from '../../src/data/schema.js';
 import { remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
 import { call, errorCode } from '../support/http.js';
@@ -54,6 +54,8 @@ describe('POST /admin/v1/envelopes/{id}/void', () => {
 
   it('stops reminders of a voided envelope', async () => {
     const id = await sendOne();
+    // The send's own e-mails go out after its answer: let them arrive before voiding.
+    await vi.waitFor(() => expect(stack.services.mailbox.list().some((mail) => mail.tags?.envelope_id === id)).toBe(true));
     await voidIt(id);
     const before = stack.services.mailbox.list().length;
     await remindEnvelope(stack.services, { envelope_id: id });

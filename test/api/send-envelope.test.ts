@@ -17,7 +17,7 @@ import {
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { putUser } from '../../src/domain/users/put-user.js';
-import { quotaPeriod } from '../../src/ports/quota.js';
+import { quotaPeriod } from '../../src/ports/send-limits.js';
 import { type Answer, call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany, type TestKey } from '../support/factories.js';
 import { securitySuite } from '../support/security-suite.js';
@@ -51,7 +51,7 @@ async function companyWithTemplate(options: { quota?: number; defaultEmailMessag
   return { company, template, body: () => ({ template_id: template.id, recipients: ndaRecipients() }) };
 }
 
-const quotaUsed = (companyId: string) => stack.services.quota.used(companyId, quotaPeriod(stack.clock.now()));
+const quotaUsed = (companyId: string) => stack.services.sendLimits.used(companyId, quotaPeriod(stack.clock.now()));
 
 /** What a send leaves in the database for a company (audit rows of the envelopes only). */
 async function rowsOf(companyId: string) {
@@ -662,7 +662,7 @@ describe('quota (spec 8.3)', () => {
 });
 
 describe('send rate limit: 100 sends in 15 minutes per key', () => {
-  it('checks the quota first, refuses the 101st send with 429 without taking quota, and allows sends again later', async () => {
+  it('checks the limit first, refuses the 101st send with 429 without taking quota, and allows sends again later', async () => {
     const { company, body } = await companyWithTemplate({ quota: 100 });
     const holder = await addKeyHolder(stack, company.id);
     for (let i = 1; i <= 100; i++) {
@@ -670,8 +670,8 @@ describe('send rate limit: 100 sends in 15 minutes per key', () => {
       if (answer.status !== 201) throw new Error(`send ${i} got ${answer.status}: ${JSON.stringify(answer.body)}`);
       if (i === 100) expect(answer.headers.get('RateLimit-Remaining')).toBe('0');
     }
-    // Quota spent and limit reached: the quota is checked first.
-    expectError(await send(holder.token, body()), 402, 'quota_exceeded');
+    // Quota spent and limit reached: the limit is checked first, so a limited send takes nothing.
+    expectError(await send(holder.token, body()), 429, 'rate_limited');
 
     await stack.services.database.db.update(companies).set({ apiSignatureRequestsPerPeriod: 200 }).where(eq(companies.id, company.id));
     const refused = await send(holder.token, body());
@@ -838,13 +838,13 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('atomic send when a dependency fails (DESIGN invariant 4)', () => {
+describe('atomic send when a dependency fails', () => {
   /** A statement that fails only when the transaction runs it (a promise rejected up front would go unhandled). */
   const failingStatement = (message: string): PromiseLike<unknown> => ({
     then: (onfulfilled, onrejected) => Promise.reject(new Error(message)).then(onfulfilled, onrejected),
   });
 
-  type Failure = 'database write' | 'queue hand-off' | 'quota store' | 'rate limiter';
+  type Failure = 'database write' | 'send limits';
 
   /** Makes one dependency fail for the next send only; the app reads services per request. */
   function failOnce(failure: Failure) {
@@ -857,12 +857,8 @@ describe('atomic send when a dependency fails (DESIGN invariant 4)', () => {
           atomic((q) => [...build(q), failingStatement('could not write to disk')]),
         );
       }
-      case 'queue hand-off':
-        return vi.spyOn(services.queue, 'publish').mockRejectedValueOnce(new Error('queue unreachable'));
-      case 'quota store':
-        return vi.spyOn(services.quota, 'consume').mockRejectedValueOnce(new Error('redis timeout'));
-      case 'rate limiter':
-        return vi.spyOn(services.rateLimiter, 'limit').mockRejectedValueOnce(new Error('redis timeout'));
+      case 'send limits':
+        return vi.spyOn(services.sendLimits, 'admit').mockRejectedValueOnce(new Error('redis timeout'));
     }
   }
 
@@ -879,13 +875,14 @@ describe('atomic send when a dependency fails (DESIGN invariant 4)', () => {
     return { ...setup, request, answer };
   }
 
-  it.each<[Failure]>([['database write'], ['queue hand-off'], ['quota store'], ['rate limiter']])(
-    'a %s failure answers 503 and leaves nothing: no rows, no e-mail, and the next send works',
+  it.each<[Failure]>([['database write'], ['send limits']])(
+    'a %s failure answers 503 and leaves nothing: no rows, no e-mail, no quota, and the next send works',
     async (failure) => {
       const { company, body, request, answer } = await failedSend(failure);
       expectError(answer, 503, 'service_unavailable');
       expect(answer.headers.get('Idempotent-Replayed')).toBeNull();
       expect(await rowsOf(company.id)).toEqual(noRows);
+      expect(await quotaUsed(company.id)).toBe(0);
       await settle();
       for (const person of request.recipients) expect(mailTo(person.email)).toEqual([]);
 
@@ -897,22 +894,6 @@ describe('atomic send when a dependency fails (DESIGN invariant 4)', () => {
     },
   );
 
-  it.each<[Failure]>([['database write'], ['queue hand-off'], ['quota store']])('a %s failure takes no quota', async (failure) => {
-    const { company, answer } = await failedSend(failure);
-    expect(answer.status).toBe(503);
-    expect(await quotaUsed(company.id)).toBe(0);
-  });
-
-  // BUG: takeSendAllowance runs the rate limiter and the quota with Promise.all and, when the rate
-  // limiter throws, answers 503 without giving back the quota the other call took. Fix: settle
-  // both (Promise.allSettled) and refund a quota that was taken when either failed (or take the
-  // quota only after the rate limiter answered, see the rate limit bug above).
-  it('a rate limiter failure takes no quota', async () => {
-    const { company, answer } = await failedSend('rate limiter');
-    expect(answer.status).toBe(503);
-    expect(await quotaUsed(company.id)).toBe(0);
-  });
-
   it('a database write failure with an Idempotency-Key leaves the key free', async () => {
     const key = `order-${unique()}`;
     const { company, request, answer } = await failedSend('database write', { 'Idempotency-Key': key });
@@ -921,23 +902,7 @@ describe('atomic send when a dependency fails (DESIGN invariant 4)', () => {
     expect(retry.status).toBe(201);
     expect(retry.headers.get('Idempotent-Replayed')).toBeNull();
     expect(await envelopeRow(retry.body.envelope_id)).toBeDefined();
-  });
-
-  // BUG: when the queue hand-off fails, sendEnvelope deletes the envelope (its recipients, fields,
-  // audit and webhook rows go with it by cascade) but not the idempotency record written in the
-  // same batch. A retry with the same Idempotency-Key then replays a 201 for an envelope that does
-  // not exist, and nothing is ever sent. Fix: in the publish catch of
-  // src/domain/envelopes/send-envelope.ts delete the idempotency record together with the envelope
-  // (one `database.atomic` with both deletes, scoped by api key id, key and request hash).
-  it('a queue hand-off failure with an Idempotency-Key leaves the key free', async () => {
-    const key = `order-${unique()}`;
-    const { company, request, answer } = await failedSend('queue hand-off', { 'Idempotency-Key': key });
-    expect(answer.status).toBe(503);
-    const retry = await send(company.owner.token, request, { 'Idempotency-Key': key });
-    expect(retry.status).toBe(201);
-    expect(retry.headers.get('Idempotent-Replayed')).toBeNull();
-    expect(await envelopeRow(retry.body.envelope_id)).toBeDefined();
-    expect((await rowsOf(company.id)).envelopes).toBe(1);
+    expect(await quotaUsed(company.id)).toBe(1);
   });
 });
 

@@ -3,7 +3,12 @@
  * PostgreSQL that the integration run provides. One per file (PGlite takes seconds to start);
  * tests keep apart by making their own companies.
  */
+import { Redis } from '@upstash/redis';
 import { inject } from 'vitest';
+import { serveStandin } from '../../local/standins/standin.js';
+import { createUpstashRedisRestStandin } from '../../local/standins/upstash-redis-rest.js';
+import { UpstashSendLimits } from '../../src/adapters/production/upstash-send-limits.js';
+import { sendsInPeriod } from '../../src/domain/quota/sends-in-period.js';
 import { embeddedServices, type EmbeddedServices } from '../../src/adapters/embedded/embedded-services.js';
 import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
 import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
@@ -12,6 +17,8 @@ import { ManualClock } from '../../src/ports/clock.js';
 
 export const ADMIN_TOKEN = 'adm_test_admin_token_0123456789';
 export const BASE_URL = 'https://esign.example.test';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_TOKEN = 'integration-redis-token';
 
 export type TestStack = {
   app: ReturnType<typeof createApp>;
@@ -42,6 +49,13 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
     // Tests name the caller's address, so that per-IP limits can be tried without interference.
     clientIp: (c) => c.req.header('x-test-client-ip') ?? '203.0.113.1',
   });
+  // The integration run also decides sends in the machine's real Redis, through the production
+  // script and the Upstash REST stand-in, so every send suite proves it there too.
+  const redisRest = databaseUrl ? await serveStandin(createUpstashRedisRestStandin({ redisUrl: REDIS_URL, token: REDIS_TOKEN })) : undefined;
+  if (redisRest) {
+    const redis = new Redis({ url: redisRest.url, token: REDIS_TOKEN, enableAutoPipelining: true, enableTelemetry: false });
+    services.sendLimits = new UpstashSendLimits(redis, (companyId, period) => sendsInPeriod(database.db, companyId, period));
+  }
   const app = createApp(services);
   return {
     app,
@@ -49,6 +63,7 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
     clock,
     close: async () => {
       services.inProcessQueue.close();
+      await redisRest?.close();
       await database.close();
     },
   };

@@ -1,13 +1,13 @@
-import { and, count, eq, gte, lt } from 'drizzle-orm';
 import type { Database } from '../../data/database.js';
-import { envelopes } from '../../data/schema.js';
+import { sendsInPeriod } from '../../domain/quota/sends-in-period.js';
 import { type Clock, systemClock } from '../../ports/clock.js';
 import { dispatchMessage } from '../../queue/consumers.js';
+import { HoppingQueue } from '../../queue/timer-hops.js';
 import type { AppConfig, Services } from '../../services.js';
 import { DevMailbox } from './dev-mailbox.js';
 import { InProcessQueue } from './in-process-queue.js';
-import { MemoryQuotaCounter } from './memory-quota-counter.js';
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
+import { MemorySendLimits } from './memory-send-limits.js';
 
 export type EmbeddedServices = Services & { mailbox: DevMailbox; inProcessQueue: InProcessQueue };
 
@@ -24,8 +24,8 @@ export function embeddedServices(options: {
   const services: EmbeddedServices = {
     database: options.database,
     rateLimiter: new MemoryRateLimiter(clock),
-    quota: new MemoryQuotaCounter((companyId, period) => sentInPeriod(options.database, companyId, period)),
-    queue,
+    sendLimits: new MemorySendLimits(clock, (companyId, period) => sendsInPeriod(options.database.db, companyId, period)),
+    queue: new HoppingQueue(queue, clock, options.config.maxQueueDelayMs),
     inProcessQueue: queue,
     mailer: mailbox,
     mailbox,
@@ -35,15 +35,4 @@ export function embeddedServices(options: {
   };
   queue.consume((message) => dispatchMessage(services, message));
   return services;
-}
-
-/** Envelopes the database records for a company in a `YYYY-MM` period: the quota already used. */
-async function sentInPeriod(database: Database, companyId: string, period: string): Promise<number> {
-  const start = new Date(`${period}-01T00:00:00.000Z`);
-  const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-  const [row] = await database.db
-    .select({ sent: count() })
-    .from(envelopes)
-    .where(and(eq(envelopes.companyId, companyId), gte(envelopes.createdAt, start), lt(envelopes.createdAt, end)));
-  return row?.sent ?? 0;
 }

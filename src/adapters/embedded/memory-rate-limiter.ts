@@ -15,7 +15,11 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private readonly clock: Clock) {}
 
   async limit(rule: RateRule, identifier: string): Promise<RateDecision> {
-    const now = this.clock.now().getTime();
+    return this.decide(rule, identifier, this.clock.now().getTime());
+  }
+
+  /** The decision, synchronously: callers that must decide several things atomically use this. */
+  decide(rule: RateRule, identifier: string, now: number): RateDecision {
     const start = Math.floor(now / rule.windowMs) * rule.windowMs;
     const window = this.advance(this.windows.get(identifier), start, rule.windowMs);
     const overlap = 1 - (now - start) / rule.windowMs;

@@ -3,13 +3,15 @@ import { Redis } from '@upstash/redis';
 import type { WorkerConfig } from '../../entries/worker-config.js';
 import { systemClock } from '../../ports/clock.js';
 import type { Services } from '../../services.js';
-import { MemoryQuotaCounter } from '../embedded/memory-quota-counter.js';
+import { sendsInPeriod } from '../../domain/quota/sends-in-period.js';
+import { HoppingQueue } from '../../queue/timer-hops.js';
 import { MemoryRateLimiter } from '../embedded/memory-rate-limiter.js';
+import { MemorySendLimits } from '../embedded/memory-send-limits.js';
 import { EmailApiMailer } from './email-api-mailer.js';
 import { openNeonHttpDatabase } from './neon-http-database.js';
 import { QStashQueue } from './qstash-queue.js';
-import { UpstashQuotaCounter } from './upstash-quota-counter.js';
 import { UpstashRateLimiter } from './upstash-rate-limiter.js';
+import { UpstashSendLimits } from './upstash-send-limits.js';
 
 /**
  * The deployed service's adapters: Neon over HTTP, Upstash Redis, QStash for the queue, and the
@@ -27,11 +29,14 @@ export function productionServices(config: WorkerConfig): Services {
           enableAutoPipelining: true,
         })
       : undefined;
+  const database = openNeonHttpDatabase(config.DATABASE_URL, { fetchEndpoint: config.NEON_FETCH_ENDPOINT });
+  const baseline = (companyId: string, period: string) => sendsInPeriod(database.db, companyId, period);
+  const maxQueueDelayMs = config.QUEUE_MAX_DELAY_DAYS * 24 * 3600 * 1000;
   return {
-    database: openNeonHttpDatabase(config.DATABASE_URL, { fetchEndpoint: config.NEON_FETCH_ENDPOINT }),
+    database,
     rateLimiter: redis ? new UpstashRateLimiter(redis) : new MemoryRateLimiter(systemClock),
-    quota: redis ? new UpstashQuotaCounter(redis) : new MemoryQuotaCounter(),
-    queue: new QStashQueue(qstash, config.BASE_URL),
+    sendLimits: redis ? new UpstashSendLimits(redis, baseline) : new MemorySendLimits(systemClock, baseline),
+    queue: new HoppingQueue(new QStashQueue(qstash, config.BASE_URL), systemClock, maxQueueDelayMs),
     mailer: new EmailApiMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM }),
     clock: systemClock,
     config: {
@@ -40,6 +45,7 @@ export function productionServices(config: WorkerConfig): Services {
       baseUrl: config.BASE_URL,
       keyEnvironment: 'live',
       allowPrivateWebhookTargets: config.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
+      maxQueueDelayMs,
     },
     clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
   };

@@ -36,7 +36,8 @@ export function withoutLinks(body: Envelope): Envelope {
   return { ...body, signing_urls: body.signing_urls?.map((entry) => ({ ...entry, signing_url: null })) ?? null };
 }
 
-export async function withLinks(services: Services, stored: Envelope): Promise<Envelope> {
+/** A stored answer with its links derived again; none for an envelope that can no longer be signed. */
+export async function withLinks(services: Services, stored: Envelope, live: boolean): Promise<Envelope> {
   const entries = stored.signing_urls?.map((entry) => ({
     id: entry.recipient_id,
     name: entry.name,
@@ -50,7 +51,7 @@ export async function withLinks(services: Services, stored: Envelope): Promise<E
     title: stored.title,
     sender: { email: stored.sender.email },
     recipients: stored.recipients.map(({ role, name, email }) => ({ role, name, email })),
-    signing_urls: entries ? await signingLinkEntries(services.config, stored.envelope_id, entries) : null,
+    signing_urls: entries ? await signingLinkEntries(services.config, stored.envelope_id, entries, live) : null,
     created_at: stored.created_at,
   };
 }

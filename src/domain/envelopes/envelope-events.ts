@@ -1,45 +1,67 @@
-import { auditEvents, webhookEvents } from '../../data/schema.js';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { insertWhen } from '../../data/insert-when.js';
+import { auditEvents, envelopes, outboxMessages, webhookEvents, type EnvelopeStatus } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
+import { type OutboxMessage, relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import { topics } from './follow-ups.js';
 
 /**
- * Records that an envelope reached a terminal status (`envelope.voided`, `envelope.expired`): its
- * audit row and webhook event, then the event's dispatch. The ids are fixed by envelope and kind,
- * so doing it again (a retried queue delivery, a repeated void) completes the record rather than
- * doubling it, and the queue drops the repeated dispatch by its deduplication id.
+ * Ends an envelope still out for signature (voided, expired) in one batch: the conditional status
+ * change, its audit row, its webhook event and the event's dispatch in the outbox, each written
+ * only if the envelope is in the new status when the batch reaches it. The ids are fixed by
+ * envelope and kind, so doing it again (a retried queue delivery, a repeated void) adds nothing,
+ * and a change that lost a race (voided while it expired) records nothing of its own.
  */
-export async function recordEnvelopeEvent(
+export async function endEnvelope(
   services: Services,
-  event: {
-    envelopeId: string;
-    companyId: string;
-    kind: 'envelope.voided' | 'envelope.expired';
+  change: {
+    envelope: { id: string; companyId: string };
+    status: Extract<EnvelopeStatus, 'voided' | 'expired'>;
+    /** Only an envelope matching this (as well as being out for signature) changes. */
+    when?: SQL;
+    set?: Partial<typeof envelopes.$inferInsert>;
     payload: Record<string, unknown>;
     actorType: 'admin' | 'system';
     auditData?: Record<string, unknown>;
   },
-): Promise<void> {
+): Promise<{ changed: boolean }> {
   const now = services.clock.now();
-  const eventId = `msg_${event.kind.replace('envelope.', '')}_${event.envelopeId}`;
-  const auditId = await uuidFromName(`${event.envelopeId}:${event.kind}`);
-  await services.database.atomic((q) => [
+  const { envelope, status } = change;
+  const kind = `envelope.${status}`;
+  const eventId = `msg_${status}_${envelope.id}`;
+  const dispatch: OutboxMessage = { topic: topics.webhookDispatch, body: { event_id: eventId }, dedupeId: eventId };
+  const auditId = await uuidFromName(`${envelope.id}:${kind}`);
+  const nowInStatus = sql`exists (select 1 from ${envelopes} where ${and(eq(envelopes.id, envelope.id), eq(envelopes.status, status))})`;
+  const [updated] = await services.database.atomic((q) => [
     q
-      .insert(webhookEvents)
-      .values({ id: eventId, companyId: event.companyId, envelopeId: event.envelopeId, kind: event.kind, payload: event.payload, createdAt: now })
-      .onConflictDoNothing(),
-    q
-      .insert(auditEvents)
-      .values({
+      .update(envelopes)
+      .set({ ...change.set, status })
+      .where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), change.when))
+      .returning({ id: envelopes.id }),
+    insertWhen(q, webhookEvents, { id: eventId, companyId: envelope.companyId, envelopeId: envelope.id, kind, payload: change.payload, createdAt: now }, nowInStatus),
+    insertWhen(
+      q,
+      auditEvents,
+      {
         id: auditId,
-        companyId: event.companyId,
-        envelopeId: event.envelopeId,
-        kind: event.kind,
-        actorType: event.actorType,
-        data: event.auditData ?? {},
+        companyId: envelope.companyId,
+        envelopeId: envelope.id,
+        kind,
+        actorType: change.actorType,
+        data: change.auditData ?? {},
         createdAt: now,
-      })
-      .onConflictDoNothing(),
+      },
+      nowInStatus,
+    ),
+    insertWhen(
+      q,
+      outboxMessages,
+      { id: dispatch.dedupeId, companyId: envelope.companyId, topic: dispatch.topic, body: dispatch.body, createdAt: now },
+      nowInStatus,
+    ),
   ]);
-  await services.queue.publish([{ topic: topics.webhookDispatch, body: { event_id: eventId }, dedupeId: eventId }]);
+  const changed = (updated as unknown[]).length > 0;
+  if (changed) await relayOutbox(services, [dispatch]);
+  return { changed };
 }

@@ -1,38 +1,27 @@
-import { and, eq, lte } from 'drizzle-orm';
+import { eq, lte } from 'drizzle-orm';
 import { envelopes } from '../../data/schema.js';
 import type { Services } from '../../services.js';
-import { recordEnvelopeEvent } from './envelope-events.js';
+import { endEnvelope } from './envelope-events.js';
 
 /**
  * Queue consumer: an envelope still out for signature when its expiry comes is expired, which
- * also kills its signing links. Every step may be repeated: the status change is conditional, and
- * a delivery retried after a partial failure completes the record instead of doubling it.
+ * also kills its signing links. Safe to repeat: the change and its records are one conditional
+ * batch whose records have fixed ids.
  */
 export async function expireEnvelope(services: Services, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
   const now = services.clock.now();
-  const { db } = services.database;
-  const [changed] = await db
-    .update(envelopes)
-    .set({ status: 'expired' })
-    .where(and(eq(envelopes.id, envelopeId), eq(envelopes.status, 'sent'), lte(envelopes.expiresAt, now)))
-    .returning({ companyId: envelopes.companyId, title: envelopes.title, expiresAt: envelopes.expiresAt });
-  const envelope =
-    changed ??
-    (
-      await db
-        .select({ companyId: envelopes.companyId, title: envelopes.title, expiresAt: envelopes.expiresAt })
-        .from(envelopes)
-        .where(and(eq(envelopes.id, envelopeId), eq(envelopes.status, 'expired')))
-        .limit(1)
-    )[0];
-  if (!envelope) return;
-
-  await recordEnvelopeEvent(services, {
-    envelopeId,
-    companyId: envelope.companyId,
-    kind: 'envelope.expired',
-    payload: { envelope_id: envelopeId, status: 'expired', title: envelope.title, expired_at: (envelope.expiresAt ?? now).toISOString() },
+  const [envelope] = await services.database.db
+    .select({ companyId: envelopes.companyId, title: envelopes.title, status: envelopes.status, expiresAt: envelopes.expiresAt })
+    .from(envelopes)
+    .where(eq(envelopes.id, envelopeId))
+    .limit(1);
+  if (!envelope || envelope.status !== 'sent' || !envelope.expiresAt || envelope.expiresAt > now) return;
+  await endEnvelope(services, {
+    envelope: { id: envelopeId, companyId: envelope.companyId },
+    status: 'expired',
+    when: lte(envelopes.expiresAt, now),
+    payload: { envelope_id: envelopeId, status: 'expired', title: envelope.title, expired_at: envelope.expiresAt.toISOString() },
     actorType: 'system',
   });
 }

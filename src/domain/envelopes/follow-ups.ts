@@ -1,5 +1,5 @@
 import type { RecipientStatus, Reminders, RoleType, SigningOrder } from '../../data/schema.js';
-import type { QueueMessage } from '../../ports/queue.js';
+import type { OutboxMessage } from '../../outbox/outbox.js';
 import { firstTurn } from './resolve-recipients.js';
 
 export const topics = {
@@ -7,6 +7,8 @@ export const topics = {
   webhookDispatch: 'webhook.dispatch',
   remind: 'envelope.remind',
   expire: 'envelope.expire',
+  /** A quota unit whose refund the store refused at the time. */
+  quotaRelease: 'quota.release',
 } as const;
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -15,9 +17,10 @@ const DAY_MS = 24 * 3600 * 1000;
 export const waitingStatuses: RecipientStatus[] = ['pending', 'sent', 'viewed'];
 
 /**
- * What a sent envelope hands to the queue: the signing e-mails of the recipients whose turn it is,
- * the `envelope.sent` webhook event, the first reminder and the expiry. Each carries ids only; its
- * consumer reads the envelope when the message is due, and does nothing for one that is gone.
+ * What a sent envelope will hand to the queue, written to the outbox with it: the signing e-mails
+ * of the recipients whose turn it is, the `envelope.sent` webhook event, the first reminder and
+ * the expiry. Each carries ids only; its consumer reads the envelope when the message is due, and
+ * does nothing for one that is gone.
  */
 export function envelopeFollowUps(input: {
   envelopeId: string;
@@ -25,9 +28,9 @@ export function envelopeFollowUps(input: {
   template: { signingOrder: SigningOrder; reminders: Reminders | null; expiryDays: number | null };
   recipients: { id: string; type: RoleType; order: number }[];
   now: Date;
-}): QueueMessage[] {
+}): OutboxMessage[] {
   const { envelopeId, template, now } = input;
-  const messages: QueueMessage[] = firstTurn(input.recipients, template.signingOrder).map((recipient) => ({
+  const messages: OutboxMessage[] = firstTurn(input.recipients, template.signingOrder).map((recipient) => ({
     topic: topics.signingEmail,
     body: { envelope_id: envelopeId, recipient_id: recipient.id, reminder: false },
     dedupeId: `${envelopeId}.${recipient.id}.request`,

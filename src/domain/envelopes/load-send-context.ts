@@ -3,7 +3,6 @@ import type { Db } from '../../data/database.js';
 import {
   brandSettings,
   companies,
-  idempotencyRecords,
   templateDocuments,
   templateFields,
   templateRoles,
@@ -11,6 +10,7 @@ import {
   users,
 } from '../../data/schema.js';
 import { isUuid } from '../../lib/ids.js';
+import { readEarlier } from './idempotency.js';
 import type { SendRequest } from './send-request.js';
 
 export type SendContext = Awaited<ReturnType<typeof loadSendContext>>;
@@ -33,7 +33,7 @@ export async function loadSendContext(
     and(eq(table.templateId, templateId), eq(table.companyId, companyId));
   const senderSelection = { id: users.id, email: users.email, active: users.active, esignSeat: users.esignSeat };
 
-  const [[template], roles, fields, [document], [sender], [company], [earlier]] = await Promise.all([
+  const [[template], roles, fields, [document], [sender], [company], earlier] = await Promise.all([
     db.select().from(templates).where(and(eq(templates.id, templateId), eq(templates.companyId, companyId))).limit(1),
     db.select().from(templateRoles).where(sameTemplate(templateRoles)).orderBy(asc(templateRoles.order), asc(templateRoles.name)),
     db.select().from(templateFields).where(sameTemplate(templateFields)),
@@ -52,13 +52,7 @@ export async function loadSendContext(
       .leftJoin(brandSettings, and(eq(brandSettings.companyId, companies.id), eq(brandSettings.active, true)))
       .where(eq(companies.id, companyId))
       .limit(1),
-    idempotencyKey
-      ? db
-          .select()
-          .from(idempotencyRecords)
-          .where(and(eq(idempotencyRecords.apiKeyId, apiKeyId), eq(idempotencyRecords.key, idempotencyKey)))
-          .limit(1)
-      : Promise.resolve([]),
+    idempotencyKey ? readEarlier(db, apiKeyId, idempotencyKey) : undefined,
   ]);
   return { template, roles, fields, documentSha256: document?.sha256, sender, company, earlier };
 }

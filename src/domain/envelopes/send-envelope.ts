@@ -2,66 +2,84 @@
  * POST /v1/envelopes/from-template: create the envelope from a template and send it, atomically.
  *
  * On the request path a send costs two sequential database round trips and one Redis round trip:
- * one wave of parallel reads (made while the caller's key is checked), one Redis pipeline (the
- * send rate limit and the quota, together), one write batch; then the queue hand-off. A failure at
- * any step leaves nothing: the quota is given back, and an envelope already written is deleted
- * before any of its follow-ups can go out, since they are only handed over after the write.
+ * one wave of parallel reads (made while the caller's key is checked), one admission by the send
+ * limits (rate limit, Idempotency-Key claim and quota in one step), one write batch. The batch
+ * holds the envelope and every side effect as outbox rows, so once it commits the send has
+ * happened: its e-mails, webhook event, reminders and expiry will go out, relayed after the answer
+ * (or by the sweeper, should this request die first). Before it commits, nothing exists anywhere.
  */
-import { and, eq } from 'drizzle-orm';
-import { auditEvents, envelopeFields, envelopes, idempotencyRecords, recipients, webhookEvents } from '../../data/schema.js';
+import { auditEvents, envelopeFields, envelopes, recipients, webhookEvents } from '../../data/schema.js';
+import type { Db } from '../../data/database.js';
 import { isUniqueViolation } from '../../data/errors.js';
 import { ApiError, validationFailed } from '../../errors.js';
 import { randomBase62 } from '../../lib/crypto.js';
-import { unavailable } from '../shared/unavailable.js';
+import { type OutboxMessage, outboxInsert } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
+import { unavailable } from '../shared/unavailable.js';
 import { placementOf } from '../templates/field-placement.js';
 import { templateNotFound } from '../templates/get-template.js';
 import { type Envelope, sentEventData, withLinks, withoutLinks } from './envelope-answer.js';
 import { envelopeFollowUps } from './follow-ups.js';
-import { recordAnswer, replayOf, requestHash } from './idempotency.js';
-import { loadSendContext, type SendContext } from './load-send-context.js';
+import { type Earlier, keyReused, liveRecord, readEarlier, recordAnswer, requestHash, requestInProgress } from './idempotency.js';
+import type { SendContext } from './load-send-context.js';
 import { duplicateRoleIssues, type EnvelopeRecipient, resolveRecipients } from './resolve-recipients.js';
-import { takeSendAllowance } from './send-allowance.js';
+import { type RateReport, sendAdmission } from './send-admission.js';
 import type { SendRequest } from './send-request.js';
 import { signingLinkEntries } from './signing-links.js';
 
 export type { Envelope };
 
-export type SendAnswer = { status: 201; body: Envelope; headers: Record<string, string> };
+export type SendOutcome = {
+  envelope: Envelope;
+  /** True when this repeats the answer of an earlier send with the same Idempotency-Key. */
+  replayed: boolean;
+  /** Side effects committed with the envelope, to relay to the queue once the answer is given. */
+  outbox: OutboxMessage[];
+};
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export async function sendEnvelope(
-  services: Services,
-  principal: Principal,
-  request: SendRequest,
-  context: SendContext,
-  idempotencyKey?: string,
-): Promise<SendAnswer> {
+export type SendInput = {
+  services: Services;
+  principal: Principal;
+  request: SendRequest;
+  context: SendContext;
+  idempotencyKey?: string | undefined;
+  /** Told the send rate limit's decision as soon as it is known, whatever the answer. */
+  reportRate: RateReport;
+};
+
+export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
+  const { services, principal, request, context, idempotencyKey } = input;
   const now = services.clock.now();
   const hash = idempotencyKey ? await requestHash(request) : '';
-  const replay = replayOf(context.earlier, hash, now);
-  if (replay) return { status: 201, body: await withLinks(services, replay.body as Envelope), headers: { 'Idempotent-Replayed': 'true' } };
+  const admission = sendAdmission(services, principal, context.company?.allowance ?? 0, now, input.reportRate);
 
-  const duplicates = duplicateRoleIssues(request.recipients);
-  if (duplicates.length > 0) throw validationFailed(duplicates, 'Each role may have one recipient only.');
-  const { template, company } = context;
-  if (!template || !context.documentSha256 || !company) throw templateNotFound(request.template_id);
-  const envelopeRecipients = resolveRecipients(context.roles, request.recipients);
-  const sender = request.sender_email ? context.sender : principal.owner;
-  if (!sender || !sender.active || !sender.esignSeat) {
-    throw new ApiError('sender_not_found', 'The sender must be an active user of the company with an e-signing seat.', {
-      sender_email: request.sender_email ?? principal.owner.email,
-    });
+  const earlier = liveRecord(context.earlier, now);
+  if (idempotencyKey && earlier) {
+    await admission.admit(false);
+    if (earlier.requestHash !== hash) throw keyReused(idempotencyKey);
+    return replay(earlier, services, now);
   }
 
-  const limits = await takeSendAllowance(services, principal, company.allowance, now);
+  let valid: ReturnType<typeof validate>;
+  try {
+    valid = validate(principal, request, context);
+  } catch (err) {
+    return admission.refuse(err);
+  }
+  const { template, company, sender, envelopeRecipients } = valid;
+
+  const admitted = await admission.admit(true, idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined);
+  if (idempotencyKey && admitted.claim && !admitted.claim.won) {
+    if (admitted.claim.heldFor !== hash) throw keyReused(idempotencyKey);
+    return awaitFirstAnswer(services, principal, idempotencyKey, hash);
+  }
 
   const envelopeId = `env_${randomBase62(22)}`;
   const withIds = envelopeRecipients.map((recipient) => ({ ...recipient, id: `rcp_${randomBase62(22)}` }));
-  const emailMessage = request.email_message ?? template.emailMessage ?? company.defaultEmailMessage ?? null;
-  const body: Envelope = {
+  const envelope: Envelope = {
     envelope_id: envelopeId,
     status: 'sent',
     title: request.title ?? template.name,
@@ -71,6 +89,7 @@ export async function sendEnvelope(
     created_at: now.toISOString(),
   };
   const eventId = `msg_${randomBase62(24)}`;
+  const outbox = envelopeFollowUps({ envelopeId, eventId, template, recipients: withIds, now });
 
   try {
     await services.database.atomic((q) => [
@@ -81,15 +100,15 @@ export async function sendEnvelope(
         apiKeyId: principal.apiKeyId,
         senderUserId: sender.id,
         senderEmail: sender.email,
-        title: body.title,
-        emailSubject: request.email_subject ?? template.emailSubject ?? `Please sign: ${body.title}`,
-        emailMessage,
+        title: envelope.title,
+        emailSubject: request.email_subject ?? template.emailSubject ?? `Please sign: ${envelope.title}`,
+        emailMessage: request.email_message ?? template.emailMessage ?? company.defaultEmailMessage ?? null,
         status: 'sent',
         signingOrder: template.signingOrder,
         shareSigningLinks: template.shareSigningLinks,
         reminders: template.reminders ?? null,
         expiresAt: template.expiryDays ? new Date(now.getTime() + template.expiryDays * DAY_MS) : null,
-        documentSha256: context.documentSha256!,
+        documentSha256: valid.documentSha256,
         createdAt: now,
       }),
       q.insert(recipients).values(withIds.map((recipient) => recipientRow(recipient, principal.companyId, envelopeId))),
@@ -108,45 +127,73 @@ export async function sendEnvelope(
         companyId: principal.companyId,
         envelopeId,
         kind: 'envelope.sent',
-        payload: sentEventData(body, withIds),
+        payload: sentEventData(envelope, withIds),
         createdAt: now,
       }),
+      ...outboxInsert(q, principal.companyId, outbox, now),
       ...(idempotencyKey
         ? recordAnswer(q, {
             apiKeyId: principal.apiKeyId,
             key: idempotencyKey,
             companyId: principal.companyId,
             requestHash: hash,
+            envelopeId,
             statusCode: 201,
-            body: withoutLinks(body),
+            body: withoutLinks(envelope),
             at: now,
           })
         : []),
     ]);
   } catch (err) {
-    await limits.giveBack();
-    // The same Idempotency-Key won by a concurrent twin: answer as it did.
-    if (idempotencyKey && isUniqueViolation(err)) return replayWinner(services, principal, request, idempotencyKey);
+    await admission.release(idempotencyKey);
+    // The key's claim had lapsed and a twin committed first: answer as it did.
+    if (idempotencyKey && isUniqueViolation(err)) return awaitFirstAnswer(services, principal, idempotencyKey, hash);
     throw unavailable(err);
   }
+  return { envelope, replayed: false, outbox };
+}
 
-  try {
-    await services.queue.publish(envelopeFollowUps({ envelopeId, eventId, template, recipients: withIds, now }));
-  } catch (err) {
-    // Nothing was handed over, so nothing has gone out: take the envelope back as if never sent,
-    // with the recorded answer, so that a retry with the same Idempotency-Key sends afresh.
-    await services.database
-      .atomic((q) => [
-        q.delete(envelopes).where(eq(envelopes.id, envelopeId)),
-        ...(idempotencyKey
-          ? [q.delete(idempotencyRecords).where(and(eq(idempotencyRecords.apiKeyId, principal.apiKeyId), eq(idempotencyRecords.key, idempotencyKey)))]
-          : []),
-      ])
-      .catch(() => undefined);
-    await limits.giveBack();
-    throw unavailable(err);
+/** The checks that need the template: refused before the send may take anything. */
+function validate(principal: Principal, request: SendRequest, context: SendContext) {
+  const duplicates = duplicateRoleIssues(request.recipients);
+  if (duplicates.length > 0) throw validationFailed(duplicates, 'Each role may have one recipient only.');
+  const { template, company, documentSha256 } = context;
+  if (!template || !documentSha256 || !company) throw templateNotFound(request.template_id);
+  const envelopeRecipients = resolveRecipients(context.roles, request.recipients);
+  const sender = request.sender_email ? context.sender : principal.owner;
+  if (!sender || !sender.active || !sender.esignSeat) {
+    throw new ApiError('sender_not_found', 'The sender must be an active user of the company with an e-signing seat.', {
+      sender_email: request.sender_email ?? principal.owner.email,
+    });
   }
-  return { status: 201, body, headers: limits.headers };
+  return { template, company, documentSha256, sender, envelopeRecipients };
+}
+
+/** The first answer again, showing the envelope as it is now: links only while it can be signed. */
+async function replay(earlier: Earlier, services: Services, now: Date): Promise<SendOutcome> {
+  const live = earlier.envelopeStatus === 'sent' && !(earlier.envelopeExpiresAt && earlier.envelopeExpiresAt <= now);
+  const envelope = await withLinks(services, earlier.body as Envelope, live);
+  return { envelope, replayed: true, outbox: [] };
+}
+
+const TWIN_WAIT_MS = 3000;
+const TWIN_POLL_MS = 100;
+
+/**
+ * A twin of a send still running waits, for a bounded time, for the first answer to be recorded,
+ * and repeats it; if it is not there in time, the caller is told to retry shortly.
+ */
+async function awaitFirstAnswer(services: Services, principal: Principal, key: string, hash: string): Promise<SendOutcome> {
+  const deadline = Date.now() + TWIN_WAIT_MS;
+  for (;;) {
+    const earlier = liveRecord(await readEarlier(services.database.db, principal.apiKeyId, key).catch(() => undefined), services.clock.now());
+    if (earlier) {
+      if (earlier.requestHash !== hash) throw keyReused(key);
+      return replay(earlier, services, services.clock.now());
+    }
+    if (Date.now() >= deadline) throw requestInProgress(key);
+    await new Promise((resolve) => setTimeout(resolve, TWIN_POLL_MS));
+  }
 }
 
 function recipientRow(recipient: EnvelopeRecipient & { id: string }, companyId: string, envelopeId: string) {
@@ -166,7 +213,7 @@ function recipientRow(recipient: EnvelopeRecipient & { id: string }, companyId: 
 }
 
 /** The template's field layout, copied onto the envelope so later template edits do not move it. */
-function fieldRows(q: Parameters<Parameters<Services['database']['atomic']>[0]>[0], context: SendContext, withIds: (EnvelopeRecipient & { id: string })[], companyId: string, envelopeId: string) {
+function fieldRows(q: Db, context: SendContext, withIds: (EnvelopeRecipient & { id: string })[], companyId: string, envelopeId: string) {
   const recipientOfRole = new Map(withIds.map((recipient) => [recipient.roleId, recipient.id]));
   const rows = context.fields
     .filter((field) => recipientOfRole.has(field.roleId))
@@ -177,11 +224,4 @@ function fieldRows(q: Parameters<Parameters<Services['database']['atomic']>[0]>[
       ...placementOf(field),
     }));
   return rows.length > 0 ? [q.insert(envelopeFields).values(rows)] : [];
-}
-
-async function replayWinner(services: Services, principal: Principal, request: SendRequest, key: string): Promise<SendAnswer> {
-  const context = await loadSendContext(services.database.db, principal, request, key);
-  const replay = replayOf(context.earlier, await requestHash(request), services.clock.now());
-  if (!replay) throw unavailable(new Error('idempotency record vanished'));
-  return { status: 201, body: await withLinks(services, replay.body as Envelope), headers: { 'Idempotent-Replayed': 'true' } };
 }

@@ -1,11 +1,6 @@
-/** The body of POST /v1/envelopes/from-template (spec 4.1), once its shape and bounds are valid. */
-export type RecipientInput = { role: string; name: string; email: string; contact_number?: string | null | undefined };
+/** The body of POST /v1/envelopes/from-template once its shape and bounds are valid: its schema's output. */
+import type { z } from '@hono/zod-openapi';
+import type { SendRequest as SendRequestSchema } from '../../../functions/envelopes/envelope-schemas.js';
 
-export type SendRequest = {
-  template_id: string;
-  recipients: RecipientInput[];
-  sender_email?: string | undefined;
-  title?: string | undefined;
-  email_subject?: string | undefined;
-  email_message?: string | undefined;
-};
+export type SendRequest = z.output<typeof SendRequestSchema>;
+export type RecipientInput = SendRequest['recipients'][number];

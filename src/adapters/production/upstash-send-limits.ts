@@ -1,0 +1,118 @@
+import type { Redis } from '@upstash/redis';
+import { rateRules } from '../../ports/rate-limiter.js';
+import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt, type SendLimits, type SendRelease } from '../../ports/send-limits.js';
+
+// One script, so Redis decides the whole admission atomically in one round trip. The order is
+// the contract: the limit first (a refused send takes nothing), then the Idempotency-Key claim (a
+// twin of a send in flight takes no quota), then the quota. The sliding window is the same as the
+// in-process one (the previous fixed window weighted by its overlap). A missing quota key is not
+// guessed: the caller rebuilds it from the database and asks again with that baseline, before the
+// attempt was counted. A claim holds `hash|expiry`, its expiry on the caller's clock like the window.
+const ADMIT = `
+local take_quota = ARGV[6] == '1'
+if take_quota and redis.call('EXISTS', KEYS[4]) == 0 then
+  if ARGV[9] == '' then return {'rebuild', 0, '', 0} end
+  redis.call('SET', KEYS[4], ARGV[9], 'EX', tonumber(ARGV[8]), 'NX')
+end
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+local weighted = math.floor(previous * (1 - (tonumber(ARGV[3]) % window) / window) + current)
+if weighted >= limit then return {'limited', weighted, '', 0} end
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], window * 2)
+if ARGV[4] ~= '' then
+  local now = tonumber(ARGV[3])
+  local held = redis.call('GET', KEYS[3])
+  if held then
+    local bar = string.find(held, '|', 1, true)
+    if bar and tonumber(string.sub(held, bar + 1)) > now then return {'held', weighted + 1, string.sub(held, 1, bar - 1), 0} end
+  end
+  redis.call('SET', KEYS[3], ARGV[4] .. '|' .. (now + tonumber(ARGV[5])), 'PX', tonumber(ARGV[5]))
+end
+if not take_quota then return {'ok', weighted + 1, '', 0} end
+local used = tonumber(redis.call('GET', KEYS[4]) or '0')
+if used >= tonumber(ARGV[7]) then
+  if ARGV[4] ~= '' then redis.call('DEL', KEYS[3]) end
+  return {'exceeded', weighted + 1, '', used}
+end
+return {'taken', weighted + 1, '', redis.call('INCR', KEYS[4])}`;
+
+const RELEASE = `
+if ARGV[1] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('DECR', KEYS[1]) < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL') end
+end
+if KEYS[2] ~= '' then redis.call('DEL', KEYS[2]) end
+return 1`;
+
+/** A quota key outlives its month by a few days, then expires by itself. */
+const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
+
+type AdmitReply = [code: 'rebuild' | 'limited' | 'held' | 'ok' | 'exceeded' | 'taken', counted: number, heldFor: string, used: number];
+
+/** The send's limits in Upstash Redis, shared by every isolate in every location. */
+export class UpstashSendLimits implements SendLimits {
+  private readonly admitScript;
+  private readonly releaseScript;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly baseline: QuotaBaseline,
+  ) {
+    this.admitScript = redis.createScript<AdmitReply>(ADMIT);
+    this.releaseScript = redis.createScript<number>(RELEASE);
+  }
+
+  async admit(attempt: SendAttempt, now: Date): Promise<SendAdmission> {
+    let reply = await this.run(attempt, now, '');
+    // Once a month per company (or after Redis lost the key): rebuild the count from the database.
+    if (reply[0] === 'rebuild') reply = await this.run(attempt, now, String(await this.baseline(attempt.companyId, attempt.period)));
+    const [code, counted, heldFor] = reply;
+    const rule = rateRules.send;
+    const windowStart = Math.floor(now.getTime() / rule.windowMs) * rule.windowMs;
+    const rate = { success: code !== 'limited', limit: rule.limit, remaining: Math.max(0, rule.limit - counted), reset: windowStart + rule.windowMs };
+    if (code === 'limited') return { rate, quota: 'not_asked', claim: null };
+    const claim: SendAdmission['claim'] = !attempt.claim ? null : code === 'held' ? { won: false, heldFor } : { won: true };
+    const quota = code === 'taken' ? 'taken' : code === 'exceeded' ? 'exceeded' : 'not_asked';
+    return { rate, quota, claim };
+  }
+
+  async release(release: SendRelease): Promise<void> {
+    await this.releaseScript.exec(
+      [quotaKey(release.companyId, release.period), release.claimKey ? claimKey(release.apiKeyId, release.claimKey) : ''],
+      [release.quota ? '1' : '0'],
+    );
+  }
+
+  async used(companyId: string, period: string): Promise<number> {
+    return Number((await this.redis.get<number>(quotaKey(companyId, period))) ?? 0);
+  }
+
+  private run(attempt: SendAttempt, now: Date, baseline: string): Promise<AdmitReply> {
+    const rule = rateRules.send;
+    const window = Math.floor(now.getTime() / rule.windowMs);
+    return this.admitScript.exec(
+      [
+        `esign:send:${attempt.apiKeyId}:${window}`,
+        `esign:send:${attempt.apiKeyId}:${window - 1}`,
+        attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none',
+        quotaKey(attempt.companyId, attempt.period),
+      ],
+      [
+        String(rule.limit),
+        String(rule.windowMs),
+        String(now.getTime()),
+        attempt.claim?.requestHash ?? '',
+        String(CLAIM_TTL_MS),
+        attempt.takeQuota ? '1' : '0',
+        String(attempt.allowance),
+        String(QUOTA_TTL_SECONDS),
+        baseline,
+      ],
+    );
+  }
+}
+
+const quotaKey = (companyId: string, period: string) => `esign:quota:${companyId}:${period}`;
+const claimKey = (apiKeyId: string, key: string) => `esign:claim:${apiKeyId}:${key}`;

@@ -1,0 +1,273 @@
+/**
+ * What a send promises at its edges: once committed it happens (the outbox relays it, or the
+ * sweeper does), Idempotency-Key twins get one envelope and no spurious 402, a replay shows the
+ * envelope as it is now, and refused sends count against the send limit.
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { envelopes, outboxMessages } from '../../src/data/schema.js';
+import { housekeeping } from '../../src/outbox/housekeeping.js';
+import { SWEEP_GRACE_MS } from '../../src/outbox/outbox.js';
+import { quotaPeriod } from '../../src/ports/send-limits.js';
+import { ADMIN_TOKEN } from '../support/stack.js';
+import { type Answer, call, errorCode } from '../support/http.js';
+import { createTestCompany, createTestTemplate } from '../support/factories.js';
+import { openStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await openStack();
+});
+afterAll(() => stack.close());
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+const SEND = '/v1/envelopes/from-template';
+
+async function companyWithTemplate(quota = 100) {
+  const company = await createTestCompany(stack, { quota });
+  const template = await createTestTemplate(stack, company.id);
+  const body = () => {
+    const tag = unique();
+    return {
+      template_id: template.id,
+      recipients: [
+        { role: 'Client', name: 'Cleo Client', email: `client-${tag}@example.test` },
+        { role: 'Witness', name: 'Walt Witness', email: `witness-${tag}@example.test` },
+      ],
+    };
+  };
+  return { company, template, body };
+}
+
+const send = (token: string, body: unknown, key?: string) =>
+  call(stack, 'POST', SEND, { token, body, headers: key ? { 'Idempotency-Key': key } : {} });
+const quotaUsed = (companyId: string) => stack.services.sendLimits.used(companyId, quotaPeriod(stack.clock.now()));
+const mailTo = (email: string) => stack.services.mailbox.list().filter((mail) => mail.to.email === email);
+const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
+const envelopesOf = (companyId: string) => stack.services.database.db.select().from(envelopes).where(eq(envelopes.companyId, companyId));
+const unrelayed = (companyId: string) =>
+  stack.services.database.db
+    .select()
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.companyId, companyId), isNull(outboxMessages.relayedAt)));
+
+/** Runs the sweeper as the cron trigger would, once the grace period of a request's own relay is over. */
+async function sweepLater() {
+  stack.clock.advance(SWEEP_GRACE_MS + 1000);
+  try {
+    return await housekeeping(stack.services);
+  } finally {
+    stack.clock.advance(-(SWEEP_GRACE_MS + 1000));
+  }
+}
+
+describe('the transactional outbox', () => {
+  it('writes every side effect with the envelope and relays it after the answer', async () => {
+    const { company, body } = await companyWithTemplate();
+    const request = body();
+    const answer = await send(company.owner.token, request);
+    expect(answer.status).toBe(201);
+    const rows = await stack.services.database.db.select().from(outboxMessages).where(eq(outboxMessages.companyId, company.id));
+    // Sequential NDA: the first signer's e-mail, the webhook dispatch, the first reminder, the expiry.
+    expect(rows.map((row) => row.topic).sort()).toEqual(['email.signing-request', 'envelope.expire', 'envelope.remind', 'webhook.dispatch']);
+    expect(JSON.stringify(rows)).not.toContain('/sign/');
+    await vi.waitFor(async () => expect(await unrelayed(company.id)).toEqual([]));
+    await vi.waitFor(() => expect(mailTo(request.recipients[0]!.email)).toHaveLength(1));
+  });
+
+  it('answers 201 when the queue refuses after the commit; the sweeper delivers everything, once', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    const request = body();
+    // The queue is down for the request's own relay: as if the process died after the commit.
+    const spy = vi.spyOn(stack.services.queue, 'publish').mockRejectedValueOnce(new Error('queue unreachable'));
+    let answer: Answer;
+    try {
+      answer = await send(company.owner.token, request);
+      await vi.waitFor(() => expect(spy).toHaveBeenCalled());
+    } finally {
+      spy.mockRestore();
+    }
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body.envelope_id).toMatch(/^env_/);
+    expect(await envelopesOf(company.id)).toHaveLength(1);
+    expect(await quotaUsed(company.id)).toBe(1);
+    await settle();
+    expect(mailTo(request.recipients[0]!.email)).toEqual([]);
+    expect(await unrelayed(company.id)).toHaveLength(4);
+
+    // Younger rows are left to their own request.
+    expect((await housekeeping(stack.services)).relayed).toBe(0);
+    expect((await sweepLater()).relayed).toBeGreaterThanOrEqual(4);
+    expect(await unrelayed(company.id)).toEqual([]);
+    await vi.waitFor(() => expect(mailTo(request.recipients[0]!.email)).toHaveLength(1));
+    // Swept again, nothing goes out twice.
+    await sweepLater();
+    await settle();
+    expect(mailTo(request.recipients[0]!.email)).toHaveLength(1);
+    expect(await quotaUsed(company.id)).toBe(1);
+  });
+
+  it('gives a twin of a send whose relay failed the same envelope, which stays', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    const request = body();
+    const key = `order-${unique()}`;
+    const spy = vi.spyOn(stack.services.queue, 'publish').mockRejectedValueOnce(new Error('queue unreachable'));
+    let first: Answer;
+    let twin: Answer;
+    try {
+      [first, twin] = await Promise.all([send(company.owner.token, request, key), send(company.owner.token, request, key)]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect([first.status, twin.status]).toEqual([201, 201]);
+    expect(twin.body.envelope_id).toBe(first.body.envelope_id);
+    await sweepLater();
+    const [row] = await envelopesOf(company.id);
+    expect(row?.id).toBe(first.body.envelope_id);
+    expect(row?.status).toBe('sent');
+    await vi.waitFor(() => expect(mailTo(request.recipients[0]!.email)).toHaveLength(1));
+    expect(await quotaUsed(company.id)).toBe(1);
+  });
+
+  it('voids in one batch: status, audit row, event and its dispatch, relayed once', async () => {
+    const { company, body } = await companyWithTemplate();
+    const sent = await send(company.owner.token, body());
+    const voided = await call(stack, 'POST', `/admin/v1/envelopes/${sent.body.envelope_id}/void`, { token: ADMIN_TOKEN, body: { reason: 'wrong party' } });
+    expect(voided.status).toBe(200);
+    const dispatch = await stack.services.database.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.id, `msg_voided_${sent.body.envelope_id}`));
+    expect(dispatch).toHaveLength(1);
+    expect(dispatch[0]!.topic).toBe('webhook.dispatch');
+    await vi.waitFor(async () => expect(await unrelayed(company.id)).toEqual([]));
+  });
+});
+
+describe('Idempotency-Key under races', () => {
+  it('gives 10 parallel same-key sends with one quota unit one envelope and no 402', async () => {
+    const { company, body } = await companyWithTemplate(1);
+    const request = body();
+    const key = `order-${unique()}`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send(company.owner.token, request, key)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    expect(new Set(answers.map((answer) => answer.body.envelope_id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.headers.get('Idempotent-Replayed') === 'true')).toHaveLength(9);
+    expect(await envelopesOf(company.id)).toHaveLength(1);
+    expect(await quotaUsed(company.id)).toBe(1);
+  });
+
+  it('refuses same-key twins with different bodies with 422 idempotency_key_reused, not 402', async () => {
+    const { company, body } = await companyWithTemplate(1);
+    const key = `order-${unique()}`;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(company.owner.token, body(), key)));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([201, 422, 422, 422, 422]);
+    for (const answer of answers.filter((a) => a.status === 422)) expect(errorCode(answer)).toBe('idempotency_key_reused');
+    expect(await envelopesOf(company.id)).toHaveLength(1);
+    expect(await quotaUsed(company.id)).toBe(1);
+  });
+
+  it('tells a twin to retry with 409 and Retry-After while the first is still running, then replays', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    const request = body();
+    const key = `order-${unique()}`;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const atomic = stack.services.database.atomic;
+    const spy = vi.spyOn(stack.services.database, 'atomic').mockImplementationOnce(async (build) => {
+      await held;
+      return atomic(build);
+    });
+    try {
+      const first = send(company.owner.token, request, key);
+      await vi.waitFor(() => expect(spy).toHaveBeenCalled());
+      const twin = await send(company.owner.token, request, key);
+      expect(twin.status, JSON.stringify(twin.body)).toBe(409);
+      expect(errorCode(twin)).toBe('idempotency_request_in_progress');
+      expect(twin.headers.get('Retry-After')).toBe('1');
+      release();
+      const answer = await first;
+      expect(answer.status).toBe(201);
+      const retry = await send(company.owner.token, request, key);
+      expect(retry.status).toBe(201);
+      expect(retry.body.envelope_id).toBe(answer.body.envelope_id);
+      expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    } finally {
+      release();
+      spy.mockRestore();
+    }
+    expect(await quotaUsed(company.id)).toBe(1);
+  });
+
+  it('replays a voided envelope as it is now: its links are null', async () => {
+    const { company, body } = await companyWithTemplate();
+    const request = body();
+    const key = `order-${unique()}`;
+    const first = await send(company.owner.token, request, key);
+    expect(first.body.signing_urls.filter((entry: { signing_url: string | null }) => entry.signing_url)).toHaveLength(2);
+    await call(stack, 'POST', `/admin/v1/envelopes/${first.body.envelope_id}/void`, { token: ADMIN_TOKEN, body: {} });
+    const replay = await send(company.owner.token, request, key);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body.envelope_id).toBe(first.body.envelope_id);
+    expect(replay.body.signing_urls.map((entry: { signing_url: string | null }) => entry.signing_url)).toEqual([null, null, null]);
+  });
+
+  it('purges records older than 24 hours', async () => {
+    const { company, body } = await companyWithTemplate();
+    const request = body();
+    const key = `order-${unique()}`;
+    await send(company.owner.token, request, key);
+    stack.clock.advance(24 * 3600 * 1000);
+    try {
+      await housekeeping(stack.services);
+      const { idempotencyRecords } = await import('../../src/data/schema.js');
+      const left = await stack.services.database.db.select().from(idempotencyRecords).where(eq(idempotencyRecords.companyId, company.id));
+      expect(left).toEqual([]);
+    } finally {
+      stack.clock.advance(-24 * 3600 * 1000);
+    }
+  });
+});
+
+describe('the send limit counts refused sends', () => {
+  it('answers 150 invalid sends with 422 and its headers up to the limit, then 429', async () => {
+    const { company, template } = await companyWithTemplate();
+    const invalid = { template_id: template.id, recipients: [{ role: 'Nobody', name: 'N', email: 'n@example.test' }] };
+    const answers: Answer[] = [];
+    for (let i = 0; i < 150; i++) answers.push(await send(company.owner.token, invalid));
+    expect(answers.slice(0, 100).map(errorCode)).toEqual(Array(100).fill('unknown_signer_role'));
+    expect(answers[0]!.headers.get('RateLimit-Limit')).toBe('100');
+    expect(answers[0]!.headers.get('RateLimit-Remaining')).toBe('99');
+    expect(answers[99]!.headers.get('RateLimit-Remaining')).toBe('0');
+    expect(answers.slice(100).map((answer) => answer.status)).toEqual(Array(50).fill(429));
+    expect(Number(answers[100]!.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(await quotaUsed(company.id)).toBe(0);
+  });
+
+  it('counts a send refused for an unknown template and for a missing sender too', async () => {
+    const { company, body } = await companyWithTemplate();
+    const unknownTemplate = await send(company.owner.token, { ...body(), template_id: crypto.randomUUID() });
+    expect([unknownTemplate.status, unknownTemplate.headers.get('RateLimit-Remaining')]).toEqual([404, '99']);
+    const noSender = await send(company.owner.token, { ...body(), sender_email: 'nobody@example.test' });
+    expect([noSender.status, noSender.headers.get('RateLimit-Remaining')]).toEqual([422, '98']);
+  });
+
+  it('gives a refund the store refused to the queue, which restores the count', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    const failing = (message: string): PromiseLike<unknown> => ({ then: (ok, fail) => Promise.reject(new Error(message)).then(ok, fail) });
+    const atomic = stack.services.database.atomic;
+    const write = vi.spyOn(stack.services.database, 'atomic').mockImplementationOnce((build) => atomic((q) => [...build(q), failing('disk full')]));
+    const refund = vi.spyOn(stack.services.sendLimits, 'release').mockRejectedValueOnce(new Error('redis timeout'));
+    try {
+      const answer = await send(company.owner.token, body());
+      expect(answer.status).toBe(503);
+    } finally {
+      write.mockRestore();
+    }
+    await vi.waitFor(async () => expect(await quotaUsed(company.id)).toBe(0));
+    expect(refund).toHaveBeenCalledTimes(2);
+    refund.mockRestore();
+  });
+});

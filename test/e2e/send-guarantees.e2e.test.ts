@@ -1,0 +1,87 @@
+/**
+ * The send's guarantees on workerd over the real PostgreSQL and Redis: Idempotency-Key twins with
+ * one quota unit, twins with different bodies, a replay after a void, and refused sends counted
+ * against the send limit, all decided by the production script in Redis.
+ */
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { generateDocument } from '../../src/pdf/generate-document.js';
+import { admin, api, keyHolder } from './client.js';
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+let token: string;
+let templateId: string;
+const counted = { sends: 0 };
+
+beforeAll(async () => {
+  const company = (await admin('POST', '/admin/v1/companies', { name: `E2E guarantees ${unique()}`, api_signature_requests_per_period: 1 })).body;
+  const form = new FormData();
+  form.set('template', JSON.stringify({ name: 'One signer', signing_order: 'parallel', share_signing_links: true, roles: [{ name: 'Signer', type: 'signer', order: 1 }], fields: [] }));
+  form.set('document', new Blob([(await generateDocument('One signer', 1)) as BlobPart], { type: 'application/pdf' }), 'one.pdf');
+  templateId = (await api('POST', `/admin/v1/companies/${company.id}/templates`, { token: inject('e2eAdminToken'), rawBody: form as never })).body.id;
+  token = (await keyHolder(company.id, { scopes: ['envelopes:send'] })).token;
+});
+
+const body = () => ({ template_id: templateId, recipients: [{ role: 'Signer', name: 'Sam', email: `sam-${unique()}@example.test` }] });
+const send = (request: unknown, key?: string) => {
+  counted.sends++;
+  return api('POST', '/v1/envelopes/from-template', { token, body: request, headers: key ? { 'Idempotency-Key': key } : {} });
+};
+
+describe('the send under races, on workerd', () => {
+  it('gives 10 parallel same-key sends with one quota unit one envelope, and no 402', async () => {
+    const request = body();
+    const key = `twins-${unique()}`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send(request, key)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    expect(new Set(answers.map((answer) => answer.body.envelope_id)).size).toBe(1);
+    // The quota unit went to that envelope: a new send is refused.
+    const next = await send(body());
+    expect([next.status, next.body.error.code]).toEqual([402, 'quota_exceeded']);
+  });
+
+  it('refuses same-key twins with another body with 422 idempotency_key_reused', async () => {
+    const key = `reused-${unique()}`;
+    const answers = await Promise.all(Array.from({ length: 4 }, () => send(body(), key)));
+    // The quota is spent: the one that claims the key gets 402, the others 422 (never 402 for each other).
+    const codes = answers.map((answer) => answer.body.error?.code).sort();
+    expect(codes.filter((code) => code === 'idempotency_key_reused').length).toBeGreaterThanOrEqual(3);
+    expect(codes.filter((code) => code === 'quota_exceeded').length).toBeLessThanOrEqual(1);
+  });
+
+  it('replays a voided envelope with null links', async () => {
+    const key = `void-${unique()}`;
+    const replayOf = () => api('POST', '/v1/envelopes/from-template', { token: inject('acmeToken'), body: request, headers: { 'Idempotency-Key': key } });
+    const request = ndaBody();
+    const first = await replayOf();
+    expect(first.status).toBe(201);
+    expect(first.body.signing_urls[0].signing_url).toMatch(/\/sign\//);
+    expect((await admin('POST', `/admin/v1/envelopes/${first.body.envelope_id}/void`, { reason: 'e2e' })).status).toBe(200);
+    const replay = await replayOf();
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body.envelope_id]).toEqual([201, 'true', first.body.envelope_id]);
+    expect(replay.body.signing_urls.map((entry: { signing_url: string | null }) => entry.signing_url)).toEqual([null, null, null]);
+  });
+
+  it('counts refused sends: invalid sends get 422 until the limit, then 429 with Retry-After', async () => {
+    const invalid = { template_id: templateId, recipients: [{ role: 'Nobody', name: 'N', email: 'n@example.test' }] };
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 150 - counted.sends; i++) {
+      const answer = await send(invalid);
+      statuses.push(answer.status);
+      if (answer.status === 429) retryAfter ??= answer.headers.get('retry-after');
+    }
+    const refusedAsInvalid = statuses.filter((status) => status === 422).length;
+    expect(statuses).toEqual([...Array(refusedAsInvalid).fill(422), ...Array(statuses.length - refusedAsInvalid).fill(429)]);
+    // Every earlier send of this key counted too: the 429s start at the 101st.
+    expect(100 - (counted.sends - statuses.length)).toBe(refusedAsInvalid);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+  });
+});
+
+const ndaBody = () => ({
+  template_id: '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50',
+  recipients: [
+    { role: 'Client', name: 'Cleo Client', email: `client-${unique()}@example.test` },
+    { role: 'Witness', name: 'Will Witness', email: `witness-${unique()}@example.test` },
+  ],
+});
