@@ -7,9 +7,9 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditEvents, envelopes, recipients, type RecipientStatus, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../src/data/schema.js';
+import { auditEvents, envelopes, outboxMessages, recipients, type RecipientStatus, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../src/data/schema.js';
 import { expireEnvelope } from '../../src/domain/envelopes/expire-envelope.js';
 import { topics } from '../../src/domain/envelopes/follow-ups.js';
 import { remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
@@ -46,6 +46,10 @@ async function sendTemplate(company: TestCompany, template: Partial<TemplateDefi
     body: { template_id: created.id, recipients: people, ...extra },
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  // The follow-ups are handed to the queue just after the answer: wait until they are.
+  await vi.waitFor(async () =>
+    expect(await stack.services.database.db.select().from(outboxMessages).where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt)))).toEqual([]),
+  );
   const stored = await stack.services.database.db
     .select()
     .from(recipients)

@@ -3,7 +3,7 @@
  * answer, what the envelope inherits, every bound, the order of the checks, the sender, quota,
  * the send rate limit, Idempotency-Key, and atomicity when a dependency fails mid-send.
  */
-import { and, count, eq, isNotNull, like, or } from 'drizzle-orm';
+import { and, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   auditEvents,
@@ -63,7 +63,8 @@ async function rowsOf(companyId: string) {
     db
       .select({ n: count() })
       .from(auditEvents)
-      .where(and(eq(auditEvents.companyId, companyId), or(isNotNull(auditEvents.envelopeId), like(auditEvents.kind, 'envelope.%')))),
+      // What a send writes itself; the e-mails' own audit rows follow later, from the queue.
+      .where(and(eq(auditEvents.companyId, companyId), like(auditEvents.kind, 'envelope.%'))),
     db.select({ n: count() }).from(webhookEvents).where(eq(webhookEvents.companyId, companyId)),
     db.select({ n: count() }).from(idempotencyRecords).where(eq(idempotencyRecords.companyId, companyId)),
   ]);
