@@ -1,0 +1,99 @@
+import type { PDFDocument } from 'pdf-lib';
+import type { CertificateRecipient } from './finish-document.js';
+import { PageFlow, type TextStyle } from './page-flow.js';
+
+type PdfLib = typeof import('pdf-lib');
+
+export type Certificate = {
+  envelopeId: string;
+  title: string;
+  senderEmail: string;
+  completedAt: Date;
+  documentPages: number;
+  originalSha256: string;
+  signedContentSha256: string;
+  /** How many bytes at the start of the finished file are the signed content. */
+  signedContentBytes: number;
+  consentVersion: string;
+  consentText: string;
+  sealedBy?: string[];
+  recipients: CertificateRecipient[];
+};
+
+const LABEL_WIDTH = 112;
+
+/** Seconds are what an audit trail is read at; an unusable date must not stop the certificate. */
+const isoUtc = (at: Date) => (Number.isNaN(at.getTime()) ? '(unknown time)' : `${at.toISOString().slice(0, 19)}Z`);
+
+/** The certificate of completion, on new US Letter pages at the end of `pdf`. */
+export function appendCertificatePages(lib: PdfLib, pdf: PDFDocument, c: Certificate): void {
+  const { StandardFonts, rgb } = lib;
+  const regular = pdf.embedStandardFont(StandardFonts.Helvetica);
+  const bold = pdf.embedStandardFont(StandardFonts.HelveticaBold);
+  const mono = pdf.embedStandardFont(StandardFonts.Courier);
+  const grey = rgb(0.35, 0.35, 0.35);
+  const body: TextStyle = { font: regular, size: 9.5 };
+  const label: TextStyle = { font: bold, size: 9.5 };
+  const note: TextStyle = { font: regular, size: 8.5, color: grey };
+  const hash: TextStyle = { font: mono, size: 9, indent: 12 };
+  const section = (flow: PageFlow, title: string) => {
+    flow.gap(10);
+    flow.keep(60); // a heading never ends a page alone
+    flow.text(title, { font: bold, size: 12 });
+    flow.gap(3);
+  };
+
+  const flow = new PageFlow(pdf, { text: 'Certificate of completion (continued)', style: { font: bold, size: 10, color: grey } });
+  flow.text('Certificate of completion', { font: bold, size: 20 });
+  flow.gap(4);
+  flow.text(`How the ${c.documentPages}-page document before this certificate was sent and signed electronically.`, note);
+
+  section(flow, 'Envelope');
+  flow.row('Envelope ID', c.envelopeId, label, body, LABEL_WIDTH);
+  flow.row('Title', c.title, label, body, LABEL_WIDTH);
+  flow.row('Sender', c.senderEmail, label, body, LABEL_WIDTH);
+  flow.row('Completed at', `${isoUtc(c.completedAt)} (UTC)`, label, body, LABEL_WIDTH);
+
+  section(flow, 'Document integrity (SHA-256)');
+  flow.text('Original: the document exactly as it was sent for signing, before any field was filled in.', body);
+  flow.text(c.originalSha256, hash);
+  flow.gap(4);
+  flow.text(
+    `Signed content: the same document with every signer's entries drawn on it, before this certificate was added. It is the first ${c.signedContentBytes} bytes of this file, which the certificate follows as an incremental update.`,
+    body,
+  );
+  flow.text(c.signedContentSha256, hash);
+
+  if (c.sealedBy?.length) {
+    section(flow, 'Sealed by');
+    for (const line of c.sealedBy) flow.text(line, body);
+  }
+
+  section(flow, 'Consent to do business electronically');
+  flow.row('Version', c.consentVersion, label, body, LABEL_WIDTH);
+  flow.gap(2);
+  for (const paragraph of c.consentText.split(/\r?\n/)) {
+    if (paragraph.trim() === '') flow.gap(5);
+    else flow.text(paragraph, note);
+  }
+
+  section(flow, `Recipients (${c.recipients.length})`);
+  c.recipients.forEach((recipient, index) => {
+    flow.gap(6);
+    flow.keep(70);
+    flow.text(`${index + 1}. ${recipient.name}`, { font: bold, size: 10.5 });
+    flow.row('E-mail', recipient.email, label, body, LABEL_WIDTH);
+    flow.row('Role', recipient.role, label, body, LABEL_WIDTH);
+    flow.row('Kind', recipient.kind === 'signer' ? 'signer' : 'cc (receives a copy)', label, body, LABEL_WIDTH);
+    for (const event of recipient.events) {
+      flow.keep(30);
+      flow.row(isoUtc(event.at), event.what, { font: regular, size: 9 }, body, LABEL_WIDTH);
+      if (event.ip !== null || event.userAgent !== null) {
+        const detail = `IP: ${event.ip ?? 'not recorded'}  ·  User agent: ${event.userAgent ?? 'not recorded'}`;
+        flow.text(detail, { ...note, indent: LABEL_WIDTH, maxLines: 3 });
+      }
+    }
+  });
+
+  flow.footers(`Certificate of completion · Envelope ${c.envelopeId}`, { font: regular, size: 8, color: grey });
+}

@@ -1,0 +1,107 @@
+import type { Color, PDFDocument, PDFFont, PDFImage, PDFPage, StandardFonts } from 'pdf-lib';
+import type { FinishedField } from './finish-document.js';
+import { isPngDataUrl, pngFromDataUrl } from './png-data-url.js';
+import { centredBaseline, truncateToWidth } from './text-layout.js';
+import { toWinAnsi } from './win-ansi.js';
+
+type PdfLib = typeof import('pdf-lib');
+type Box = { x: number; y: number; width: number; height: number };
+
+const TEXT_MAX_SIZE = 12;
+// A typed signature should read as a signature, larger than the form's text, but not a banner.
+const SIGNATURE_MAX_SIZE = 48;
+const MIN_SIZE = 6;
+// No box shows more characters than this even at the smallest size, so longer input is cut before it is measured.
+const MAX_DRAWN_CHARS = 5_000;
+const UNREADABLE_IMAGE_TEXT = '[signature image unreadable]';
+
+/**
+ * Draws every field's value on its page. Values never make this throw (they come from signers);
+ * a field that is not on a page of the document does, because the template's import checked
+ * placements against this very document and a finished copy missing a signature must not be issued.
+ */
+export async function drawFields(lib: PdfLib, pdf: PDFDocument, fields: readonly FinishedField[]): Promise<void> {
+  const pages = pdf.getPages();
+  const fonts = new Map<StandardFonts, PDFFont>();
+  // Embedded on first use only, so that a document without typed signatures carries no Times font.
+  const font = (name: StandardFonts) => fonts.get(name) ?? fonts.set(name, pdf.embedStandardFont(name)).get(name)!;
+  // One signer's drawing usually appears in several fields: embed each distinct image once.
+  const images = new Map<string, Promise<PDFImage | null>>();
+  const ink = lib.rgb(0.06, 0.12, 0.4);
+  const black = lib.rgb(0, 0, 0);
+
+  for (const [index, field] of fields.entries()) {
+    const page = pages[field.page - 1];
+    const geometry = [field.x, field.y, field.width, field.height];
+    if (!page || !geometry.every(Number.isFinite) || field.width <= 0 || field.height <= 0) {
+      throw new RangeError(`Field ${index} (${field.type}) is not placed on a page of this ${pages.length}-page document.`);
+    }
+    if (field.value === null) continue;
+    const box = pdfBox(page, field);
+    const value = field.value;
+    if (field.type === 'checkbox') {
+      if (value === 'true') drawCross(page, box, black);
+    } else if ((field.type === 'signature' || field.type === 'initials') && isPngDataUrl(value)) {
+      if (!images.has(value)) images.set(value, embedPng(pdf, value));
+      const image = await images.get(value)!;
+      if (image) drawImageInBox(page, image, box);
+      else drawFitted(page, font(lib.StandardFonts.Helvetica), UNREADABLE_IMAGE_TEXT, box, TEXT_MAX_SIZE, black);
+    } else if (field.type === 'signature' || field.type === 'initials') {
+      drawFitted(page, font(lib.StandardFonts.TimesRomanItalic), value, box, SIGNATURE_MAX_SIZE, ink);
+    } else {
+      drawFitted(page, font(lib.StandardFonts.Helvetica), value, box, TEXT_MAX_SIZE, black);
+    }
+  }
+}
+
+/** Placements are measured from the top-left of the page's MediaBox (the size the import checked). */
+function pdfBox(page: PDFPage, field: FinishedField): Box {
+  const media = page.getMediaBox();
+  return { x: media.x + field.x, y: media.y + media.height - field.y - field.height, width: field.width, height: field.height };
+}
+
+const padding = (box: Box) => Math.min(2, box.width / 4, box.height / 4);
+
+/** One line: as large as the box allows up to `maxSize`, smaller down to MIN_SIZE to fit its width, then cut. */
+function drawFitted(page: PDFPage, font: PDFFont, raw: string, box: Box, maxSize: number, color: Color) {
+  const text = toWinAnsi(raw.slice(0, MAX_DRAWN_CHARS)).trim();
+  if (text === '') return;
+  const pad = padding(box);
+  const [width, height] = [box.width - 2 * pad, box.height - 2 * pad];
+  const largest = Math.max(1, Math.min(maxSize, font.sizeAtHeight(height)));
+  const natural = font.widthOfTextAtSize(text, largest);
+  const size = natural <= width ? largest : Math.max(Math.min(MIN_SIZE, largest), (largest * width) / natural);
+  const line = truncateToWidth(font, text, size, width);
+  if (line === '') return;
+  page.drawText(line, { x: box.x + pad, y: centredBaseline(font, size, box.y + pad, height), size, font, color });
+}
+
+async function embedPng(pdf: PDFDocument, dataUrl: string): Promise<PDFImage | null> {
+  const png = pngFromDataUrl(dataUrl);
+  if (!png) return null;
+  try {
+    return await pdf.embedPng(png);
+  } catch {
+    return null;
+  }
+}
+
+/** Scaled to fit inside the padded box, keeping its aspect ratio, and centred. */
+function drawImageInBox(page: PDFPage, image: PDFImage, box: Box) {
+  const pad = padding(box);
+  const [width, height] = [box.width - 2 * pad, box.height - 2 * pad];
+  const scale = Math.min(width / image.width, height / image.height);
+  const [w, h] = [image.width * scale, image.height * scale];
+  page.drawImage(image, { x: box.x + pad + (width - w) / 2, y: box.y + pad + (height - h) / 2, width: w, height: h });
+}
+
+/** An X in the largest square centred in the box. */
+function drawCross(page: PDFPage, box: Box, color: Color) {
+  const side = Math.min(box.width, box.height);
+  const inset = side * 0.2;
+  const [left, bottom] = [box.x + (box.width - side) / 2 + inset, box.y + (box.height - side) / 2 + inset];
+  const [right, top] = [left + side - 2 * inset, bottom + side - 2 * inset];
+  const thickness = Math.max(0.75, side * 0.08);
+  page.drawLine({ start: { x: left, y: bottom }, end: { x: right, y: top }, thickness, color });
+  page.drawLine({ start: { x: left, y: top }, end: { x: right, y: bottom }, thickness, color });
+}

@@ -1,0 +1,130 @@
+import type { PDFDocument } from 'pdf-lib';
+import type { FieldType } from '../data/schema.js';
+import { sha256Hex } from '../lib/crypto.js';
+import { appendCertificatePages } from './certificate-pages.js';
+import { drawFields } from './draw-fields.js';
+import { appendIncrementalUpdate } from './incremental-update.js';
+
+export type FinishedField = {
+  type: FieldType;
+  /** 1-based page; x, y, width, height in PDF points measured from the page's TOP-LEFT corner. */
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** signature/initials: a typed value as plain text, or a drawn one as 'data:image/png;base64,...'; checkbox: 'true' | 'false'; date_signed: 'YYYY-MM-DD'; others: text. null = left empty (optional field). */
+  value: string | null;
+};
+
+export type CertificateRecipient = {
+  name: string;
+  email: string;
+  role: string;
+  kind: 'signer' | 'cc';
+  /** What happened, in order: e.g. { what: 'Sent', at, ip: null, userAgent: null }, 'Viewed', 'Consented (esign-consent-2026-11)', 'Signed', 'Declined: <reason>'. */
+  events: { what: string; at: Date; ip: string | null; userAgent: string | null }[];
+};
+
+export type FinishInput = {
+  /** The template's PDF as it was sent. */
+  original: Uint8Array;
+  envelopeId: string;
+  title: string;
+  senderEmail: string;
+  fields: FinishedField[];
+  recipients: CertificateRecipient[];
+  consentVersion: string;
+  consentText: string;
+  /** Hex of the original. */
+  originalSha256: string;
+  completedAt: Date;
+  /** Lines naming the sealing certificate, printed on the certificate page when given. */
+  sealedBy?: string[];
+};
+
+export type FinishedDocument = {
+  bytes: Uint8Array;
+  /** Hex SHA-256 of `bytes`. */
+  sha256: string;
+  /** Hex SHA-256 of the signed content: the original with the fields drawn, which is the first part of `bytes` (see below). */
+  signedContentSha256: string;
+};
+
+const PRODUCER = 'E-Signing API';
+
+/**
+ * The finished copy of an envelope: the original with every value drawn at its field, then the
+ * certificate of completion on pages of its own. The certificate is appended as an incremental
+ * update, so the signed content stays a byte-for-byte prefix of the file and its hash, printed on
+ * the certificate, can be checked from the file alone. The same input gives the same bytes (all
+ * dates are `completedAt`), so a finished copy can be made again and compared by hash.
+ *
+ * Throws only when the original cannot be opened or a field is not on one of its pages: the
+ * values themselves (anything a signer typed or drew) are drawn harmlessly whatever they hold.
+ */
+export async function finishDocument(input: FinishInput): Promise<FinishedDocument> {
+  if (Number.isNaN(input.completedAt.getTime())) throw new RangeError('completedAt is not a valid date.');
+  // Loaded here, not at the top: pdf-lib stays out of the Worker's request-path module graph.
+  const lib = await import('pdf-lib');
+  const pdf = await lib.PDFDocument.load(input.original, { updateMetadata: false });
+  flattenForm(lib, pdf);
+  await drawFields(lib, pdf, input.fields);
+  setMetadata(pdf, input);
+  const documentPages = pdf.getPageCount();
+  // Without object streams the prefix ends in a classic cross-reference table, which the update extends.
+  const signedContent = await pdf.save({ useObjectStreams: false });
+  const baseLargestObjectNumber = pdf.context.largestObjectNumber;
+  const signedContentSha256 = await sha256Hex(signedContent);
+
+  appendCertificatePages(lib, pdf, {
+    envelopeId: input.envelopeId,
+    title: input.title,
+    senderEmail: input.senderEmail,
+    completedAt: input.completedAt,
+    documentPages,
+    originalSha256: input.originalSha256,
+    signedContentSha256,
+    signedContentBytes: signedContent.length,
+    consentVersion: input.consentVersion,
+    consentText: input.consentText,
+    sealedBy: input.sealedBy,
+    recipients: input.recipients,
+  });
+  const bytes = await appendIncrementalUpdate(lib, pdf, signedContent, baseLargestObjectNumber);
+  return { bytes, sha256: await sha256Hex(bytes), signedContentSha256 };
+}
+
+/** A form left interactive would let anyone change what the signed copy shows. */
+function flattenForm(lib: typeof import('pdf-lib'), pdf: PDFDocument) {
+  const key = lib.PDFName.of('AcroForm');
+  if (!pdf.catalog.has(key)) return;
+  const form = pdf.getForm();
+  try {
+    form.flatten();
+  } catch {
+    // Fields whose appearance pdf-lib cannot regenerate keep the appearance the original gave them.
+    form.flatten({ updateFieldAppearances: false });
+  }
+  pdf.catalog.delete(key);
+  // pdf-lib 1.17 deletes a flattened field's widgets but leaves their references in the pages'
+  // Annots, where they would point at nothing.
+  for (const page of pdf.getPages()) {
+    const annots = page.node.Annots();
+    for (let i = (annots?.size() ?? 0) - 1; i >= 0; i--) {
+      const entry = annots!.get(i);
+      if (entry instanceof lib.PDFRef && pdf.context.lookup(entry) === undefined) annots!.remove(i);
+    }
+  }
+}
+
+function setMetadata(pdf: PDFDocument, input: FinishInput) {
+  pdf.setTitle(input.title);
+  pdf.setSubject(`Signed: ${input.title}`);
+  pdf.setAuthor(input.senderEmail);
+  pdf.setCreator(PRODUCER);
+  pdf.setProducer(PRODUCER);
+  pdf.setKeywords(['envelope', input.envelopeId, 'signed']);
+  pdf.setCreationDate(input.completedAt);
+  pdf.setModificationDate(input.completedAt);
+}
