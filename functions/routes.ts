@@ -16,9 +16,11 @@ import * as rotateApiKey from './admin/rotate-api-key.js';
 import * as revokeApiKey from './admin/revoke-api-key.js';
 import * as importTemplate from './admin/import-template.js';
 import * as voidEnvelope from './admin/void-envelope.js';
+import * as getEnvelopeDocument from './admin/get-envelope-document.js';
+import * as getEnvelopeAudit from './admin/get-envelope-audit.js';
 
 /** The public API under `/v1` (spec section 4). */
 export const v1Endpoints = [createToken, listTemplates, getTemplate, listContacts, createContact, sendEnvelope, getSigningLinks];
 
 /** The management plane under `/admin/v1` (contract section 3). */
-export const adminEndpoints = [createCompany, putUser, createApiKey, rotateApiKey, revokeApiKey, importTemplate, voidEnvelope];
+export const adminEndpoints = [createCompany, putUser, createApiKey, rotateApiKey, revokeApiKey, importTemplate, voidEnvelope, getEnvelopeDocument, getEnvelopeAudit];

@@ -223,6 +223,8 @@ export const envelopes = pgTable(
     /** The template's document as it was at send time; the finished PDF once all have signed. */
     documentSha256: text('document_sha256').notNull(),
     signedDocument: bytea('signed_document'),
+    /** SHA-256 (hex) of the finished PDF, set with it. */
+    signedDocumentSha256: text('signed_document_sha256'),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true, precision: 3 }),
     voidedAt: timestamp('voided_at', { withTimezone: true, precision: 3 }),

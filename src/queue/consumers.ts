@@ -3,6 +3,10 @@ import { topics } from '../domain/envelopes/follow-ups.js';
 import { remindEnvelope } from '../domain/envelopes/remind-envelope.js';
 import { sendSigningEmail } from '../domain/envelopes/signing-email.js';
 import { releaseQuota } from '../domain/quota/release-quota.js';
+import { advanceTurn } from '../domain/signing/advance-turn.js';
+import { sendCompletedEmail, sendDeclinedEmail, sendDocumentReadyEmails } from '../domain/signing/ceremony-emails.js';
+import { finishEnvelope } from '../domain/signing/finish-envelope.js';
+import { signingTopics } from '../domain/signing/signing-topics.js';
 import { deliverWebhookEvent, dispatchWebhookEvent, webhookTopics } from '../domain/webhooks/dispatch-event.js';
 import type { QueueMessage } from '../ports/queue.js';
 import type { Services } from '../services.js';
@@ -19,6 +23,11 @@ export const queueConsumers: Record<string, QueueConsumer> = {
   [topics.webhookDispatch]: dispatchWebhookEvent,
   [webhookTopics.deliver]: deliverWebhookEvent,
   [topics.quotaRelease]: releaseQuota,
+  [signingTopics.advance]: advanceTurn,
+  [signingTopics.finish]: finishEnvelope,
+  [signingTopics.completedEmail]: sendCompletedEmail,
+  [signingTopics.declinedEmail]: sendDeclinedEmail,
+  [signingTopics.documentReadyEmail]: sendDocumentReadyEmails,
 };
 
 export class UnknownTopicError extends Error {}

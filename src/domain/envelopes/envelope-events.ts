@@ -1,17 +1,15 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import { insertWhen } from '../../data/insert-when.js';
-import { auditEvents, envelopes, outboxMessages, webhookEvents, type EnvelopeStatus } from '../../data/schema.js';
+import { envelopes, type EnvelopeStatus } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
-import { type OutboxMessage, relayOutbox } from '../../outbox/outbox.js';
+import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
-import { topics } from './follow-ups.js';
+import { type ChangeRecord, recordChange, sideEffectsOf } from './record-change.js';
 
 /**
  * Ends an envelope still out for signature (voided, expired) in one batch: the conditional status
  * change, its audit row, its webhook event and the event's dispatch in the outbox, each written
- * only if the envelope is in the new status when the batch reaches it. The ids are fixed by
- * envelope and kind, so doing it again (a retried queue delivery, a repeated void) adds nothing,
- * and a change that lost a race (voided while it expired) records nothing of its own.
+ * only if the envelope is in the new status when the batch reaches it. A change that lost a race
+ * (voided while it expired) records nothing of its own, and a repeat adds nothing.
  */
 export async function endEnvelope(
   services: Services,
@@ -29,9 +27,13 @@ export async function endEnvelope(
   const now = services.clock.now();
   const { envelope, status } = change;
   const kind = `envelope.${status}`;
-  const eventId = `msg_${status}_${envelope.id}`;
-  const dispatch: OutboxMessage = { topic: topics.webhookDispatch, body: { event_id: eventId }, dedupeId: eventId };
-  const auditId = await uuidFromName(`${envelope.id}:${kind}`);
+  const record: ChangeRecord = {
+    companyId: envelope.companyId,
+    envelopeId: envelope.id,
+    at: now,
+    audit: [{ id: await uuidFromName(`${envelope.id}:${kind}`), kind, actorType: change.actorType, data: change.auditData ?? {} }],
+    event: { id: `msg_${status}_${envelope.id}`, kind, payload: change.payload },
+  };
   const nowInStatus = sql`exists (select 1 from ${envelopes} where ${and(eq(envelopes.id, envelope.id), eq(envelopes.status, status))})`;
   const [updated] = await services.database.atomic((q) => [
     q
@@ -39,29 +41,9 @@ export async function endEnvelope(
       .set({ ...change.set, status })
       .where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), change.when))
       .returning({ id: envelopes.id }),
-    insertWhen(q, webhookEvents, { id: eventId, companyId: envelope.companyId, envelopeId: envelope.id, kind, payload: change.payload, createdAt: now }, nowInStatus),
-    insertWhen(
-      q,
-      auditEvents,
-      {
-        id: auditId,
-        companyId: envelope.companyId,
-        envelopeId: envelope.id,
-        kind,
-        actorType: change.actorType,
-        data: change.auditData ?? {},
-        createdAt: now,
-      },
-      nowInStatus,
-    ),
-    insertWhen(
-      q,
-      outboxMessages,
-      { id: dispatch.dedupeId, companyId: envelope.companyId, topic: dispatch.topic, body: dispatch.body, createdAt: now },
-      nowInStatus,
-    ),
+    ...recordChange(q, record, nowInStatus),
   ]);
   const changed = (updated as unknown[]).length > 0;
-  if (changed) await relayOutbox(services, [dispatch]);
+  if (changed) await relayOutbox(services, sideEffectsOf(record));
   return { changed };
 }

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { envelopes, recipients } from '../../data/schema.js';
+import { auditEvents, envelopes, recipients } from '../../data/schema.js';
+import { uuidFromName } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { waitingStatuses } from './follow-ups.js';
 import { signingToken, signingUrl } from './signing-links.js';
@@ -46,4 +47,17 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
     tags: { envelope_id: envelopeId, recipient_id: recipientId, kind: reminder ? 'reminder' : 'signing_request' },
     idempotencyKey,
   });
+  // The trail says when each e-mail went out; a redelivery records it once.
+  await services.database.db
+    .insert(auditEvents)
+    .values({
+      id: await uuidFromName(`email:${idempotencyKey}`),
+      companyId: envelope.companyId,
+      envelopeId,
+      kind: 'recipient.emailed',
+      actorType: 'system',
+      data: { recipient_id: recipientId, email: recipient.email, reminder },
+      createdAt: services.clock.now(),
+    })
+    .onConflictDoNothing();
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "envelopes" ADD COLUMN "signed_document_sha256" text;

@@ -1,0 +1,31 @@
+import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { finishedDocument } from '../../src/domain/envelopes/envelope-record.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses } from '../../src/http/openapi-helpers.js';
+import { adminSecurity } from './admin-schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/admin/v1/envelopes/{id}/document',
+  operationId: 'adminGetEnvelopeDocument',
+  tags: ['Admin'],
+  summary: 'The finished PDF of a completed envelope (409 until it has been made)',
+  security: adminSecurity,
+  request: { params: z.object({ id: z.string() }) },
+  responses: {
+    200: {
+      description: 'The finished PDF; `X-Document-SHA256` carries its hash.',
+      content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
+    ...errorResponses('unauthorized', 'envelope_not_found', 'conflict'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const document = await finishedDocument(c.get('services'), c.req.valid('param').id);
+  return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `attachment; filename="${document.fileName}"`,
+    'X-Document-SHA256': document.sha256,
+  }) as never;
+};

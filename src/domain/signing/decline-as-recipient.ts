@@ -1,0 +1,58 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { envelopes, recipients } from '../../data/schema.js';
+import { uuidFromName } from '../../lib/ids.js';
+import { isStorableText } from '../../lib/storable-text.js';
+import { relayOutbox } from '../../outbox/outbox.js';
+import type { Services } from '../../services.js';
+import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
+import { linkState, waiting } from './link-state.js';
+import { resolveLink } from './resolve-link.js';
+import { recipientSummary, signerAudit } from './signer-audit.js';
+import { declinedAt, envelopeOpen } from './signing-conditions.js';
+import { MAX_TEXT_VALUE_CHARS, type SignerContext, SigningRefused, type SigningState } from './signing-state.js';
+import { signingTopics } from './signing-topics.js';
+
+/**
+ * A signer declines, with a reason. One batch: the recipient declined, the envelope declined (so
+ * every other link stops working at once), the audit row, an `envelope.declined` event and an
+ * e-mail to the sender. A signer may decline before their turn; not after they signed.
+ */
+export async function declineAsRecipient(services: Services, token: string, reason: string, who: SignerContext): Promise<SigningState> {
+  const link = await resolveLink(services, token);
+  if (!link) return { kind: 'invalid' };
+  const now = services.clock.now();
+  const state = linkState(link, now);
+  if (state.kind !== 'sign' && state.kind !== 'not_your_turn') return state;
+  const why = reason.trim();
+  if (why === '' || why.length > MAX_TEXT_VALUE_CHARS || !isStorableText(why)) {
+    throw new SigningRefused([{ field: 'reason', message: `Give a reason of 1 to ${MAX_TEXT_VALUE_CHARS} characters.` }]);
+  }
+
+  const { envelope, recipient } = link;
+  const declined: ChangeRecord = {
+    companyId: envelope.companyId,
+    envelopeId: envelope.id,
+    at: now,
+    audit: [{ id: await uuidFromName(`${envelope.id}:declined`), kind: 'recipient.declined', ...signerAudit(recipient, who, { reason: why }) }],
+    event: {
+      id: `msg_declined_${envelope.id}`,
+      kind: 'envelope.declined',
+      payload: { envelope_id: envelope.id, title: envelope.title, status: 'declined', recipient: recipientSummary(recipient), reason: why, declined_at: now.toISOString() },
+    },
+    outbox: [{ topic: signingTopics.declinedEmail, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.declined.email` }],
+  };
+  const declinedNow = declinedAt(recipient.id, now);
+  const results = await services.database.atomic((q) => [
+    q.update(envelopes).set({ status: sql`${envelopes.status}` }).where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'))),
+    q
+      .update(recipients)
+      .set({ status: 'declined', declinedAt: now })
+      .where(and(eq(recipients.id, recipient.id), eq(recipients.type, 'signer'), inArray(recipients.status, [...waiting]), envelopeOpen(envelope.id, now)))
+      .returning({ id: recipients.id }),
+    q.update(envelopes).set({ status: 'declined' }).where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), declinedNow)),
+    ...recordChange(q, declined, declinedNow),
+  ]);
+  if ((results[1] as unknown[]).length > 0) await relayOutbox(services, sideEffectsOf(declined));
+  const after = await resolveLink(services, token);
+  return after ? linkState(after, services.clock.now()) : { kind: 'invalid' };
+}

@@ -1,0 +1,86 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { auditEvents, envelopeFields, envelopes, recipients, templateDocuments } from '../../data/schema.js';
+import { uuidFromName } from '../../lib/ids.js';
+import { relayOutbox } from '../../outbox/outbox.js';
+import type { Services } from '../../services.js';
+import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
+import { certificateTrail } from './certificate-trail.js';
+import { fileNameOf } from './signing-document.js';
+import { consent } from './signing-state.js';
+import { signingTopics } from './signing-topics.js';
+
+/**
+ * Queue consumer, after completion: makes the finished PDF (every value drawn in place, the
+ * certificate pages appended) and stores it with its hash, with an `envelope.document_ready` event
+ * and the e-mails to every recipient, in one batch. Made here, not on the last signer's request, so
+ * the signer is not kept waiting; a redelivery after it is stored does nothing.
+ */
+export async function finishEnvelope(services: Services, body: Record<string, unknown>): Promise<void> {
+  const envelopeId = String(body.envelope_id);
+  const { db } = services.database;
+  const [envelope] = await db
+    .select({
+      id: envelopes.id,
+      companyId: envelopes.companyId,
+      templateId: envelopes.templateId,
+      title: envelopes.title,
+      senderEmail: envelopes.senderEmail,
+      status: envelopes.status,
+      completedAt: envelopes.completedAt,
+      documentSha256: envelopes.documentSha256,
+      finished: envelopes.signedDocumentSha256,
+    })
+    .from(envelopes)
+    .where(eq(envelopes.id, envelopeId))
+    .limit(1);
+  if (!envelope || envelope.status !== 'completed' || envelope.finished) return;
+  const scoped = (table: { companyId: AnyPgColumn }) => eq(table.companyId, envelope.companyId);
+  const [[original], everyone, fields, trail] = await Promise.all([
+    db.select({ bytes: templateDocuments.content, sha256: templateDocuments.sha256 }).from(templateDocuments).where(and(eq(templateDocuments.templateId, envelope.templateId), scoped(templateDocuments))).limit(1),
+    db.select().from(recipients).where(and(eq(recipients.envelopeId, envelopeId), scoped(recipients))).orderBy(asc(recipients.order), asc(recipients.position)),
+    db.select().from(envelopeFields).where(and(eq(envelopeFields.envelopeId, envelopeId), scoped(envelopeFields))),
+    db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, envelopeId), scoped(auditEvents))).orderBy(asc(auditEvents.createdAt)),
+  ]);
+  // The template's document must be the one that was sent: a finished PDF of another would be false.
+  if (!original || original.sha256 !== envelope.documentSha256) throw new Error(`The document of envelope ${envelopeId} is no longer the one that was sent.`);
+
+  const { finishDocument } = await import('../../pdf/finish-document.js');
+  const completedAt = envelope.completedAt ?? services.clock.now();
+  const finished = await finishDocument({
+    original: original.bytes,
+    envelopeId,
+    title: envelope.title,
+    senderEmail: envelope.senderEmail,
+    fields: fields.map((field) => ({ type: field.type, page: field.page, x: field.x, y: field.y, width: field.width, height: field.height, value: field.value })),
+    recipients: certificateTrail(everyone, trail),
+    consentVersion: consent.version,
+    consentText: consent.text,
+    originalSha256: envelope.documentSha256,
+    completedAt,
+  });
+
+  const now = services.clock.now();
+  const fileName = fileNameOf(envelope.title, '-signed');
+  const ready: ChangeRecord = {
+    companyId: envelope.companyId,
+    envelopeId,
+    at: now,
+    audit: [{ id: await uuidFromName(`${envelopeId}:document_ready`), kind: 'envelope.document_ready', actorType: 'system', data: { sha256: finished.sha256, size: finished.bytes.length } }],
+    event: {
+      id: `msg_document_ready_${envelopeId}`,
+      kind: 'envelope.document_ready',
+      payload: { envelope_id: envelopeId, title: envelope.title, file_name: fileName, sha256: finished.sha256, size: finished.bytes.length, original_sha256: envelope.documentSha256 },
+    },
+    outbox: [{ topic: signingTopics.documentReadyEmail, body: { envelope_id: envelopeId }, dedupeId: `${envelopeId}.ready.emails` }],
+  };
+  const [stored] = await services.database.atomic((q) => [
+    q
+      .update(envelopes)
+      .set({ signedDocument: finished.bytes, signedDocumentSha256: finished.sha256 })
+      .where(and(eq(envelopes.id, envelopeId), eq(envelopes.status, 'completed'), sql`${envelopes.signedDocumentSha256} is null`))
+      .returning({ id: envelopes.id }),
+    ...recordChange(q, ready, sql`exists (select 1 from ${envelopes} where ${envelopes.id} = ${envelopeId} and ${envelopes.signedDocumentSha256} = ${finished.sha256})`),
+  ]);
+  if ((stored as unknown[]).length > 0) await relayOutbox(services, sideEffectsOf(ready));
+}

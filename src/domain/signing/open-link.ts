@@ -1,0 +1,46 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { recipients } from '../../data/schema.js';
+import { uuidFromName } from '../../lib/ids.js';
+import { relayOutbox } from '../../outbox/outbox.js';
+import type { Services } from '../../services.js';
+import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
+import { linkState } from './link-state.js';
+import { recipientSummary, signerAudit } from './signer-audit.js';
+import { resolveLink } from './resolve-link.js';
+import type { SignerContext, SigningState } from './signing-state.js';
+
+/**
+ * A signer opens their link. The first time they see the document (it is their turn), the
+ * recipient is recorded as viewed, with an audit row and an `envelope.viewed` event, in one batch;
+ * later opens record nothing more.
+ */
+export async function openSigningLink(services: Services, token: string, who: SignerContext): Promise<SigningState> {
+  const link = await resolveLink(services, token);
+  if (!link) return { kind: 'invalid' };
+  const now = services.clock.now();
+  const state = linkState(link, now);
+  if (state.kind !== 'sign' || link.recipient.status !== 'sent') return state;
+
+  const { envelope, recipient } = link;
+  const record: ChangeRecord = {
+    companyId: envelope.companyId,
+    envelopeId: envelope.id,
+    at: now,
+    audit: [{ id: await uuidFromName(`${recipient.id}:viewed`), kind: 'recipient.viewed', ...signerAudit(recipient, who) }],
+    event: {
+      id: `msg_viewed_${recipient.id}`,
+      kind: 'envelope.viewed',
+      payload: { envelope_id: envelope.id, title: envelope.title, recipient: recipientSummary(recipient), viewed_at: now.toISOString() },
+    },
+  };
+  const [viewed] = await services.database.atomic((q) => [
+    q
+      .update(recipients)
+      .set({ status: 'viewed', viewedAt: now })
+      .where(and(eq(recipients.id, recipient.id), eq(recipients.status, 'sent')))
+      .returning({ id: recipients.id }),
+    ...recordChange(q, record, sql`exists (select 1 from ${recipients} where ${recipients.id} = ${recipient.id} and ${recipients.viewedAt} is not null)`),
+  ]);
+  if ((viewed as unknown[]).length > 0) await relayOutbox(services, sideEffectsOf(record));
+  return state;
+}

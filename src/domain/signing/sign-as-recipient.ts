@@ -1,0 +1,109 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { envelopeFields, envelopes, recipients } from '../../data/schema.js';
+import { uuidFromName } from '../../lib/ids.js';
+import { relayOutbox } from '../../outbox/outbox.js';
+import type { Services } from '../../services.js';
+import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
+import { acceptSubmission } from './accept-submission.js';
+import { linkState, waiting } from './link-state.js';
+import { resolveLink } from './resolve-link.js';
+import { recipientSummary, signerAudit } from './signer-audit.js';
+import { allSigned, completedAt, earlierSignersDone, envelopeOpen, signedAt } from './signing-conditions.js';
+import { signingTopics } from './signing-topics.js';
+import { consent, type SignerContext, type SigningState, type SigningSubmission } from './signing-state.js';
+
+/**
+ * A signer signs. One batch: the recipient signed (only if the envelope is still open, it is
+ * their turn and they have not acted), their field values, the consent and signature in the audit
+ * trail, an `envelope.signed` event; and, if they were the last signer, the envelope completed with
+ * its own records and the finished PDF's job in the outbox. The envelope row is locked first, so
+ * two last signers finishing at once complete it exactly once. A double submit signs once; one
+ * that lost a race (voided, expired, declined meanwhile) changes nothing and shows the new state.
+ */
+export async function signAsRecipient(services: Services, token: string, submission: SigningSubmission, who: SignerContext): Promise<SigningState> {
+  const link = await resolveLink(services, token);
+  if (!link) return { kind: 'invalid' };
+  const now = services.clock.now();
+  const state = linkState(link, now);
+  if (state.kind !== 'sign') return state;
+  const values = acceptSubmission(state.fields, submission);
+
+  const { envelope, recipient } = link;
+  const signed: ChangeRecord = {
+    companyId: envelope.companyId,
+    envelopeId: envelope.id,
+    at: now,
+    audit: [
+      { id: await uuidFromName(`${recipient.id}:consented`), kind: 'recipient.consented', ...signerAudit(recipient, who, { consent_version: consent.version }) },
+      { id: await uuidFromName(`${recipient.id}:signed`), kind: 'recipient.signed', ...signerAudit(recipient, who) },
+    ],
+    event: {
+      id: `msg_signed_${recipient.id}`,
+      kind: 'envelope.signed',
+      payload: { envelope_id: envelope.id, title: envelope.title, recipient: recipientSummary(recipient), signed_at: now.toISOString() },
+    },
+    outbox: [{ topic: signingTopics.advance, body: { envelope_id: envelope.id }, dedupeId: `${recipient.id}.signed.advance` }],
+  };
+  const completed: ChangeRecord = {
+    companyId: envelope.companyId,
+    envelopeId: envelope.id,
+    at: now,
+    audit: [{ id: await uuidFromName(`${envelope.id}:completed`), kind: 'envelope.completed', actorType: 'system' }],
+    event: {
+      id: `msg_completed_${envelope.id}`,
+      kind: 'envelope.completed',
+      payload: {
+        envelope_id: envelope.id,
+        title: envelope.title,
+        completed_at: now.toISOString(),
+        recipients: link.everyone.map(recipientSummary),
+      },
+    },
+    outbox: [
+      { topic: signingTopics.finish, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.finish` },
+      { topic: signingTopics.completedEmail, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.completed.email` },
+    ],
+  };
+
+  const signedNow = signedAt(recipient.id, now);
+  let completion = -1;
+  const results = await services.database.atomic((q) => {
+    const statements = [
+      // The lock: concurrent signings of one envelope take turns from here to their commit.
+      q.update(envelopes).set({ status: sql`${envelopes.status}` }).where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'))),
+      q
+        .update(recipients)
+        .set({ status: 'signed', signedAt: now })
+        .where(
+          and(
+            eq(recipients.id, recipient.id),
+            inArray(recipients.status, [...waiting]),
+            envelopeOpen(envelope.id, now),
+            envelope.signingOrder === 'sequential' ? earlierSignersDone(envelope.id, recipient.order) : undefined,
+          ),
+        )
+        .returning({ id: recipients.id }),
+      ...[...values].map(([fieldId, value]) =>
+        q
+          .update(envelopeFields)
+          .set({ value })
+          .where(and(eq(envelopeFields.id, fieldId), eq(envelopeFields.recipientId, recipient.id), signedNow)),
+      ),
+      ...recordChange(q, signed, signedNow),
+    ];
+    completion = statements.length;
+    statements.push(
+      q
+        .update(envelopes)
+        .set({ status: 'completed', completedAt: now })
+        .where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), signedNow, allSigned(envelope.id)))
+        .returning({ id: envelopes.id }),
+      ...recordChange(q, completed, completedAt(envelope.id, now)),
+    );
+    return statements;
+  });
+  const happened = (index: number) => (results[index] as unknown[]).length > 0;
+  await relayOutbox(services, [...(happened(1) ? sideEffectsOf(signed) : []), ...(happened(completion) ? sideEffectsOf(completed) : [])]);
+  const after = await resolveLink(services, token);
+  return after ? linkState(after, services.clock.now()) : { kind: 'invalid' };
+}

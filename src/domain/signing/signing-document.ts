@@ -1,0 +1,34 @@
+import { and, eq } from 'drizzle-orm';
+import { envelopes, templateDocuments } from '../../data/schema.js';
+import type { Services } from '../../services.js';
+import { linkState } from './link-state.js';
+import { resolveLink } from './resolve-link.js';
+
+/** A file name from a title: letters, digits and dashes only, so no header can be forged with it. */
+export const fileNameOf = (title: string, suffix = '') =>
+  `${title.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'document'}${suffix}.pdf`;
+
+/**
+ * The PDF a signing link may show: the document as sent while the envelope is out (to sign, to
+ * wait for one's turn, or as a copy), the finished PDF once it is made; nothing for a voided,
+ * declined or expired envelope, or an invalid link.
+ */
+export async function signingDocument(services: Services, token: string): Promise<{ bytes: Uint8Array; fileName: string; finished: boolean } | null> {
+  const link = await resolveLink(services, token);
+  if (!link) return null;
+  const state = linkState(link, services.clock.now());
+  const { envelope } = link;
+  const { db } = services.database;
+  if (state.kind === 'completed') {
+    if (!state.documentReady) return null;
+    const [row] = await db.select({ bytes: envelopes.signedDocument }).from(envelopes).where(eq(envelopes.id, envelope.id)).limit(1);
+    return row?.bytes ? { bytes: row.bytes, fileName: fileNameOf(envelope.title, '-signed'), finished: true } : null;
+  }
+  if (!['sign', 'not_your_turn', 'signed', 'copy'].includes(state.kind)) return null;
+  const [document] = await db
+    .select({ bytes: templateDocuments.content })
+    .from(templateDocuments)
+    .where(and(eq(templateDocuments.templateId, envelope.templateId), eq(templateDocuments.companyId, envelope.companyId)))
+    .limit(1);
+  return document ? { bytes: document.bytes, fileName: fileNameOf(envelope.title), finished: false } : null;
+}
