@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { adminEndpoints, v1Endpoints } from '../functions/routes.js';
+import { signingRoutes } from '../functions/signing/signing-routes.js';
 import { ApiError } from './errors.js';
 import type { AppEnv } from './http/app-env.js';
 import { handleError, handleNotFound, payloadTooLarge } from './http/error-handler.js';
@@ -47,6 +48,8 @@ export function createApp(services: Services) {
 
   root.route('/', v1);
   root.route('/', admin);
+  // The signing page behind the links: HTML with its own body limit, errors and security headers.
+  root.route('/', signingRoutes);
   return root;
 }
 

@@ -14,6 +14,7 @@ import { loadSeedFile } from '../seed/load-seed.js';
 import { loadOrCreateLocalSecrets } from './local-secrets.js';
 import { readNodeConfig } from './node-config.js';
 import { demoSeedPath, describeFailure, listen, welcome } from './startup-output.js';
+import { isStaticPath, staticFiles } from './static-files.js';
 
 const demoSeed = fileURLToPath(demoSeedPath);
 const HOUSEKEEPING_INTERVAL_MS = 15_000;
@@ -23,7 +24,9 @@ async function main() {
   // The port is taken first, so that a port in use fails at once; requests wait for the app.
   let appReady!: (app: ReturnType<typeof createApp>) => void;
   const ready = new Promise<ReturnType<typeof createApp>>((resolve) => (appReady = resolve));
-  const server = await listen(config.PORT, async (request, env) => (await ready).fetch(request, env));
+  // The signing page's static files come before the app's routes, as Workers' static assets do.
+  const statics = staticFiles();
+  const server = await listen(config.PORT, async (request, env) => (isStaticPath(request) ? statics.fetch(request, env) : (await ready).fetch(request, env)));
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const database = await openPgliteDatabase(join(config.DATA_DIR, 'pgdata'));
   const services = embeddedServices({

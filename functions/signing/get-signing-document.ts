@@ -1,0 +1,39 @@
+/**
+ * GET /sign/{token}/document.pdf: the document as the signer sees it (the original while signing,
+ * the finished PDF once completed); `?download=1` asks the browser to save it.
+ */
+import type { Context } from 'hono';
+import { signingDocument } from '../../src/domain/signing/signing-document.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { isTokenShaped } from '../../src/http/signing-form.js';
+import { invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
+import { tokenOf } from './signing-page.js';
+
+export async function getSigningDocument(c: Context<AppEnv>): Promise<Response> {
+  const token = tokenOf(c);
+  if (!isTokenShaped(token)) return c.html(invalidLinkPage(), 404);
+  const document = await signingDocument(c.get('services'), token);
+  if (!document) return c.html(invalidLinkPage(), 404);
+  const disposition = c.req.query('download') === '1' ? 'attachment' : 'inline';
+  return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': 'application/pdf',
+    'Content-Length': String(document.bytes.byteLength),
+    'Content-Disposition': contentDisposition(disposition, document.fileName),
+  });
+}
+
+/**
+ * `filename` in plain ASCII for every browser, `filename*` with the real name in UTF-8 for those
+ * that read it. The name comes from the template's uploader: quotes, slashes and controls go.
+ */
+export function contentDisposition(type: 'attachment' | 'inline', fileName: string): string {
+  const cleaned =
+    fileName
+      .replace(/[\u0000-\u001f\u007f"\\/]/g, '')
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
+      .trim() || 'document.pdf';
+  const named = /\.pdf$/i.test(cleaned) ? cleaned : `${cleaned}.pdf`;
+  const ascii = named.replace(/[^\x20-\x7e]/g, '_');
+  const encoded = encodeURIComponent(named).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

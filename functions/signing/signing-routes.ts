@@ -1,0 +1,38 @@
+/**
+ * The signing page behind the links (`{BASE_URL}/sign/{token}`): HTML for people, not the JSON
+ * API, so a plain Hono app with its own errors, body limit and security, mounted once in app.ts.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { signingErrorHandler } from '../../src/http/signing-errors.js';
+import { invalidLinkPage, methodNotAllowedPage, tooLargePage } from '../../src/http/signing-page/notice-pages.js';
+import { signingGuard } from '../../src/http/signing-security.js';
+import { declineSigning } from './decline-signing.js';
+import { getSigningDocument } from './get-signing-document.js';
+import { showSigningPage } from './show-signing-page.js';
+import { submitSignature } from './submit-signature.js';
+
+/** Two drawn signatures at their largest (2 × 300,000 characters) and the rest of the form fit. */
+const MAX_FORM_BYTES = 1024 * 1024;
+
+export const signingRoutes = new Hono<AppEnv>();
+signingRoutes.onError(signingErrorHandler);
+signingRoutes.use('/sign/*', signingGuard);
+signingRoutes.use('/sign/*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(tooLargePage(), 413) }));
+
+const routes: [path: string, method: 'GET' | 'POST', handler: typeof showSigningPage][] = [
+  ['/sign/:token', 'GET', showSigningPage],
+  ['/sign/:token', 'POST', submitSignature],
+  ['/sign/:token/decline', 'POST', declineSigning],
+  ['/sign/:token/document.pdf', 'GET', getSigningDocument],
+];
+for (const [path, method, handler] of routes) signingRoutes.on(method, path, handler);
+
+// Other methods on those paths, and any other path under /sign/, answer with a page too.
+for (const path of new Set(routes.map(([path]) => path))) {
+  const allowed = routes.filter((route) => route.at(0) === path).map(([, method]) => method);
+  const allow = allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.filter((method) => method !== 'GET')] : allowed;
+  signingRoutes.all(path, (c) => c.html(methodNotAllowedPage(), 405, { Allow: allow.join(', ') }));
+}
+signingRoutes.all('/sign/*', (c) => c.html(invalidLinkPage(), 404));

@@ -1,0 +1,39 @@
+/**
+ * POST /sign/{token}: the signing form (`form_token`, `consent=yes`, `field.<id>` per field; a
+ * drawn signature is a PNG data URL in its field). Signed, or whatever came of it: 303 to the
+ * page. Refused: the sign page again with the problems, 422.
+ */
+import type { Context } from 'hono';
+import { openSigningLink } from '../../src/domain/signing/open-link.js';
+import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
+import { SigningRefused } from '../../src/domain/signing/signing-state.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { verifyFormToken } from '../../src/http/form-token.js';
+import { formTokenOf, isTokenShaped, readForm, readSignForm } from '../../src/http/signing-form.js';
+import { forbiddenPage, invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
+import { linksOf, respondWithState, signerOf, tokenOf } from './signing-page.js';
+
+export async function submitSignature(c: Context<AppEnv>): Promise<Response> {
+  const token = tokenOf(c);
+  if (!isTokenShaped(token)) return c.html(invalidLinkPage(), 404);
+  const services = c.get('services');
+  const entries = await readForm(c);
+  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(), 403);
+
+  const form = readSignForm(entries);
+  const signer = signerOf(c);
+  const refuse = async (problems: SigningRefused['problems']) =>
+    respondWithState(c, token, await openSigningLink(services, token, signer), {
+      problems,
+      values: form.submission.values,
+      consentGiven: form.consentGiven,
+    });
+  if (form.problems.length > 0) return refuse(form.problems);
+  try {
+    await signAsRecipient(services, token, form.submission, signer);
+  } catch (err) {
+    if (err instanceof SigningRefused) return refuse(err.problems);
+    throw err;
+  }
+  return c.redirect(linksOf(token).sign, 303);
+}

@@ -1,0 +1,116 @@
+/**
+ * What every answer under `/sign/` and every static file of the signing page carries, and the
+ * checks every request under `/sign/` passes before a handler runs: a per-link rate limit, and,
+ * for posts, that the form came from this service's own page.
+ *
+ * The signing link is a bearer credential in the page's address, so the page is never stored
+ * (`no-store`), never named to another site (`no-referrer`) and never framed; its content policy
+ * allows scripts and styles only from our own files, none inline.
+ */
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { secondsUntilReset } from '../domain/shared/rate-decision.js';
+import type { RateRule } from '../ports/rate-limiter.js';
+import type { AppEnv } from './app-env.js';
+import { forbiddenPage, tooManyRequestsPage } from './signing-page/notice-pages.js';
+
+/**
+ * pdf.js needs nothing beyond this on the page: it is a module script of ours, its worker is a
+ * file of ours (same origin, so no `blob:` wrapper is made), it fetches the document from us,
+ * and embedded fonts reach it as bytes, not as fetched URLs. `data:` images are the drawn
+ * signature's preview; `isEvalSupported: false` is passed to pdf.js so it never tries `eval`.
+ */
+export const SIGNING_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "font-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The pdf.js worker's own policy (a worker follows the policy its script was served with, not
+ * the page's): its JPEG 2000 decoder is WebAssembly, which needs `'wasm-unsafe-eval'`. That is
+ * the compilation of WebAssembly only, not `eval` of script, and only inside that worker.
+ */
+export const PDF_WORKER_CSP = SIGNING_CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
+export const PDF_WORKER_PATH = '/static/vendor/pdfjs/pdf.worker.min.mjs';
+
+const commonHeaders = {
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+};
+
+export const signingPageHeaders: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': SIGNING_CSP,
+  ...commonHeaders,
+};
+
+/**
+ * The static files (our script and style, pdf.js) hold nothing of the signer, so they may be
+ * kept, but are checked again on each use (`no-cache`), so a deploy is picked up at once. The
+ * Worker's static assets send the same through `public/_headers`.
+ */
+export function staticFileHeaders(path: string): Record<string, string> {
+  return {
+    'Cache-Control': 'no-cache',
+    'Content-Security-Policy': path === PDF_WORKER_PATH ? PDF_WORKER_CSP : SIGNING_CSP,
+    ...commonHeaders,
+  };
+}
+
+export const signingRateRule = { name: 'sign', limit: 60, windowMs: 15 * 60 * 1000 } as const satisfies RateRule;
+
+/** The link's token as the path gives it (`/sign/{token}/...`), percent-decoded like a route parameter. */
+export function tokenInPath(path: string): string {
+  const segment = path.split('/')[2] ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Counted per link, by its recipient id part: the MAC part would let one link count as many. */
+export const rateIdentifier = (token: string) => `sign:${(token.split('.')[0] ?? '').slice(0, 40)}`;
+
+/**
+ * Whether a post comes from a page of another site. Browsers send `Origin: null` for this page's
+ * own forms, because the page asks them to send no referrer; `Sec-Fetch-Site: same-origin` is how
+ * those are told from a sandboxed or redirected post of another site, which is also `null`.
+ */
+export function isCrossSitePost(c: Context<AppEnv>): boolean {
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  const origin = c.req.header('origin');
+  if (origin === undefined) return false;
+  if (origin === 'null') return site !== 'same-origin';
+  return origin !== new URL(c.get('services').config.baseUrl).origin;
+}
+
+/** Security headers on whatever the request ends in, the link's rate limit, and the cross-site check. */
+export const signingGuard = createMiddleware<AppEnv>(async (c, next) => {
+  const refused = await refusal(c);
+  if (refused) c.res = refused;
+  else await next();
+  for (const [name, value] of Object.entries(signingPageHeaders)) c.res.headers.set(name, value);
+  return c.res;
+});
+
+async function refusal(c: Context<AppEnv>): Promise<Response | undefined> {
+  const services = c.get('services');
+  const decision = await services.rateLimiter.limit(signingRateRule, rateIdentifier(tokenInPath(c.req.path)));
+  if (!decision.success) {
+    const retryAfter = secondsUntilReset(decision, services.clock.now());
+    return c.html(tooManyRequestsPage(retryAfter), 429, { 'Retry-After': String(retryAfter) });
+  }
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && isCrossSitePost(c)) return c.html(forbiddenPage(), 403);
+  return undefined;
+}
