@@ -7,6 +7,8 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request as forward, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -19,7 +21,7 @@ import { openPgliteDatabase } from '../src/adapters/embedded/pglite-database.js'
 import { openNodePostgresDatabase } from '../src/adapters/postgres/node-postgres-database.js';
 import { loadOrCreateLocalSecrets } from '../src/entries/local-secrets.js';
 import { readNodeConfig } from '../src/entries/node-config.js';
-import { demoSeedPath, describeFailure, welcome } from '../src/entries/startup-output.js';
+import { demoSeedPath, describeFailure, settleUnreadBody, welcome } from '../src/entries/startup-output.js';
 import { loadSeedFile } from '../src/seed/load-seed.js';
 
 const DevEnv = z.object({
@@ -35,6 +37,9 @@ async function main() {
   const dev = DevEnv.safeParse(process.env);
   if (!dev.success) throw new Error(`Invalid environment: ${dev.error.issues.map((issue) => issue.message).join('; ')}`);
   const { DATABASE_URL, REDIS_URL } = dev.data;
+  // The public port is taken first, so that a port in use fails at once; wrangler dev gets another.
+  const workerPort = await freePort();
+  const front = await serveFront(config.PORT, workerPort);
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const tokenSecret = config.TOKEN_SECRET ?? secrets.token_secret;
   const adminToken = config.ADMIN_TOKEN ?? secrets.admin_token;
@@ -78,7 +83,7 @@ async function main() {
 
   const wrangler = spawn(
     join(root, 'node_modules', '.bin', 'wrangler'),
-    ['dev', '--ip', '127.0.0.1', '--port', String(config.PORT), '--env-file', envFile, '--persist-to', join(config.DATA_DIR, 'wrangler'), '--show-interactive-dev-session=false'],
+    ['dev', '--ip', '127.0.0.1', '--port', String(workerPort), '--env-file', envFile, '--persist-to', join(config.DATA_DIR, 'wrangler'), '--show-interactive-dev-session=false'],
     {
       cwd: root,
       detached: true,
@@ -98,6 +103,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     if (wrangler.exitCode === null && wrangler.pid) process.kill(-wrangler.pid, 'SIGTERM');
+    front.close();
     await Promise.allSettled([standins.close(), emailApi.close(), database.close()]);
     process.exit(code);
   };
@@ -114,6 +120,111 @@ async function main() {
   console.log(
     `\nE-signing API listening on ${config.BASE_URL} (workerd; database: ${standins.neon.backend}; limits: ${standins.redis ? 'Redis' : 'in-process'})`,
   );
+}
+
+/** Bodies up to this size reach wrangler dev whole: more than any route accepts (20 MiB on /admin). */
+const WHOLE_BODY_BYTES = 21 * 1024 * 1024;
+
+/**
+ * The public port: a small Node proxy in front of wrangler dev, which serves the Worker on a port of
+ * its own. It is there for a body the Worker begins to read and leaves unfinished: a chunked body
+ * over a size limit, which the limit counts as it reads and refuses at 1 MiB with 413. workerd then
+ * drops its connection after an answer that promised to keep it, and wrangler dev's own proxy,
+ * which forwards each request to workerd over connections it reuses, fails the next request it
+ * forwards, from whichever client: that request is never answered, or wrangler reports an error and
+ * stops. A body the Worker reads to its end or never touches is no trouble.
+ *
+ * So each request body is read here first and goes on with its length: a chunked body becomes one
+ * of known length, which the size limits check before reading anything. A body over
+ * WHOLE_BODY_BYTES goes on cut just past that size: every route refuses it by its declared length
+ * or does not read it, so its answer is the one the whole body would get. The client's connection is
+ * Node's, and what is left of a body when the answer comes is settled as on `npm start`
+ * (settleUnreadBody): read and dropped up to a bound, or the answer says `Connection: close`.
+ * In production Cloudflare's edge holds the client's connection, and hands the Worker a chunked
+ * body as a stream of unknown length.
+ */
+function serveFront(port: number, workerPort: number): Promise<Server> {
+  const upstream = new Agent({ keepAlive: true });
+  const server = createServer(async (incoming, outgoing) => {
+    const framed = incoming.headers['transfer-encoding'] !== undefined || incoming.headers['content-length'] !== undefined;
+    const body = framed ? await readUpTo(incoming, WHOLE_BODY_BYTES) : Buffer.alloc(0);
+    if (!body) return; // the client went away
+    const sent = endToEnd(incoming.headers);
+    if (framed) {
+      delete sent['transfer-encoding'];
+      sent['content-length'] = String(body.length);
+    }
+    const call = forward({ host: '127.0.0.1', port: workerPort, method: incoming.method, path: incoming.url, headers: sent, agent: upstream });
+    let answered = false;
+    call.on('response', async (answer) => {
+      answered = true;
+      const headers = endToEnd(answer.headers);
+      if (!(await settleUnreadBody(incoming))) headers.connection = 'close';
+      outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+      answer.pipe(outgoing);
+    });
+    call.on('error', async () => {
+      if (answered || outgoing.destroyed) return outgoing.destroy();
+      answered = true;
+      const headers = { 'content-type': 'text/plain', ...((await settleUnreadBody(incoming)) ? {} : { connection: 'close' }) };
+      outgoing.writeHead(502, headers).end('wrangler dev did not answer; see its output above.\n');
+    });
+    // A client that goes away before its answer takes its call to wrangler dev with it.
+    outgoing.on('close', () => {
+      if (!outgoing.writableFinished) call.destroy();
+    });
+    call.end(body);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const reason = err.code === 'EADDRINUSE' ? `127.0.0.1:${port} is already in use; set PORT to a free port` : err.message;
+      reject(new Error(`Cannot listen on PORT ${port}: ${reason}`));
+    });
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/**
+ * Reads `incoming` until it ends or more than `limit` bytes came (it is then paused, the rest
+ * unread). Undefined if the client went away first.
+ */
+function readUpTo(incoming: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (body: Buffer | undefined) => {
+      incoming.off('data', onData).off('end', onEnd).off('close', onClose);
+      resolve(body);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        incoming.pause();
+        finish(Buffer.concat(chunks));
+      }
+    };
+    const onEnd = () => finish(Buffer.concat(chunks));
+    const onClose = () => finish(incoming.readableEnded ? Buffer.concat(chunks) : undefined);
+    incoming.on('data', onData).on('end', onEnd).on('close', onClose);
+  });
+}
+
+/** Headers without those that describe one connection rather than the message (the length stays; trailers are not passed on). */
+function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const copy = { ...headers };
+  for (const name of ['connection', 'keep-alive', 'proxy-connection', 'upgrade', 'expect', 'te', 'trailer']) delete copy[name];
+  return copy;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
 }
 
 /** Polls until the Worker answers: wrangler's own "Ready" line comes before the first build ends. */

@@ -1,10 +1,11 @@
 /** The QStash callback route inside workerd, verified by the real @upstash/qstash Receiver. */
 import { Receiver } from '@upstash/qstash';
 import { Hono } from 'hono';
+import { SignJWT } from 'jose';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { handleError, handleNotFound } from '../../src/http/error-handler.js';
-import { queueCallbackRoutes } from '../../src/http/queue-callback.js';
+import { QUEUE_CALLBACK_BODY_LIMIT, queueCallbackRoutes } from '../../src/http/queue-callback.js';
 import type { QueueConsumer } from '../../src/queue/consumers.js';
 import type { Services } from '../../src/services.js';
 import { qstashDelivery, qstashSignature } from './qstash-signature.js';
@@ -108,6 +109,47 @@ describe('POST /internal/queue/{topic}', () => {
     expect(received).toEqual([]);
   });
 
+  it('refuses a request without a signature, or with one that cannot be a QStash token, before reading any of its body', async () => {
+    const url = topicUrl('test.recorded');
+    const noBodyClaim = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('Upstash').setSubject(url).sign(new TextEncoder().encode(keys.current));
+    const unsigned = `${btoa(JSON.stringify({ alg: 'none' }))}.${btoa(JSON.stringify({ iss: 'Upstash', sub: url, body: 'x' }))}.`.replaceAll('=', '');
+    for (const signature of [undefined, '', 'not.a.jwt', 'garbage', noBodyClaim, unsigned]) {
+      const body = untouchedBody();
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (signature !== undefined) headers['upstash-signature'] = signature;
+      const response = await deliver(new Request(url, { method: 'POST', headers, body: body.stream }));
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+      expect(body.pulled()).toBe(false);
+    }
+    expect(received).toEqual([]);
+  });
+
+  it('reads a body up to 64 KiB, and refuses a longer one with 413 payload_too_large without reading it all', async () => {
+    const url = topicUrl('test.recorded');
+    // Exactly at the limit: read, verified and run.
+    const prefix = JSON.stringify({ envelope_id: 'env_123', pad: '' });
+    const atLimit = JSON.stringify({ envelope_id: 'env_123', pad: 'x'.repeat(QUEUE_CALLBACK_BODY_LIMIT - prefix.length) });
+    expect(new TextEncoder().encode(atLimit).length).toBe(QUEUE_CALLBACK_BODY_LIMIT);
+    const accepted = await deliver(qstashDelivery(url, atLimit, await qstashSignature(keys.current, url, atLimit)));
+    expect(accepted.status).toBe(200);
+    expect(received).toHaveLength(1);
+
+    // One byte over, signed as QStash would: refused by its size.
+    const over = `${atLimit} `;
+    const refused = await deliver(qstashDelivery(url, over, await qstashSignature(keys.current, url, over)));
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toMatchObject({ error: { code: 'payload_too_large', details: { limit: '64 KiB' } } });
+
+    // A stream of unknown length that does not stop: read only up to the limit.
+    const endless = endlessBody();
+    const signature = await qstashSignature(keys.current, url, 'whatever');
+    const streamed = await deliver(new Request(url, { method: 'POST', headers: { 'upstash-signature': signature }, body: endless.stream }));
+    expect(streamed.status).toBe(413);
+    expect(endless.sent()).toBeLessThanOrEqual(QUEUE_CALLBACK_BODY_LIMIT + 16 * 1024);
+    expect(received).toHaveLength(1);
+  });
+
   it('answers 500 when the consumer fails, so QStash retries; the cause goes to the log, not the answer', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
@@ -126,3 +168,34 @@ describe('POST /internal/queue/{topic}', () => {
     }
   });
 });
+
+/** A body that records whether anything asked for it: nothing is pulled until someone reads. */
+function untouchedBody() {
+  let pulled = false;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        pulled = true;
+        controller.enqueue(new TextEncoder().encode('{"envelope_id":"env_123"}'));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, pulled: () => pulled };
+}
+
+/** A body of 16 KiB chunks that never ends, counting what was sent. */
+function endlessBody() {
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        sent += 16 * 1024;
+        controller.enqueue(new Uint8Array(16 * 1024).fill(0x61));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, sent: () => sent };
+}
