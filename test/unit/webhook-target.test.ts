@@ -1,0 +1,334 @@
+import { lookup } from 'node:dns/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createNodeHostResolver, nodeHostResolver } from '../../src/adapters/node/dns-resolver.js';
+import {
+  type HostResolver,
+  isForbiddenAddress,
+  resolvedTargetProblem,
+  webhookUrlProblem,
+} from '../../src/domain/webhooks/webhook-target.js';
+
+// The real lookup, wrapped so one test can make it hang.
+vi.mock('node:dns/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:dns/promises')>();
+  return { ...real, lookup: vi.fn(real.lookup) };
+});
+
+const production = { allowPrivate: false };
+const embedded = { allowPrivate: true };
+
+describe('isForbiddenAddress, IPv4 ranges at their edges', () => {
+  // Each range: the address just before it, its first, its last, the address just after it.
+  const ranges: Array<[string, string, string, string | null, string | null]> = [
+    ['0.0.0.0/8', '0.0.0.0', '0.255.255.255', null, '1.0.0.0'],
+    ['10.0.0.0/8', '10.0.0.0', '10.255.255.255', '9.255.255.255', '11.0.0.0'],
+    ['100.64.0.0/10', '100.64.0.0', '100.127.255.255', '100.63.255.255', '100.128.0.0'],
+    ['127.0.0.0/8', '127.0.0.0', '127.255.255.255', '126.255.255.255', '128.0.0.0'],
+    ['169.254.0.0/16', '169.254.0.0', '169.254.255.255', '169.253.255.255', '169.255.0.0'],
+    ['172.16.0.0/12', '172.16.0.0', '172.31.255.255', '172.15.255.255', '172.32.0.0'],
+    ['192.0.0.0/24', '192.0.0.0', '192.0.0.255', '191.255.255.255', '192.0.1.0'],
+    ['192.0.2.0/24', '192.0.2.0', '192.0.2.255', '192.0.1.255', '192.0.3.0'],
+    ['192.168.0.0/16', '192.168.0.0', '192.168.255.255', '192.167.255.255', '192.169.0.0'],
+    ['198.18.0.0/15', '198.18.0.0', '198.19.255.255', '198.17.255.255', '198.20.0.0'],
+    ['198.51.100.0/24', '198.51.100.0', '198.51.100.255', '198.51.99.255', '198.51.101.0'],
+    ['203.0.113.0/24', '203.0.113.0', '203.0.113.255', '203.0.112.255', '203.0.114.0'],
+    // 224/4 and 240/4 (with 255.255.255.255 inside it) are adjacent and run to the end.
+    ['224.0.0.0/4', '224.0.0.0', '239.255.255.255', '223.255.255.255', null],
+    ['240.0.0.0/4', '240.0.0.0', '255.255.255.254', null, null],
+    ['255.255.255.255/32', '255.255.255.255', '255.255.255.255', null, null],
+  ];
+
+  it.each(ranges)('%s', (_range, first, last, before, after) => {
+    expect(isForbiddenAddress(first)).toBe(true);
+    expect(isForbiddenAddress(last)).toBe(true);
+    if (before) expect(isForbiddenAddress(before)).toBe(false);
+    if (after) expect(isForbiddenAddress(after)).toBe(false);
+  });
+
+  it('names the metadata address and allows public resolvers', () => {
+    expect(isForbiddenAddress('169.254.169.254')).toBe(true);
+    for (const ip of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '223.255.255.255', '192.0.1.255']) {
+      expect(isForbiddenAddress(ip)).toBe(false);
+    }
+  });
+
+  it('refuses text that is not a canonical dotted-decimal address, instead of guessing', () => {
+    for (const text of ['', '127.1', '0x7f.0.0.1', '0177.0.0.1', '010.0.0.1', '2130706433', '256.0.0.1', '1.2.3', '1.2.3.4.5', ' 8.8.8.8', '8.8.8.8 ', 'example.com']) {
+      expect(isForbiddenAddress(text), text).toBe(true);
+    }
+  });
+});
+
+describe('isForbiddenAddress, IPv6', () => {
+  it('refuses the unspecified and loopback addresses in every spelling', () => {
+    for (const ip of ['::', '0:0:0:0:0:0:0:0', '::0', '[::]', '::1', '0:0:0:0:0:0:0:1', '0000:0000:0000:0000:0000:0000:0000:0001', '[::1]']) {
+      expect(isForbiddenAddress(ip), ip).toBe(true);
+    }
+  });
+
+  it('refuses every IPv4-mapped address, whatever IPv4 address it carries', () => {
+    for (const ip of ['::ffff:7f00:1', '::ffff:127.0.0.1', '0:0:0:0:0:ffff:127.0.0.1', '::FFFF:7F00:1', '::ffff:a9fe:a9fe', '::ffff:169.254.169.254', '::ffff:8.8.8.8', '::ffff:0:0', '::ffff:ffff:ffff']) {
+      expect(isForbiddenAddress(ip), ip).toBe(true);
+    }
+  });
+
+  it('refuses IPv4-compatible addresses (::/96)', () => {
+    for (const ip of ['::7f00:1', '::127.0.0.1', '::8.8.8.8', '::ffff']) expect(isForbiddenAddress(ip), ip).toBe(true);
+    // Just outside ::/96 and ::ffff:0:0/96.
+    expect(isForbiddenAddress('::1:0:0')).toBe(false);
+    expect(isForbiddenAddress('::fffe:ffff:ffff')).toBe(false);
+    expect(isForbiddenAddress('::1:0:0:0')).toBe(false);
+  });
+
+  // Each range: first, last, and the neighbours just outside (null where the neighbour is itself
+  // in a forbidden range: fe80::/10, fec0::/10 and ff00::/8 follow one another).
+  const ranges: Array<[string, string, string, string | null, string | null]> = [
+    ['64:ff9b::/96', '64:ff9b::', '64:ff9b::ffff:ffff', '64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff', '64:ff9b::1:0:0'],
+    ['64:ff9b:1::/48', '64:ff9b:1::', '64:ff9b:1:0:ffff:ffff:ffff:ffff', '64:ff9b:0:ffff:ffff:ffff:ffff:ffff', '64:ff9b:2::'],
+    ['100::/64', '100::', '100::ffff:ffff:ffff:ffff', 'ff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '100:0:0:1::'],
+    ['2001::/32', '2001::', '2001:0:ffff:ffff:ffff:ffff:ffff:ffff', '2000:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2001:1::'],
+    ['2001:db8::/32', '2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db9::'],
+    ['2002::/16', '2002::', '2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2001:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2003::'],
+    ['fc00::/7', 'fc00::', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fbff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fe00::'],
+    ['fe80::/10', 'fe80::', 'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null],
+    ['fec0::/10', 'fec0::', 'feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null, null],
+    ['ff00::/8', 'ff00::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null, null],
+  ];
+
+  it.each(ranges)('%s', (_range, first, last, before, after) => {
+    expect(isForbiddenAddress(first), first).toBe(true);
+    expect(isForbiddenAddress(last), last).toBe(true);
+    if (before) expect(isForbiddenAddress(before), before).toBe(false);
+    if (after) expect(isForbiddenAddress(after), after).toBe(false);
+  });
+
+  it('keeps the neighbours of link-local and multicast straight', () => {
+    expect(isForbiddenAddress('fe00::')).toBe(false);
+    expect(isForbiddenAddress('fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff')).toBe(false);
+    expect(isForbiddenAddress('fe80::1')).toBe(true);
+    expect(isForbiddenAddress('fec0::1')).toBe(true);
+    expect(isForbiddenAddress('ff02::1')).toBe(true);
+  });
+
+  it('refuses an address carrying a zone index', () => {
+    for (const ip of ['fe80::1%eth0', '[fe80::1%eth0]', 'fe80::1%25eth0', 'ff02::1%1', '2606:4700::1111%eth0']) {
+      expect(isForbiddenAddress(ip), ip).toBe(true);
+    }
+  });
+
+  it('allows public IPv6 addresses in any spelling', () => {
+    for (const ip of ['2606:4700::1111', '2606:4700:0:0:0:0:0:1111', '[2606:4700::1111]', '2001:4860:4860::8888', '2a00:1450:4001:82a::200e', '2001:1::1']) {
+      expect(isForbiddenAddress(ip), ip).toBe(false);
+    }
+  });
+
+  it('refuses text that does not parse as IPv6', () => {
+    for (const text of [':::', '1::2::3', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '12345::', 'g::1', '::1.2.3', '::256.0.0.1', '1:2:3:4:5:6:7::8', '1.2.3.4::', ':1:2:3:4:5:6:7', '[::1']) {
+      expect(isForbiddenAddress(text), text).toBe(true);
+    }
+  });
+});
+
+describe('webhookUrlProblem', () => {
+  it('accepts an ordinary https URL', () => {
+    expect(webhookUrlProblem('https://hooks.example.com/esign?token=abc', production)).toBeNull();
+    expect(webhookUrlProblem('https://hooks.example.com:8443/esign', production)).toBeNull();
+    expect(webhookUrlProblem('https://8.8.8.8/hook', production)).toBeNull();
+    expect(webhookUrlProblem('https://[2606:4700::1111]/hook', production)).toBeNull();
+  });
+
+  it('takes only https, and http too in the embedded and dev modes', () => {
+    expect(webhookUrlProblem('http://hooks.example.com/', production)).toMatch(/must start with https:\/\//);
+    expect(webhookUrlProblem('http://hooks.example.com/', embedded)).toBeNull();
+    expect(webhookUrlProblem('ftp://hooks.example.com/', production)).toMatch(/starts with ftp:/);
+    expect(webhookUrlProblem('ftp://hooks.example.com/', embedded)).toMatch(/https:\/\/ or http:\/\//);
+    expect(webhookUrlProblem('javascript:alert(1)', embedded)).not.toBeNull();
+    expect(webhookUrlProblem('file:///etc/passwd', embedded)).not.toBeNull();
+  });
+
+  it('must parse as an absolute URL', () => {
+    for (const raw of ['', 'hooks.example.com/x', '/relative', 'https://', 'https://exa mple.com', 'https://[::1/']) {
+      expect(webhookUrlProblem(raw, production), raw).not.toBeNull();
+    }
+    expect(webhookUrlProblem('not a url', production)).toMatch(/space/);
+    expect(webhookUrlProblem('notaurl', production)).toMatch(/not a valid absolute URL/);
+  });
+
+  it('refuses a user name or password', () => {
+    for (const raw of ['https://user:secret@hooks.example.com/', 'https://user@hooks.example.com/', 'https://:secret@hooks.example.com/']) {
+      expect(webhookUrlProblem(raw, production), raw).toMatch(/user name or password/);
+      expect(webhookUrlProblem(raw, embedded), raw).toMatch(/user name or password/);
+    }
+  });
+
+  it('refuses a fragment, even an empty one', () => {
+    expect(webhookUrlProblem('https://hooks.example.com/x#section', production)).toMatch(/fragment/);
+    expect(webhookUrlProblem('https://hooks.example.com/x#', production)).toMatch(/fragment/);
+    expect(webhookUrlProblem('https://hooks.example.com#@127.0.0.1/', production)).toMatch(/fragment/);
+    expect(webhookUrlProblem('http://localhost:3000/x#y', embedded)).toMatch(/fragment/);
+  });
+
+  it('accepts 2,000 characters and refuses 2,001', () => {
+    const base = 'https://hooks.example.com/';
+    const at = (length: number) => base + 'a'.repeat(length - base.length);
+    expect(at(2000)).toHaveLength(2000);
+    expect(webhookUrlProblem(at(2000), production)).toBeNull();
+    expect(webhookUrlProblem(at(2001), production)).toBe('The URL is 2,001 characters long; at most 2,000 are accepted.');
+    expect(webhookUrlProblem(at(2001), embedded)).not.toBeNull();
+  });
+
+  it('refuses NUL, other control characters and whitespace anywhere', () => {
+    const samples = [
+      'https://hooks.example.com/\u0000',
+      'https://hooks.example.com\u0000.evil.example/',
+      'https://hooks.example.com/a b',
+      ' https://hooks.example.com/',
+      'https://hooks.example.com/ ',
+      'https://hooks.exam\tple.com/',
+      'https://hooks.example.com/\r\nHost: other',
+      'https://hooks.example.com/\u007f',
+      'https://hooks.example.com/\u0085',
+      'https://hooks.example.com/\u00a0',
+      'https://hooks.example.com/\u2028',
+      'https://hooks.example.com/\u3000',
+      'https://hooks.exa\u200bmple.com/',
+      'https://hooks.example.com/\u202e',
+      'https://hooks.example.com/\ufeff',
+    ];
+    for (const raw of samples) {
+      expect(webhookUrlProblem(raw, production), JSON.stringify(raw)).toMatch(/space, a control character or an invisible character/);
+      expect(webhookUrlProblem(raw, embedded), JSON.stringify(raw)).not.toBeNull();
+    }
+  });
+
+  it('refuses local and internal names, however they are spelled', () => {
+    const hosts = [
+      'localhost', 'LOCALHOST', 'LocalHost', 'localhost.', 'localhost..', 'api.localhost', 'api.localhost.',
+      'printer.local', 'PRINTER.LOCAL.', 'metadata.google.internal', 'db.internal', 'nas.home.arpa', 'home.arpa',
+      '%6c%6fcalhost', '\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54', // percent-encoded and full-width
+    ];
+    for (const host of hosts) {
+      expect(webhookUrlProblem(`https://${host}/hook`, production), host).toMatch(/local or internal name/);
+      expect(webhookUrlProblem(`http://${host}:8080/hook`, embedded), host).toBeNull();
+    }
+    // Only whole labels count.
+    expect(webhookUrlProblem('https://notlocalhost.example/hook', production)).toBeNull();
+    expect(webhookUrlProblem('https://local.example.com/hook', production)).toBeNull();
+    expect(webhookUrlProblem('https://internal.example.com/hook', production)).toBeNull();
+    expect(webhookUrlProblem('https://hooks.example.com./hook', production)).toBeNull();
+  });
+
+  it('refuses single-label names, which resolve through the private search domains', () => {
+    expect(webhookUrlProblem('https://metadata/computeMetadata/v1/', production)).toMatch(/single-label/);
+    expect(webhookUrlProblem('https://intranet./', production)).toMatch(/single-label/);
+    expect(webhookUrlProblem('http://intranet/', embedded)).toBeNull();
+  });
+
+  it('catches every numeric form of a loopback IPv4 address', () => {
+    // URL parsing normalises all of these to 127.0.0.1 before we look at the host.
+    for (const host of ['127.0.0.1', '2130706433', '0x7f.1', '0x7F000001', '0177.0.0.1', '0177.1', '127.1', '127.0.1', '127.0.0.1.', '0x7f.0.0.0x1']) {
+      expect(webhookUrlProblem(`https://${host}/hook`, production), host).toMatch(/host 127\.0\.0\.1 is a loopback address/);
+    }
+    expect(webhookUrlProblem('https://0/', production)).toMatch(/host 0\.0\.0\.0 is a "this network" address/);
+    expect(webhookUrlProblem('https://0xa9.0xfe.0xa9.0xfe/latest/meta-data/', production)).toMatch(/169\.254\.169\.254 is a link-local address/);
+    expect(webhookUrlProblem('https://3232235521/', production)).toMatch(/192\.168\.0\.1 is a private network address/);
+    expect(webhookUrlProblem('https://134744072/', production)).toBeNull(); // 8.8.8.8
+  });
+
+  it('catches IPv6 literals, including IPv4 addresses hidden inside them', () => {
+    for (const host of ['[::1]', '[::]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]', '[::ffff:169.254.169.254]', '[::127.0.0.1]', '[64:ff9b::a9fe:a9fe]', '[fe80::1]', '[fd00::1]', '[ff02::1]', '[2001:db8::1]', '[2002:7f00:1::]', '[2001::1]', '[100::1]']) {
+      expect(webhookUrlProblem(`https://${host}/hook`, production), host).toMatch(/webhooks are only sent to addresses on the public internet/);
+      expect(webhookUrlProblem(`http://${host}/hook`, embedded), host).toBeNull();
+    }
+    expect(webhookUrlProblem('https://[::ffff:169.254.169.254]/', production)).toBe(
+      "The URL's host [::ffff:a9fe:a9fe] is an IPv4-mapped address (::ffff:0:0/96); webhooks are only sent to addresses on the public internet.",
+    );
+  });
+
+  it('refuses an IPv6 literal with a zone index, which does not even parse', () => {
+    expect(webhookUrlProblem('https://[fe80::1%25eth0]/', production)).toMatch(/not a valid absolute URL/);
+  });
+});
+
+describe('resolvedTargetProblem', () => {
+  const answering = (answers: Record<string, string[]>): HostResolver => ({
+    resolve: async (hostname) => {
+      const found = answers[hostname];
+      if (!found) throw new Error(`ENOTFOUND ${hostname}`);
+      return found;
+    },
+  });
+  const resolver = answering({
+    'private.example.com': ['10.0.0.1'],
+    'public.example.com': ['93.184.216.34'],
+    'both.example.com': ['93.184.216.34', '10.0.0.1'],
+    'v6.example.com': ['2606:4700::1111', 'fd00::1'],
+    'mapped.example.com': ['::ffff:127.0.0.1'],
+    'empty.example.com': [],
+    'garbage.example.com': ['not-an-address'],
+  });
+  const target = (host: string) => new URL(`https://${host}/hook`);
+
+  it('refuses a name resolving to a private address', async () => {
+    expect(await resolvedTargetProblem(target('private.example.com'), resolver, production)).toBe(
+      'The host name private.example.com resolves to 10.0.0.1, a private network address (10.0.0.0/8); webhooks are only sent to addresses on the public internet.',
+    );
+  });
+
+  it('accepts a name resolving to public addresses only', async () => {
+    expect(await resolvedTargetProblem(target('public.example.com'), resolver, production)).toBeNull();
+  });
+
+  it('refuses when any one of the answers is forbidden', async () => {
+    expect(await resolvedTargetProblem(target('both.example.com'), resolver, production)).toMatch(/resolves to 10\.0\.0\.1/);
+    expect(await resolvedTargetProblem(target('v6.example.com'), resolver, production)).toMatch(/resolves to fd00::1, a unique local/);
+    expect(await resolvedTargetProblem(target('mapped.example.com'), resolver, production)).toMatch(/IPv4-mapped/);
+    expect(await resolvedTargetProblem(target('garbage.example.com'), resolver, production)).toMatch(/not a valid IP address/);
+  });
+
+  it('refuses a name that does not resolve, or resolves to nothing', async () => {
+    expect(await resolvedTargetProblem(target('missing.example.com'), resolver, production)).toBe(
+      'The host name missing.example.com could not be resolved to an address; check that it is spelled correctly and published in public DNS.',
+    );
+    expect(await resolvedTargetProblem(target('empty.example.com'), resolver, production)).toMatch(/could not be resolved/);
+  });
+
+  it('checks nothing by name without a resolver (the Workers runtime)', async () => {
+    expect(await resolvedTargetProblem(target('private.example.com'), undefined, production)).toBeNull();
+  });
+
+  it('still judges an IP-literal host, with or without a resolver, and never looks it up', async () => {
+    const resolve = vi.fn(async () => ['8.8.8.8']);
+    expect(await resolvedTargetProblem(new URL('https://10.1.2.3/'), { resolve }, production)).toMatch(/10\.1\.2\.3 is a private network address/);
+    expect(await resolvedTargetProblem(new URL('https://[::1]/'), undefined, production)).toMatch(/loopback/);
+    expect(await resolvedTargetProblem(new URL('https://8.8.8.8/'), { resolve }, production)).toBeNull();
+    expect(resolve).not.toHaveBeenCalled();
+  });
+
+  it('checks nothing when private targets are allowed', async () => {
+    const resolve = vi.fn(async () => ['127.0.0.1']);
+    expect(await resolvedTargetProblem(new URL('http://localhost:3000/'), { resolve }, embedded)).toBeNull();
+    expect(await resolvedTargetProblem(new URL('http://127.0.0.1:3000/'), undefined, embedded)).toBeNull();
+    expect(resolve).not.toHaveBeenCalled();
+  });
+});
+
+describe('nodeHostResolver', () => {
+  afterEach(() => vi.mocked(lookup).mockClear());
+
+  it('resolves with the operating system resolver, every answer', async () => {
+    const addresses = await nodeHostResolver.resolve('localhost');
+    expect(addresses.length).toBeGreaterThan(0);
+    expect(addresses.every((address) => isForbiddenAddress(address))).toBe(true);
+    expect(lookup).toHaveBeenCalledWith('localhost', { all: true, verbatim: true });
+    expect(await resolvedTargetProblem(new URL('https://localhost/'), nodeHostResolver, production)).toMatch(/loopback/);
+  });
+
+  it('refuses a lookup that does not answer in time', async () => {
+    vi.mocked(lookup).mockImplementationOnce((() => new Promise(() => {})) as unknown as typeof lookup);
+    const slow = createNodeHostResolver(50);
+    await expect(slow.resolve('slow.example.com')).rejects.toThrow(/took longer than 50 ms/);
+    vi.mocked(lookup).mockImplementationOnce((() => new Promise(() => {})) as unknown as typeof lookup);
+    expect(await resolvedTargetProblem(new URL('https://slow.example.com/'), slow, production)).toMatch(/could not be resolved/);
+  });
+});
