@@ -1,7 +1,8 @@
 /**
  * `npm run bench:pdf [-- --runs N] [--cold N] [--json file]`: the CPU time of finishDocument inside
- * workerd, for a 10-page document with 20 fields (2 of them drawn signatures) and 3 recipients,
- * against a trivial request measured in the same run. Works offline; Linux only (it reads /proc).
+ * workerd, for a 10-page document with 20 fields (2 of them drawn signatures) and 3 recipients, and
+ * of serving the signing page of a 10-page envelope with 20 fields for its signer, against a trivial
+ * request measured in the same run. Works offline; Linux only (it reads /proc).
  *
  * Inside workerd `performance.now()` stands still during synchronous work, so the time is taken from
  * outside. The main figure is the CPU time of workerd's isolate thread over each request, read from
@@ -12,10 +13,18 @@
  * the DevTools Profiler through workerd's inspector, as `npm run size` does for start-up: an
  * independent check of the figure, and where the time goes.
  *
+ * The signing page is served as GET /sign/{token} serves it, with the database's answer in memory:
+ * the token's shape and HMAC are checked (verifySigningToken, with the envelope lookup answered from
+ * memory, as resolveLink asks it), the state is computed by linkState from the Link that resolveLink
+ * would return (a signer who has viewed before, so opening it records nothing), and the route's own
+ * respondWithState renders it, form token included, through Hono's `c.html`, with the headers the
+ * signing guard sets. Not included: the guard's rate limit (a Redis round trip) and the database reads.
+ *
  * The worker is bundled with esbuild (minified, as deploys are) and run by Miniflare with the
  * compatibility date and flags of wrangler.toml. Requests alternate between the subjects, so that a
  * noisy spell hits all of them alike; the first finishDocument of a fresh isolate (which evaluates
- * pdf-lib) is measured apart, in `--cold` fresh isolates.
+ * pdf-lib) is measured apart, in `--cold` fresh isolates, whose first request is a trivial one; and
+ * so is the signing page as the first request of `--cold` other fresh isolates.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -25,10 +34,18 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { Hono } from 'hono';
 import { Miniflare, fetch as miniflareFetch } from 'miniflare';
+import { respondWithState, tokenOf } from '../functions/signing/signing-page.js';
+import type { FieldType } from '../src/data/schema.js';
+import { signingToken, verifySigningToken } from '../src/domain/envelopes/signing-links.js';
+import { linkState } from '../src/domain/signing/link-state.js';
+import type { Link } from '../src/domain/signing/resolve-link.js';
+import type { AppEnv } from '../src/http/app-env.js';
 import { type FinishInput, type FinishedField, finishDocument } from '../src/pdf/finish-document.js';
 import { generateDocument } from '../src/pdf/generate-document.js';
 import { sha256Hex } from '../src/lib/crypto.js';
+import type { Services } from '../src/services.js';
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '15' }, cold: { type: 'string', default: '3' }, json: { type: 'string' } } });
 const [runs, coldRuns] = [Number(opts.runs), Number(opts.cold)];
@@ -113,15 +130,120 @@ async function benchInput(): Promise<FinishInput> {
   };
 }
 
+// ---- The signing page's input: what resolveLink reads for a signer of a 10-page envelope ------------
+
+/** The TOKEN_SECRET of the bench: the links' and the form tokens' keys are derived from it. */
+const SIGN_SECRET = 'bench-token-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+/** The clock of the page (the date-signed fields show its day). */
+const SIGN_NOW = new Date(Date.UTC(2026, 10, 4, 9, 0));
+
+/** The second signer of a sequential envelope, after the first has signed: 20 fields of theirs on 10 pages. */
+function signingLink(): Link {
+  const companyId = '6f1c2a9e-4b7d-4e21-9a3c-5d8e7f6a1b2c';
+  const envelopeId = 'env_BenchSignPage00000000A';
+  const at = (day: number, minute = 0) => new Date(Date.UTC(2026, 10, day, 9, minute));
+  const recipient = (id: string, name: string, email: string, role: string, type: 'signer' | 'cc', order: number, status: Link['recipient']['status']): Link['recipient'] => ({
+    id, companyId, envelopeId, role, type, order, position: order - 1, name, email, contactNumber: null, status,
+    viewedAt: status === 'viewed' || status === 'signed' ? at(3, 1) : null, signedAt: status === 'signed' ? at(3, 4) : null, declinedAt: null,
+  });
+  const everyone = [
+    recipient('rcp_BenchSignPage00000000A', 'Ada Lessor', 'ada.lessor@example.test', 'Landlord', 'signer', 1, 'signed'),
+    recipient('rcp_BenchSignPage00000000B', 'Ben Tenant', 'ben.tenant@example.test', 'Tenant', 'signer', 2, 'viewed'),
+    recipient('rcp_BenchSignPage00000000C', 'Cy Counsel', 'cy@example.test', 'Counsel', 'cc', 3, 'sent'),
+  ];
+  const me = everyone[1]!;
+  const kinds: [FieldType, string | null, boolean][] = [
+    ['initials', null, true], ['text', 'Unit', true], ['initials', null, true], ['text', 'Term of the lease', true], ['initials', null, true],
+    ['text', 'Monthly rent', true], ['initials', null, true], ['checkbox', 'I have read the house rules', true], ['initials', null, true],
+    ['checkbox', 'Parking space wanted', false], ['initials', null, true], ['text', 'Notes for the landlord', false], ['checkbox', 'Pets', false],
+    ['name', null, true], ['email', null, true], ['date_signed', null, true], ['signature', 'Tenant', true], ['date_signed', 'Date of handover', true],
+    ['signature', 'Tenant, guarantor clause', true], ['signature', null, true],
+  ];
+  const fields: Link['fields'] = kinds.map(([type, label, required], i) => ({
+    id: `0b7e4c1a-3f2d-4e6a-8c9b-${String(i).padStart(12, '0')}`,
+    companyId, envelopeId, recipientId: me.id, type, label, required, value: null,
+    page: 1 + Math.floor(i / 2),
+    x: 72 + (i % 2) * 260,
+    y: 480 + (i % 2) * 140,
+    width: type === 'checkbox' ? 14 : type === 'signature' ? 220 : 200,
+    height: type === 'checkbox' ? 14 : type === 'signature' ? 50 : 22,
+  }));
+  return {
+    envelope: {
+      id: envelopeId, companyId, templateId: '2d4e6f80-1a3b-4c5d-8e9f-0a1b2c3d4e5f', apiKeyId: 'key_BenchSignPage0000000', senderUserId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      senderEmail: 'leasing@example.test', title: 'Commercial lease agreement', emailSubject: 'Please sign: Commercial lease agreement',
+      emailMessage: 'Hello Ben, here is the lease for Unit 4B as we agreed. Please initial each page and sign at the end.',
+      status: 'sent', signingOrder: 'sequential', shareSigningLinks: false, reminders: null, expiresAt: at(30), documentSha256: '0'.repeat(64),
+      signedDocumentSha256: null, createdAt: at(2), completedAt: null, voidedAt: null,
+    },
+    recipient: me,
+    everyone,
+    fields,
+    pages: Array.from({ length: 10 }, () => ({ width: 612, height: 792 })),
+  };
+}
+
+/** The page as the route renders it, on Node: what the Worker's answer is checked against. */
+async function signPageInNode(link: Link, token: string): Promise<string> {
+  const tokenSecret = new TextEncoder().encode(SIGN_SECRET);
+  const verified = await verifySigningToken(tokenSecret, token, async (id) => (id === link.recipient.id ? link.envelope.id : null));
+  if (verified?.recipientId !== link.recipient.id) throw new Error("The bench's signing token does not verify");
+  const app = new Hono<AppEnv>();
+  app.get('/sign/:token', (c) => {
+    c.set('services', { config: { tokenSecret } } as Services);
+    return respondWithState(c, tokenOf(c), linkState(link, SIGN_NOW));
+  });
+  const res = await app.request(`/sign/${token}`);
+  const page = await res.text();
+  const count = (marker: string) => page.split(marker).length - 1;
+  if (res.status !== 200 || count(' data-field-box="') !== link.fields.length || count(' data-page="') !== link.pages.length) {
+    throw new Error(`On Node the route answered ${res.status}, not the sign page with ${link.fields.length} fields on ${link.pages.length} pages`);
+  }
+  return page;
+}
+
 // ---- The Worker under test -------------------------------------------------------------------------
 
-/** One Worker, three routes: the subject, a pdf-lib load and save of the same original (for scale), and nothing. */
-const WORKER = `
+/**
+ * One Worker, five routes: the subjects (finishDocument and the signing page), a pdf-lib load and
+ * save of the same original (for scale), and nothing. The signing page's input is built in, so that
+ * it can be the first request of an isolate.
+ */
+const workerSource = (signInput: string) => `
+import { Hono } from 'hono';
 import { finishDocument } from './src/pdf/finish-document.ts';
+import { verifySigningToken } from './src/domain/envelopes/signing-links.ts';
+import { linkState } from './src/domain/signing/link-state.ts';
+import { isTokenShaped } from './src/http/signing-form.ts';
+import { invalidLinkPage } from './src/http/signing-page/notice-pages.ts';
+import { signingPageHeaders } from './src/http/signing-security.ts';
+import { respondWithState, tokenOf } from './functions/signing/signing-page.ts';
 let input;
+
+// What the database would answer for the link, and the configuration (made once per isolate, as the app's is).
+const DATES = new Set(['expiresAt', 'createdAt', 'completedAt', 'voidedAt', 'viewedAt', 'signedAt', 'declinedAt', 'now']);
+const sign = JSON.parse(${JSON.stringify(signInput)}, (key, value) => (DATES.has(key) && typeof value === 'string' ? new Date(value) : value));
+const services = { config: { tokenSecret: new TextEncoder().encode(sign.tokenSecret) }, clock: { now: () => sign.now } };
+const signing = new Hono();
+// GET /sign/{token} (showSigningPage), with openSigningLink's resolveLink answered from memory.
+signing.get('/sign/:token', async (c) => {
+  c.set('services', services);
+  const token = tokenOf(c);
+  if (!isTokenShaped(token)) return c.html(invalidLinkPage(), 404);
+  const { link } = sign;
+  const verified = await verifySigningToken(services.config.tokenSecret, token, async (recipientId) =>
+    recipientId === link.recipient.id ? link.envelope.id : null).catch(() => null);
+  const state = verified ? linkState(link, services.clock.now()) : { kind: 'invalid' };
+  const res = await respondWithState(c, token, state);
+  // What the signing guard adds to every answer under /sign/.
+  for (const [name, value] of Object.entries(signingPageHeaders)) res.headers.set(name, value);
+  return res;
+});
+
 export default {
   async fetch(request) {
     const path = new URL(request.url).pathname;
+    if (path.startsWith('/sign/')) return signing.fetch(request);
     if (path === '/prepare') {
       const given = await request.json();
       input = { ...given, original: Uint8Array.from(atob(given.original), (c) => c.charCodeAt(0)), completedAt: new Date(given.completedAt),
@@ -140,12 +262,12 @@ export default {
     return new Response('ok');
   },
 };`;
-const SUBJECTS = { baseline: '/baseline', reference: '/reference', finish: '/finish' } as const;
-type Subject = keyof typeof SUBJECTS;
+const SUBJECT_NAMES = ['baseline', 'reference', 'finish', 'sign'] as const;
+type Subject = (typeof SUBJECT_NAMES)[number];
 
-async function bundle() {
+async function bundle(contents: string) {
   const result = await build({
-    stdin: { contents: WORKER, resolveDir: root, sourcefile: 'bench-pdf-worker.js', loader: 'js' },
+    stdin: { contents, resolveDir: root, sourcefile: 'bench-pdf-worker.js', loader: 'js' },
     bundle: true, format: 'esm', platform: 'browser', conditions: ['workerd', 'worker', 'browser'], target: 'es2022',
     minify: true, sourcemap: 'external', outfile: join(root, 'bench-pdf-worker.js'), write: false, logLevel: 'error',
   });
@@ -299,42 +421,66 @@ function median(values: number[]) {
 }
 const summary = (values: number[]) => ({ median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)), runs: values.map(round) });
 /** Alternates the order of the subjects from one round to the next. */
-const rounds = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? [...Object.keys(SUBJECTS)].reverse() : Object.keys(SUBJECTS)) as Subject[]);
+const rounds = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? [...SUBJECT_NAMES].reverse() : [...SUBJECT_NAMES]));
+const bySubject = <T>(make: () => T) => Object.fromEntries(SUBJECT_NAMES.map((s) => [s, make()])) as Record<Subject, T>;
 
 const input = await benchInput();
 const prepared = JSON.stringify({ ...input, original: Buffer.from(input.original).toString('base64') });
-const worker = await bundle();
+const link = signingLink();
+const token = await signingToken(new TextEncoder().encode(SIGN_SECRET), link.envelope.id, link.recipient.id);
+const paths: Record<Subject, string> = { baseline: '/baseline', reference: '/reference', finish: '/finish', sign: `/sign/${token}` };
+const worker = await bundle(workerSource(JSON.stringify({ tokenSecret: SIGN_SECRET, now: SIGN_NOW, link })));
+// The route's page on Node; the Worker must answer these very bytes, every time.
+const pageInNode = await signPageInNode(link, token);
+const pageSha256 = await sha256Hex(pageInNode);
+let pageInWorkerd: string | undefined;
+async function checkPage(body: string) {
+  pageInWorkerd ??= body;
+  if ((await sha256Hex(body)) !== (await sha256Hex(pageInWorkerd))) throw new Error('The signing page differed from one run to the next');
+}
 
-// 1. Cold: the first finishDocument of fresh isolates, which also evaluates pdf-lib's modules.
-const cold: number[] = [];
+// 1. Cold, in fresh isolates. In each of the first ones: a trivial first request, then the first
+// finishDocument (which also evaluates pdf-lib's modules); in each of the others, the signing page
+// as the isolate's first request.
+const cold = { baseline: [] as number[], finish: [] as number[], sign: [] as number[] };
 let finished: { bytes: number; sha256: string } | undefined;
 for (let i = 0; i < coldRuns; i++) {
-  const mf = await start(worker.code, false);
+  let mf = await start(worker.code, false);
   try {
     const pid = workerdPid();
+    cold.baseline.push((await threadCpu(mf, pid, paths.baseline)).isolate);
     await request(mf, '/prepare', { method: 'POST', body: prepared });
-    const first = await threadCpu(mf, pid, SUBJECTS.finish);
-    cold.push(first.isolate);
+    const first = await threadCpu(mf, pid, paths.finish);
+    cold.finish.push(first.isolate);
     finished = JSON.parse(first.body);
-    process.stderr.write('c');
   } finally {
     await mf.dispose();
   }
+  mf = await start(worker.code, false);
+  try {
+    const first = await threadCpu(mf, workerdPid(), paths.sign);
+    await checkPage(first.body);
+    cold.sign.push(first.isolate);
+  } finally {
+    await mf.dispose();
+  }
+  process.stderr.write('c');
 }
 
 // 2. Warm, by thread CPU time; one warm-up round first.
-const thread = { baseline: [] as number[], reference: [] as number[], finish: [] as number[] };
-const threadAll = { baseline: [] as number[], reference: [] as number[], finish: [] as number[] };
+const thread = bySubject(() => [] as number[]);
+const threadAll = bySubject(() => [] as number[]);
 {
   const mf = await start(worker.code, false);
   try {
     const pid = workerdPid();
     await request(mf, '/prepare', { method: 'POST', body: prepared });
-    for (const subject of Object.keys(SUBJECTS) as Subject[]) await request(mf, SUBJECTS[subject]);
+    for (const subject of SUBJECT_NAMES) await request(mf, paths[subject]);
     for (const order of rounds(runs)) {
       for (const subject of order) {
-        const { isolate, all, body } = await threadCpu(mf, pid, SUBJECTS[subject]);
+        const { isolate, all, body } = await threadCpu(mf, pid, paths[subject]);
         if (subject === 'finish' && JSON.parse(body).sha256 !== finished!.sha256) throw new Error('finishDocument gave different bytes from one run to the next');
+        if (subject === 'sign') await checkPage(body);
         thread[subject].push(isolate);
         threadAll[subject].push(all);
       }
@@ -346,15 +492,15 @@ const threadAll = { baseline: [] as number[], reference: [] as number[], finish:
 }
 
 // 3. Warm, by CPU profile.
-const profiles = { baseline: [] as Profile[], reference: [] as Profile[], finish: [] as Profile[] };
+const profiles = bySubject(() => [] as Profile[]);
 {
   const mf = await start(worker.code, true);
   const devtools = await inspector(mf);
   try {
     await request(mf, '/prepare', { method: 'POST', body: prepared });
-    for (const subject of Object.keys(SUBJECTS) as Subject[]) await request(mf, SUBJECTS[subject]);
+    for (const subject of SUBJECT_NAMES) await request(mf, paths[subject]);
     for (const order of rounds(runs)) {
-      for (const subject of order) profiles[subject].push(await devtools.profile(SUBJECTS[subject]));
+      for (const subject of order) profiles[subject].push(await devtools.profile(paths[subject]));
       process.stderr.write('p');
     }
   } finally {
@@ -366,13 +512,19 @@ process.stderr.write('\n');
 
 // pdf-lib and pako are plain JavaScript: the same input should give the same bytes on Node.
 const inNode = await finishDocument(input);
-const ms = { baseline: summary(thread.baseline), reference: summary(thread.reference), finish: summary(thread.finish) };
+const ms = Object.fromEntries(SUBJECT_NAMES.map((s) => [s, summary(thread[s])])) as Record<Subject, ReturnType<typeof summary>>;
 const profiled = Object.fromEntries(Object.entries(profiles).map(([s, ps]) => [s, summary(ps.map((p) => profileCpu(p).cpu))])) as Record<Subject, ReturnType<typeof summary>>;
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b) : null);
+const coldSign = median(cold.sign);
+const coldPagePart = Math.max(0, coldSign - median(cold.baseline));
 const result = {
   workload: {
     originalPages: 10, originalBytes: input.original.length, fields: input.fields.length, drawnSignatures: 2, drawnSignatureSize: '600x200 RGBA',
     recipients: input.recipients.length, finishedBytes: finished!.bytes, sha256: finished!.sha256, sameBytesOnNode: inNode.sha256 === finished!.sha256,
+    signPage: {
+      pages: link.pages.length, fields: link.fields.length, recipients: link.everyone.length, htmlBytes: Buffer.byteLength(pageInWorkerd!),
+      sha256: await sha256Hex(pageInWorkerd!), sameHtmlOnNode: (await sha256Hex(pageInWorkerd!)) === pageSha256,
+    },
   },
   machine: { cpus: cpus().length, loadAverage1m: round(loadavg()[0]!) },
   threadCpuMs: {
@@ -381,7 +533,13 @@ const result = {
     finishToBaseline: ratio(ms.finish.median, ms.baseline.median),
     finishToReference: ratio(ms.finish.median, ms.reference.median),
     finishAllThreads: summary(threadAll.finish),
-    coldFirstFinish: summary(cold),
+    coldFirstFinish: summary(cold.finish),
+    signToBaseline: ratio(ms.sign.median, ms.baseline.median),
+    signAllThreads: summary(threadAll.sign),
+    coldFirstBaseline: summary(cold.baseline),
+    coldFirstSign: summary(cold.sign),
+    coldFirstSignToBaseline: ratio(coldSign, ms.baseline.median),
+    coldFirstSignPagePart: { note: 'median first signing page minus median first trivial request, fresh isolates', ms: round(coldPagePart), share: ratio(coldPagePart, coldSign) },
   },
   profileMs: {
     note: 'DevTools CPU profile through the inspector: samples other than (idle) and (program)',
@@ -391,6 +549,9 @@ const result = {
     finishGc: summary(profiles.finish.map((p) => profileCpu(p).gc)),
     sampleIntervalMs: round(median(profiles.finish.map((p) => profileCpu(p).interval))),
     finishHotspots: hotspots(profiles.finish, worker.map),
+    signToBaseline: ratio(profiled.sign.median, profiled.baseline.median),
+    signBySamples: summary(profiles.sign.map((p) => profileCpu(p).bySamples)),
+    signHotspots: hotspots(profiles.sign, worker.map),
   },
 };
 
@@ -398,6 +559,8 @@ const row = (label: string, s: { median: number; min: number; max: number }, ext
   console.log(`${label.padEnd(44)}${`${s.median} ms`.padStart(11)}   (min ${s.min}, max ${s.max})${extra}`);
 console.log(`\nfinishDocument in workerd: ${result.workload.originalPages}-page original (${(input.original.length / 1024).toFixed(1)} KiB), ${input.fields.length} fields (2 drawn signatures, 600x200), ${input.recipients.length} recipients -> ${(finished!.bytes / 1024).toFixed(1)} KiB`);
 console.log(`sha256 ${finished!.sha256.slice(0, 16)}..., ${result.workload.sameBytesOnNode ? 'the same bytes as on Node' : 'NOT the bytes Node makes from the same input'}`);
+const { signPage } = result.workload;
+console.log(`signing page (GET /sign/{token}): ${signPage.pages} pages, ${signPage.fields} fields for the signer -> ${(signPage.htmlBytes / 1024).toFixed(1)} KiB of HTML, ${signPage.sameHtmlOnNode ? "the route's page on Node" : "NOT the route's page on Node"}`);
 console.log(`machine: ${result.machine.cpus} CPUs, load ${result.machine.loadAverage1m}; medians of ${runs} warm runs\n`);
 console.log('Thread CPU time (isolate thread, /proc schedstat)');
 row('  trivial request (baseline)', ms.baseline);
@@ -405,13 +568,22 @@ row('  pdf-lib load + save of the original (ref.)', ms.reference);
 row('  finishDocument', ms.finish, `   ${result.threadCpuMs.finishToBaseline}x baseline, ${result.threadCpuMs.finishToReference}x ref.`);
 row('  finishDocument, all workerd threads', result.threadCpuMs.finishAllThreads);
 row(`  first finishDocument in a fresh isolate (${coldRuns})`, result.threadCpuMs.coldFirstFinish);
+row('  signing page', ms.sign, `   ${result.threadCpuMs.signToBaseline}x baseline`);
+row('  signing page, all workerd threads', result.threadCpuMs.signAllThreads);
+row(`  first request of a fresh isolate: trivial (${coldRuns})`, result.threadCpuMs.coldFirstBaseline);
+row(`  first request of a fresh isolate: page (${coldRuns})`, result.threadCpuMs.coldFirstSign,
+  `   ${result.threadCpuMs.coldFirstSignToBaseline}x warm baseline; the page's part ${result.threadCpuMs.coldFirstSignPagePart.ms} ms (${Math.round(100 * (result.threadCpuMs.coldFirstSignPagePart.share ?? 0))}%)`);
 console.log('\nCPU profile (DevTools Profiler through the inspector)');
 row('  trivial request (baseline)', profiled.baseline);
 row('  pdf-lib load + save of the original (ref.)', profiled.reference);
-const baselineNote = result.profileMs.finishToBaseline === null ? '   (the baseline stays below one sample)' : `   ${result.profileMs.finishToBaseline}x baseline`;
-row('  finishDocument', profiled.finish, baselineNote);
+const belowOneSample = '   (the baseline stays below one sample)';
+row('  finishDocument', profiled.finish, result.profileMs.finishToBaseline === null ? belowOneSample : `   ${result.profileMs.finishToBaseline}x baseline`);
 row(`    samples x interval (${result.profileMs.sampleIntervalMs} ms)`, result.profileMs.finishBySamples);
 row('    of which GC', result.profileMs.finishGc);
+row('  signing page', profiled.sign, result.profileMs.signToBaseline === null ? belowOneSample : `   ${result.profileMs.signToBaseline}x baseline`);
+row(`    samples x interval`, result.profileMs.signBySamples);
 console.log('\nfinishDocument, self time by package (mean of the profiles)');
 for (const { name, ms: t } of result.profileMs.finishHotspots) console.log(`  ${`${t} ms`.padStart(9)}  ${name}`);
+console.log('\nsigning page, self time by package (mean of the profiles)');
+for (const { name, ms: t } of result.profileMs.signHotspots.slice(0, 6)) console.log(`  ${`${t} ms`.padStart(9)}  ${name}`);
 if (opts.json) await writeFile(opts.json, `${JSON.stringify(result, null, 2)}\n`);
