@@ -9,6 +9,12 @@ import * as listTemplates from './templates/list-templates.js';
 import * as sendEnvelope from './envelopes/send-envelope.js';
 import * as getSigningLinks from './envelopes/get-signing-links.js';
 import * as getTemplate from './templates/get-template.js';
+import * as listEventKinds from './webhooks/list-event-kinds.js';
+import * as listWebhooks from './webhooks/list-webhooks.js';
+import * as createWebhook from './webhooks/create-webhook.js';
+import * as deleteWebhook from './webhooks/delete-webhook.js';
+import * as listDeliveries from './webhooks/list-deliveries.js';
+import * as testWebhook from './webhooks/test-webhook.js';
 import * as createCompany from './admin/create-company.js';
 import * as putUser from './admin/put-user.js';
 import * as createApiKey from './admin/create-api-key.js';
@@ -20,7 +26,22 @@ import * as getEnvelopeDocument from './admin/get-envelope-document.js';
 import * as getEnvelopeAudit from './admin/get-envelope-audit.js';
 
 /** The public API under `/v1` (spec section 4). */
-export const v1Endpoints = [createToken, listTemplates, getTemplate, listContacts, createContact, sendEnvelope, getSigningLinks];
+export const v1Endpoints = [
+  createToken,
+  listTemplates,
+  getTemplate,
+  listContacts,
+  createContact,
+  sendEnvelope,
+  getSigningLinks,
+  // The catalog first: its path would otherwise read as a subscription id.
+  listEventKinds,
+  listWebhooks,
+  createWebhook,
+  deleteWebhook,
+  listDeliveries,
+  testWebhook,
+];
 
 /** The management plane under `/admin/v1` (contract section 3). */
 export const adminEndpoints = [createCompany, putUser, createApiKey, rotateApiKey, revokeApiKey, importTemplate, voidEnvelope, getEnvelopeDocument, getEnvelopeAudit];

@@ -83,7 +83,20 @@ async function main() {
 
   const wrangler = spawn(
     join(root, 'node_modules', '.bin', 'wrangler'),
-    ['dev', '--ip', '127.0.0.1', '--port', String(workerPort), '--env-file', envFile, '--persist-to', join(config.DATA_DIR, 'wrangler'), '--show-interactive-dev-session=false'],
+    [
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(workerPort),
+      '--env-file',
+      envFile,
+      '--persist-to',
+      join(config.DATA_DIR, 'wrangler'),
+      '--show-interactive-dev-session=false',
+      // wrangler dev runs Cron Triggers only when asked, through /__scheduled (see below).
+      '--test-scheduled',
+    ],
     {
       cwd: root,
       detached: true,
@@ -95,7 +108,10 @@ async function main() {
   let ready = false;
   for (const stream of [wrangler.stdout, wrangler.stderr]) {
     stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => (ready ? process.stdout.write(chunk) : output.push(chunk)));
+    stream.on('data', (raw: string) => {
+      const chunk = withoutSigningTokens(raw);
+      return ready ? process.stdout.write(chunk) : output.push(chunk);
+    });
   }
 
   let stopping = false;
@@ -116,6 +132,10 @@ async function main() {
 
   await waitUntilServing(`http://127.0.0.1:${config.PORT}/v1/openapi.json`, () => stopping);
   ready = true;
+  // The deployed Worker's Cron Trigger (the outbox sweeper) runs every minute; here, as often as
+  // the embedded server's, so that what a request left behind is relayed just as it would be.
+  const cron = setInterval(() => void fetch(`http://127.0.0.1:${config.PORT}/__scheduled?cron=*+*+*+*+*`).catch(() => undefined), 15_000);
+  cron.unref();
   console.log(await welcome(seeding, keys, config.BASE_URL, `${emailApi.url}/dev/mailbox`));
   console.log(
     `\nE-signing API listening on ${config.BASE_URL} (workerd; database: ${standins.neon.backend}; limits: ${standins.redis ? 'Redis' : 'in-process'})`,
@@ -225,6 +245,14 @@ function freePort(): Promise<number> {
     });
     probe.on('error', reject);
   });
+}
+
+/**
+ * wrangler dev logs the path of every request. A signing link's path is a credential (whoever has
+ * it can sign), so the token is cut out of every line before it reaches the terminal.
+ */
+export function withoutSigningTokens(text: string): string {
+  return text.replace(/\/sign\/[^\s/?#"']+/g, '/sign/…');
 }
 
 /** Polls until the Worker answers: wrangler's own "Ready" line comes before the first build ends. */

@@ -20,6 +20,8 @@ export const errorStatus = {
   not_found: 404,
   method_not_allowed: 405,
   webhook_not_found: 404,
+  /** The same URL is already subscribed in the company: one subscription per URL, events in it. */
+  webhook_exists: 409,
   contact_exists: 409,
   idempotency_key_reused: 422,
   idempotency_request_in_progress: 409,

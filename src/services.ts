@@ -4,6 +4,8 @@
  */
 import type { Context } from 'hono';
 import type { Database } from './data/database.js';
+import type { SecretKey } from './domain/webhooks/secret-box.js';
+import type { HostResolver } from './domain/webhooks/webhook-target.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
 import type { Queue } from './ports/queue.js';
@@ -23,6 +25,11 @@ export type AppConfig = {
   allowPrivateWebhookTargets?: boolean;
   /** The longest delay the queue takes for one message; longer timers go in hops (default 7 days). */
   maxQueueDelayMs?: number;
+  /**
+   * Keys that seal webhook signing secrets at rest, the first one sealing. A deployed service is
+   * given them (WEBHOOK_SECRET_KEYS); without, one is derived from the token secret.
+   */
+  webhookSecretKeys?: SecretKey[];
 };
 
 export type Services = {
@@ -35,4 +42,6 @@ export type Services = {
   config: AppConfig;
   /** The caller's address, as the runtime knows it (socket on Node, `CF-Connecting-IP` on Workers). */
   clientIp(c: Context): string;
+  /** Resolves webhook hosts to check their addresses; absent where the runtime cannot (Workers). */
+  hostResolver?: HostResolver;
 };

@@ -307,12 +307,20 @@ export const webhookSubscriptions = pgTable(
     url: text('url').notNull(),
     events: jsonb('events').$type<string[]>().notNull(),
     description: text('description'),
-    /** Needed in the clear to sign each delivery; shown to the integrator only at creation. */
-    secret: text('secret').notNull(),
+    /** The signing secret, sealed with AES-GCM (see secret-box.ts); shown in the clear only at creation. */
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    /** Which configured key sealed it, so keys can be rotated. */
+    secretKeyId: text('secret_key_id').notNull(),
     createdAt: createdAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+    /** Set when the subscriber answered 410 Gone, or failed every attempt for too long: no more deliveries. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true, precision: 3 }),
+    disabledReason: text('disabled_reason'),
   },
-  (t) => [index('webhook_subscriptions_company').on(t.companyId, t.createdAt)],
+  (t) => [
+    index('webhook_subscriptions_company').on(t.companyId, t.createdAt),
+    uniqueIndex('webhook_subscriptions_url').on(t.companyId, t.url).where(sql`${t.deletedAt} is null`),
+  ],
 );
 
 /** One row per event that happened; `id` is the Standard Webhooks `webhook-id`, stable across retries. */
@@ -343,11 +351,17 @@ export const webhookDeliveries = pgTable(
       .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
     attempt: integer('attempt').notNull(),
     statusCode: integer('status_code'),
+    /** What kind of failure, for whoever reads the list: timeout, network, refused_target, redirect, http_status. */
+    errorType: text('error_type'),
     error: text('error'),
     durationMs: integer('duration_ms'),
     createdAt: createdAt(),
   },
-  (t) => [index('webhook_deliveries_event').on(t.eventId, t.subscriptionId)],
+  (t) => [
+    // Two attempts running at once cannot both record the same number.
+    uniqueIndex('webhook_deliveries_attempt').on(t.eventId, t.subscriptionId, t.attempt),
+    index('webhook_deliveries_subscription').on(t.subscriptionId, t.createdAt),
+  ],
 );
 
 /** A send's first answer, replayed for a retried request with the same `Idempotency-Key`. */

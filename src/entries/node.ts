@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { embeddedServices } from '../adapters/embedded/embedded-services.js';
+import { nodeHostResolver } from '../adapters/node/dns-resolver.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
 import { createApp } from '../app.js';
 import { devMailboxRoutes } from '../http/dev-mailbox.js';
@@ -41,6 +42,8 @@ async function main() {
     },
     clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
   });
+  // Node can resolve webhook hosts, so a name pointing at a private address is refused too.
+  services.hostResolver = nodeHostResolver;
   const seedFile = config.SEED_FILE ?? demoSeed;
   const seededKeys = await loadSeedFile(services, seedFile).catch((err: unknown) => {
     throw new Error(`Cannot load the seed file ${seedFile}: ${describeFailure(err)}`);

@@ -926,7 +926,7 @@ describe('signing links stay secret (DESIGN invariant 3)', () => {
       for (const mac of macs) expect(text).not.toContain(mac);
     }
     // The event still names every recipient, so integrators can follow them.
-    expect(events[0]!.payload).toMatchObject({ envelope_id: answer.body.envelope_id, status: 'sent' });
+    expect(events[0]!.payload).toMatchObject({ envelope: { envelope_id: answer.body.envelope_id, status: 'sent' } });
   });
 
   it('stores no link on recipient rows', async () => {

@@ -141,7 +141,10 @@ describe('signing in sequential order, to the finished PDF', () => {
       expect.arrayContaining(['envelope.sent', 'recipient.emailed', 'recipient.viewed', 'recipient.consented', 'recipient.signed', 'envelope.completed', 'envelope.document_ready']),
     );
     const ready = rawEvents.find((event) => event.kind === 'envelope.document_ready')!;
-    expect(ready.payload).toMatchObject({ envelope_id: envelopeId, sha256: envelope.signedDocumentSha256, size: envelope.signedDocument!.length });
+    expect(ready.payload).toMatchObject({
+      envelope: { envelope_id: envelopeId, status: 'completed' },
+      document: { sha256: envelope.signedDocumentSha256, size: envelope.signedDocument!.length },
+    });
     expect(JSON.stringify(rawEvents)).not.toContain('/sign/');
 
     // The sender hears of the completion; every recipient, the copy included, gets the ready e-mail with their link.

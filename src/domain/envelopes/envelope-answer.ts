@@ -1,5 +1,6 @@
 /** The answer of a send (spec 2.1), what webhooks say of it, and how idempotency stores and replays it. */
 import type { Services } from '../../services.js';
+import { eventData } from '../webhooks/event-data.js';
 import type { EnvelopeRecipient } from './resolve-recipients.js';
 import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
 
@@ -13,22 +14,13 @@ export type Envelope = {
   created_at: string;
 };
 
-/** What webhooks say of a sent envelope: never the signing links, which are bearer credentials. */
-export function sentEventData(body: Envelope, withIds: (EnvelopeRecipient & { id: string })[]) {
-  return {
-    envelope_id: body.envelope_id,
-    status: 'sent',
-    title: body.title,
-    sender: body.sender,
-    recipients: withIds.map((recipient) => ({
-      recipient_id: recipient.id,
-      role: recipient.role,
-      name: recipient.name,
-      email: recipient.email,
-      recipient_type: recipient.type === 'signer' ? 'need-to-sign' : 'receives-copy',
-    })),
-    created_at: body.created_at,
-  };
+/** What webhooks say of a sent envelope: every recipient, never the signing links (bearer credentials). */
+export function sentEventData(body: Envelope, withIds: (EnvelopeRecipient & { id: string })[], at: Date) {
+  return eventData({
+    envelope: { id: body.envelope_id, title: body.title, status: 'sent', senderEmail: body.sender.email },
+    at,
+    recipients: withIds.map((recipient) => ({ ...recipient, role: recipient.role })),
+  });
 }
 
 /** Stored answers keep no links; a replay derives them again. */

@@ -1,6 +1,7 @@
 import { eq, lte } from 'drizzle-orm';
 import { envelopes } from '../../data/schema.js';
 import type { Services } from '../../services.js';
+import { eventData } from '../webhooks/event-data.js';
 import { endEnvelope } from './envelope-events.js';
 
 /**
@@ -12,7 +13,7 @@ export async function expireEnvelope(services: Services, body: Record<string, un
   const envelopeId = String(body.envelope_id);
   const now = services.clock.now();
   const [envelope] = await services.database.db
-    .select({ companyId: envelopes.companyId, title: envelopes.title, status: envelopes.status, expiresAt: envelopes.expiresAt })
+    .select({ companyId: envelopes.companyId, title: envelopes.title, status: envelopes.status, expiresAt: envelopes.expiresAt, senderEmail: envelopes.senderEmail })
     .from(envelopes)
     .where(eq(envelopes.id, envelopeId))
     .limit(1);
@@ -21,7 +22,7 @@ export async function expireEnvelope(services: Services, body: Record<string, un
     envelope: { id: envelopeId, companyId: envelope.companyId },
     status: 'expired',
     when: lte(envelopes.expiresAt, now),
-    payload: { envelope_id: envelopeId, status: 'expired', title: envelope.title, expired_at: envelope.expiresAt.toISOString() },
+    payload: eventData({ envelope: { id: envelopeId, title: envelope.title, status: 'expired', senderEmail: envelope.senderEmail }, at: envelope.expiresAt }),
     actorType: 'system',
   });
 }

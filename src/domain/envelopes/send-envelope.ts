@@ -127,7 +127,7 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
         companyId: principal.companyId,
         envelopeId,
         kind: 'envelope.sent',
-        payload: sentEventData(envelope, withIds),
+        payload: sentEventData(envelope, withIds, now),
         createdAt: now,
       }),
       ...outboxInsert(q, principal.companyId, outbox, now),

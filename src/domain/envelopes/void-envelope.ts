@@ -3,6 +3,7 @@ import { envelopes } from '../../data/schema.js';
 import { ApiError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
+import { eventData } from '../webhooks/event-data.js';
 import { endEnvelope } from './envelope-events.js';
 import { envelopeNotFound } from './get-signing-links.js';
 
@@ -18,7 +19,7 @@ export async function voidEnvelope(services: Services, envelopeId: string, reaso
   const now = services.clock.now();
   const read = () =>
     services.database.db
-      .select({ companyId: envelopes.companyId, title: envelopes.title, status: envelopes.status, voidedAt: envelopes.voidedAt })
+      .select({ companyId: envelopes.companyId, title: envelopes.title, status: envelopes.status, voidedAt: envelopes.voidedAt, senderEmail: envelopes.senderEmail })
       .from(envelopes)
       .where(eq(envelopes.id, envelopeId))
       .limit(1)
@@ -30,7 +31,7 @@ export async function voidEnvelope(services: Services, envelopeId: string, reaso
       envelope: { id: envelopeId, companyId: before.companyId },
       status: 'voided',
       set: { voidedAt: now },
-      payload: { envelope_id: envelopeId, status: 'voided', title: before.title, voided_at: now.toISOString(), reason },
+      payload: eventData({ envelope: { id: envelopeId, title: before.title, status: 'voided', senderEmail: before.senderEmail }, at: now, reason }),
       actorType: 'admin',
       auditData: { reason },
     });

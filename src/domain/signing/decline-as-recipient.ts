@@ -7,7 +7,8 @@ import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { linkState, waiting } from './link-state.js';
 import { resolveLink } from './resolve-link.js';
-import { recipientSummary, signerAudit } from './signer-audit.js';
+import { eventData } from '../webhooks/event-data.js';
+import { signerAudit } from './signer-audit.js';
 import { declinedAt, envelopeOpen } from './signing-conditions.js';
 import { MAX_TEXT_VALUE_CHARS, type SignerContext, SigningRefused, type SigningState } from './signing-state.js';
 import { signingTopics } from './signing-topics.js';
@@ -37,7 +38,7 @@ export async function declineAsRecipient(services: Services, token: string, reas
     event: {
       id: `msg_declined_${envelope.id}`,
       kind: 'envelope.declined',
-      payload: { envelope_id: envelope.id, title: envelope.title, status: 'declined', recipient: recipientSummary(recipient), reason: why, declined_at: now.toISOString() },
+      payload: eventData({ envelope: { ...envelope, status: 'declined' }, at: now, recipient, reason: why }),
     },
     outbox: [{ topic: signingTopics.declinedEmail, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.declined.email` }],
   };

@@ -5,6 +5,7 @@ import { uuidFromName } from '../../lib/ids.js';
 import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
+import { eventData } from '../webhooks/event-data.js';
 import { certificateTrail } from './certificate-trail.js';
 import { fileNameOf } from './signing-document.js';
 import { consent } from './signing-state.js';
@@ -70,7 +71,11 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     event: {
       id: `msg_document_ready_${envelopeId}`,
       kind: 'envelope.document_ready',
-      payload: { envelope_id: envelopeId, title: envelope.title, file_name: fileName, sha256: finished.sha256, size: finished.bytes.length, original_sha256: envelope.documentSha256 },
+      payload: eventData({
+        envelope: { ...envelope, id: envelopeId },
+        at: now,
+        document: { file_name: fileName, sha256: finished.sha256, size: finished.bytes.length },
+      }),
     },
     outbox: [{ topic: signingTopics.documentReadyEmail, body: { envelope_id: envelopeId }, dedupeId: `${envelopeId}.ready.emails` }],
   };

@@ -5,7 +5,8 @@ import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { linkState } from './link-state.js';
-import { recipientSummary, signerAudit } from './signer-audit.js';
+import { eventData } from '../webhooks/event-data.js';
+import { signerAudit } from './signer-audit.js';
 import { resolveLink } from './resolve-link.js';
 import type { SignerContext, SigningState } from './signing-state.js';
 
@@ -30,7 +31,7 @@ export async function openSigningLink(services: Services, token: string, who: Si
     event: {
       id: `msg_viewed_${recipient.id}`,
       kind: 'envelope.viewed',
-      payload: { envelope_id: envelope.id, title: envelope.title, recipient: recipientSummary(recipient), viewed_at: now.toISOString() },
+      payload: eventData({ envelope, at: now, recipient }),
     },
   };
   const [viewed] = await services.database.atomic((q) => [

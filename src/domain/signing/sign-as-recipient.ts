@@ -7,7 +7,8 @@ import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/rec
 import { acceptSubmission } from './accept-submission.js';
 import { linkState, waiting } from './link-state.js';
 import { resolveLink } from './resolve-link.js';
-import { recipientSummary, signerAudit } from './signer-audit.js';
+import { eventData } from '../webhooks/event-data.js';
+import { signerAudit } from './signer-audit.js';
 import { allSigned, completedAt, earlierSignersDone, envelopeOpen, signedAt } from './signing-conditions.js';
 import { signingTopics } from './signing-topics.js';
 import { consent, type SignerContext, type SigningState, type SigningSubmission } from './signing-state.js';
@@ -40,7 +41,7 @@ export async function signAsRecipient(services: Services, token: string, submiss
     event: {
       id: `msg_signed_${recipient.id}`,
       kind: 'envelope.signed',
-      payload: { envelope_id: envelope.id, title: envelope.title, recipient: recipientSummary(recipient), signed_at: now.toISOString() },
+      payload: eventData({ envelope, at: now, recipient }),
     },
     outbox: [{ topic: signingTopics.advance, body: { envelope_id: envelope.id }, dedupeId: `${recipient.id}.signed.advance` }],
   };
@@ -52,12 +53,7 @@ export async function signAsRecipient(services: Services, token: string, submiss
     event: {
       id: `msg_completed_${envelope.id}`,
       kind: 'envelope.completed',
-      payload: {
-        envelope_id: envelope.id,
-        title: envelope.title,
-        completed_at: now.toISOString(),
-        recipients: link.everyone.map(recipientSummary),
-      },
+      payload: eventData({ envelope: { ...envelope, status: 'completed' }, at: now, recipients: link.everyone }),
     },
     outbox: [
       { topic: signingTopics.finish, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.finish` },

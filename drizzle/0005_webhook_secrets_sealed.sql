@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX "webhook_subscriptions_url" ON "webhook_subscriptions" USING btree ("company_id","url") WHERE "webhook_subscriptions"."deleted_at" is null;--> statement-breakpoint
+ALTER TABLE "webhook_subscriptions" DROP COLUMN "secret";

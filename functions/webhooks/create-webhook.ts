@@ -1,0 +1,30 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import type { EventKind } from '../../src/domain/webhooks/event-catalog.js';
+import { subscribe } from '../../src/domain/webhooks/subscriptions.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { CreatedWebhookSubscription, NewWebhookSubscription } from './webhook-schemas.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/v1/webhooks',
+  operationId: 'createWebhook',
+  tags: ['Webhooks'],
+  summary: 'Subscribe an endpoint to events',
+  description: 'Answers the subscription with its signing secret, shown only here. One subscription per URL: the same URL again is `409 webhook_exists`.',
+  security: bearerSecurity,
+  middleware: guard('webhooks:write', rateRules.other),
+  request: { body: jsonBody(NewWebhookSubscription) },
+  responses: {
+    201: jsonContent(CreatedWebhookSubscription, 'The subscription and its signing secret.'),
+    ...errorResponses(...authErrors, 'validation_failed', 'webhook_exists', 'payload_too_large'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid('json');
+  const created = await subscribe(c.get('services'), c.get('principal').companyId, { ...body, events: body.events as EventKind[] });
+  return c.json(created, 201);
+};

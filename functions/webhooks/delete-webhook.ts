@@ -1,0 +1,27 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { unsubscribe } from '../../src/domain/webhooks/subscriptions.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses } from '../../src/http/openapi-helpers.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { WebhookId } from './webhook-schemas.js';
+
+export const route = createRoute({
+  method: 'delete',
+  path: '/v1/webhooks/{id}',
+  operationId: 'deleteWebhook',
+  tags: ['Webhooks'],
+  summary: 'Remove a subscription',
+  security: bearerSecurity,
+  middleware: guard('webhooks:write', rateRules.other),
+  request: { params: WebhookId },
+  responses: {
+    204: { description: 'Removed: nothing more is delivered to it, retries of earlier events included.' },
+    ...errorResponses(...authErrors, 'webhook_not_found'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  await unsubscribe(c.get('services'), c.get('principal').companyId, c.req.valid('param').id);
+  return c.body(null, 204);
+};

@@ -1,0 +1,28 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { listDeliveries } from '../../src/domain/webhooks/deliveries.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { listOf, paginationQuery } from '../../src/http/schemas.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { DeliveryAttempt, WebhookId } from './webhook-schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/v1/webhooks/{id}/deliveries',
+  operationId: 'listWebhookDeliveries',
+  tags: ['Webhooks'],
+  summary: "List a subscription's delivery attempts",
+  security: bearerSecurity,
+  middleware: guard('webhooks:read', rateRules.other),
+  request: { params: WebhookId, query: paginationQuery },
+  responses: {
+    200: jsonContent(listOf(DeliveryAttempt), 'One page of attempts, newest first.'),
+    ...errorResponses(...authErrors, 'validation_failed', 'webhook_not_found'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { page, per_page } = c.req.valid('query');
+  return c.json(await listDeliveries(c.get('services'), c.get('principal').companyId, c.req.valid('param').id, page, per_page), 200);
+};

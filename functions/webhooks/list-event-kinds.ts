@@ -1,0 +1,24 @@
+import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { eventCatalog } from '../../src/domain/webhooks/event-catalog.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { EventKindRecord } from './webhook-schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/v1/webhooks/events',
+  operationId: 'listWebhookEventKinds',
+  tags: ['Webhooks'],
+  summary: 'List the event kinds a subscription can ask for',
+  security: bearerSecurity,
+  middleware: guard('webhooks:read', rateRules.other),
+  responses: {
+    200: jsonContent(z.object({ data: z.array(EventKindRecord) }), 'Every event kind, with what it means.'),
+    ...errorResponses(...authErrors),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  c.json({ data: Object.entries(eventCatalog).map(([type, description]) => ({ type, description })) }, 200);

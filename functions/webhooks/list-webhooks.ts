@@ -1,0 +1,28 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { listSubscriptions } from '../../src/domain/webhooks/subscriptions.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { listOf, paginationQuery } from '../../src/http/schemas.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { WebhookSubscription } from './webhook-schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/v1/webhooks',
+  operationId: 'listWebhooks',
+  tags: ['Webhooks'],
+  summary: 'List webhook subscriptions',
+  security: bearerSecurity,
+  middleware: guard('webhooks:read', rateRules.other),
+  request: { query: paginationQuery },
+  responses: {
+    200: jsonContent(listOf(WebhookSubscription), 'One page of subscriptions, newest first; secrets are never shown again.'),
+    ...errorResponses(...authErrors, 'validation_failed'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { page, per_page } = c.req.valid('query');
+  return c.json(await listSubscriptions(c.get('services'), c.get('principal').companyId, page, per_page), 200);
+};

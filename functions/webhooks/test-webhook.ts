@@ -1,0 +1,26 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { sendTestEvent } from '../../src/domain/webhooks/deliveries.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { TestDeliveryResult, WebhookId } from './webhook-schemas.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/v1/webhooks/{id}/test',
+  operationId: 'testWebhook',
+  tags: ['Webhooks'],
+  summary: 'Deliver a signed webhook.test event now',
+  description: 'Delivers once, without retries, and answers what happened: whether it was delivered, the status code, the time it took, or the error.',
+  security: bearerSecurity,
+  middleware: guard('webhooks:write', rateRules.other),
+  request: { params: WebhookId },
+  responses: {
+    200: jsonContent(TestDeliveryResult, 'The attempt, delivered or not.'),
+    ...errorResponses(...authErrors, 'webhook_not_found'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  c.json(await sendTestEvent(c.get('services'), c.get('principal').companyId, c.req.valid('param').id), 200);

@@ -1,0 +1,183 @@
+import { and, count, eq, gte, isNull, sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../../data/errors.js';
+import { envelopes, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../data/schema.js';
+import { logError } from '../../lib/log-error.js';
+import type { Services } from '../../services.js';
+import { openSecret, secretKeysOf } from './secret-box.js';
+import { signWebhook } from './standard-webhooks.js';
+import { resolvedTargetProblem, webhookUrlProblem } from './webhook-target.js';
+
+type Event = typeof webhookEvents.$inferSelect;
+type Subscription = typeof webhookSubscriptions.$inferSelect;
+
+/**
+ * Attempts an event gets, the first included. The queue retries a failed attempt with backoff
+ * (QStash: 5 retries, about 12 s, 2.5 min, 30 min, 6 h and 24 h apart; the embedded queue the
+ * same count, seconds apart), so the last attempt is the sixth.
+ */
+export const DELIVERY_ATTEMPTS = 6;
+/** A subscription whose deliveries have all failed for this long, through a whole schedule, is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3600 * 1000;
+const TIMEOUT_MS = 10_000;
+
+export type ErrorType = 'timeout' | 'network' | 'refused_target' | 'redirect' | 'http_status';
+
+export type AttemptResult = {
+  attempt: number;
+  delivered: boolean;
+  statusCode: number | null;
+  errorType: ErrorType | null;
+  error: string | null;
+  durationMs: number | null;
+  /** The subscriber answered 410 Gone: the subscription is now disabled. */
+  gone: boolean;
+};
+
+/**
+ * One signed attempt to deliver an event to a subscription, recorded whatever happens. The
+ * attempt's number is taken before sending, by a row the database keeps unique, so attempts
+ * running at once never share one. The payload is built here, not in the queue: a finished PDF
+ * travels only from us to the subscriber.
+ */
+export async function attemptDelivery(services: Services, event: Event, subscription: Subscription): Promise<AttemptResult> {
+  const { db } = services.database;
+  const attempt = await numberAttempt(services, event, subscription);
+  const record = async (result: Omit<AttemptResult, 'attempt' | 'gone'>) => {
+    await db
+      .update(webhookDeliveries)
+      .set({ statusCode: result.statusCode, errorType: result.errorType, error: result.error, durationMs: result.durationMs })
+      .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.subscriptionId, subscription.id), eq(webhookDeliveries.attempt, attempt)));
+    return { ...result, attempt, gone: false };
+  };
+
+  // Checked again at each attempt: what was allowed at subscribe time may resolve elsewhere now.
+  const allowPrivate = services.config.allowPrivateWebhookTargets === true;
+  const refusal =
+    webhookUrlProblem(subscription.url, { allowPrivate }) ?? (await resolvedTargetProblem(new URL(subscription.url), services.hostResolver, { allowPrivate }));
+  if (refusal) return record({ delivered: false, statusCode: null, errorType: 'refused_target', error: refusal, durationMs: null });
+
+  const body = JSON.stringify({ type: event.kind, timestamp: event.createdAt.toISOString(), data: await deliveredData(services, event) });
+  const secret = await openSecret(await secretKeysOf(services.config), subscription.id, { ciphertext: subscription.secretCiphertext, keyId: subscription.secretKeyId });
+  const timestamp = Math.floor(services.clock.now().getTime() / 1000);
+  const started = Date.now();
+  let response: Response;
+  try {
+    response = await fetch(subscription.url, {
+      method: 'POST',
+      // A redirect could lead anywhere, a private address included: it is recorded, never followed.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'esign-webhooks/1',
+        'webhook-id': event.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': await signWebhook(secret, event.id, timestamp, body),
+      },
+      body,
+    });
+    await response.body?.cancel();
+  } catch (err) {
+    const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+    return record({
+      delivered: false,
+      statusCode: null,
+      errorType: timedOut ? 'timeout' : 'network',
+      error: timedOut ? `No answer within ${TIMEOUT_MS / 1000} s.` : `The connection failed${causeCode(err)}.`,
+      durationMs: Date.now() - started,
+    });
+  }
+  const durationMs = Date.now() - started;
+  const status = response.status;
+  if (status >= 200 && status < 300) {
+    // Delivered: a failure to record it must not make the queue deliver it again.
+    return record({ delivered: true, statusCode: status, errorType: null, error: null, durationMs }).catch((err: unknown) => {
+      logError('a delivered webhook could not be recorded', err);
+      return { attempt, delivered: true, statusCode: status, errorType: null, error: null, durationMs, gone: false };
+    });
+  }
+  const result = await record({
+    delivered: false,
+    statusCode: status,
+    errorType: status >= 300 && status < 400 ? 'redirect' : 'http_status',
+    error: status >= 300 && status < 400 ? `Answered ${status}; redirects are not followed.` : `Answered ${status}.`,
+    durationMs,
+  });
+  if (status === 410) {
+    await disable(services, subscription.id, 'The endpoint answered 410 Gone.');
+    return { ...result, gone: true };
+  }
+  return result;
+}
+
+/** Takes the next attempt number with a row of its own; a twin that took the same one makes us take the next. */
+async function numberAttempt(services: Services, event: Event, subscription: Subscription): Promise<number> {
+  const { db } = services.database;
+  const mine = and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.subscriptionId, subscription.id));
+  for (let tries = 0; ; tries++) {
+    const [made] = await db.select({ attempts: count() }).from(webhookDeliveries).where(mine);
+    const attempt = (made?.attempts ?? 0) + 1;
+    try {
+      await db.insert(webhookDeliveries).values({
+        companyId: event.companyId,
+        eventId: event.id,
+        subscriptionId: subscription.id,
+        attempt,
+        createdAt: services.clock.now(),
+      });
+      return attempt;
+    } catch (err) {
+      if (!isUniqueViolation(err) || tries >= 20) throw err;
+    }
+  }
+}
+
+/** The event's data as delivered: a document_ready event carries the finished PDF itself. */
+async function deliveredData(services: Services, event: Event): Promise<Record<string, unknown>> {
+  if (event.kind !== 'envelope.document_ready' || !event.envelopeId) return event.payload;
+  const [row] = await services.database.db
+    .select({ bytes: envelopes.signedDocument })
+    .from(envelopes)
+    .where(and(eq(envelopes.id, event.envelopeId), eq(envelopes.companyId, event.companyId)))
+    .limit(1);
+  const document = event.payload.document as Record<string, unknown> | undefined;
+  return { ...event.payload, document: { ...document, content_base64: row?.bytes ? toBase64(row.bytes) : null } };
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+const causeCode = (err: unknown) => {
+  const code = (err as { cause?: { code?: unknown } })?.cause?.code;
+  return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? ` (${code})` : '';
+};
+
+async function disable(services: Services, subscriptionId: string, reason: string): Promise<void> {
+  await services.database.db
+    .update(webhookSubscriptions)
+    .set({ disabledAt: services.clock.now(), disabledReason: reason })
+    .where(and(eq(webhookSubscriptions.id, subscriptionId), isNull(webhookSubscriptions.disabledAt)));
+}
+
+/**
+ * After an event's last attempt failed: a subscription that has delivered nothing for three days
+ * (and is at least that old) is disabled, so a dead endpoint stops costing attempts.
+ */
+export async function disableIfDead(services: Services, subscription: Subscription): Promise<void> {
+  const since = new Date(services.clock.now().getTime() - DISABLE_AFTER_FAILING_MS);
+  if (subscription.createdAt > since) return;
+  const [recent] = await services.database.db
+    .select({ delivered: count() })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.subscriptionId, subscription.id),
+        gte(webhookDeliveries.createdAt, since),
+        sql`${webhookDeliveries.statusCode} between 200 and 299`,
+      ),
+    );
+  if ((recent?.delivered ?? 0) === 0) await disable(services, subscription.id, 'Every delivery failed for 3 days.');
+}

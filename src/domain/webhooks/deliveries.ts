@@ -1,0 +1,88 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import { webhookDeliveries, webhookEvents } from '../../data/schema.js';
+import { randomBase62 } from '../../lib/crypto.js';
+import type { Services } from '../../services.js';
+import { type Page, pageOffset, toPage } from '../shared/pagination.js';
+import { type AttemptResult, attemptDelivery } from './deliver-event.js';
+import { testEventKind } from './event-catalog.js';
+import { liveSubscription } from './subscriptions.js';
+
+export type DeliveryAttempt = {
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  delivered: boolean;
+  duration_ms: number | null;
+  error_type: AttemptResult['errorType'];
+  error: string | null;
+  created_at: string;
+};
+
+const delivered = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
+
+/** GET /v1/webhooks/{id}/deliveries: the subscription's attempts, newest first. */
+export async function listDeliveries(services: Services, companyId: string, id: string, page: number, perPage: number): Promise<Page<DeliveryAttempt>> {
+  const subscription = await liveSubscription(services, companyId, id);
+  const mine = and(eq(webhookDeliveries.subscriptionId, subscription.id), eq(webhookDeliveries.companyId, companyId));
+  const { db } = services.database;
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select({ delivery: webhookDeliveries, kind: webhookEvents.kind })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .where(mine)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.attempt))
+      .limit(perPage)
+      .offset(pageOffset(page, perPage)),
+    db.select({ total: count() }).from(webhookDeliveries).where(mine),
+  ]);
+  return toPage(
+    rows.map(({ delivery, kind }) => ({
+      event_id: delivery.eventId,
+      event_type: kind,
+      attempt: delivery.attempt,
+      status_code: delivery.statusCode,
+      delivered: delivered(delivery.statusCode),
+      duration_ms: delivery.durationMs,
+      error_type: delivery.errorType as AttemptResult['errorType'],
+      error: delivery.error,
+      created_at: delivery.createdAt.toISOString(),
+    })),
+    totals?.total ?? 0,
+    page,
+    perPage,
+  );
+}
+
+/**
+ * POST /v1/webhooks/{id}/test: a signed `webhook.test` event delivered now, once, its result in the
+ * answer (and in the deliveries list). Not retried: the integrator is watching.
+ */
+export async function sendTestEvent(services: Services, companyId: string, id: string): Promise<DeliveryAttempt> {
+  const subscription = await liveSubscription(services, companyId, id);
+  const now = services.clock.now();
+  const [event] = await services.database.db
+    .insert(webhookEvents)
+    .values({
+      id: `msg_test_${randomBase62(22)}`,
+      companyId,
+      envelopeId: null,
+      kind: testEventKind,
+      payload: { message: 'A test delivery: your endpoint is reachable and can verify our signature.', webhook_id: subscription.id },
+      createdAt: now,
+    })
+    .returning();
+  const result = await attemptDelivery(services, event!, subscription);
+  return {
+    event_id: event!.id,
+    event_type: testEventKind,
+    attempt: result.attempt,
+    status_code: result.statusCode,
+    delivered: result.delivered,
+    duration_ms: result.durationMs,
+    error_type: result.errorType,
+    error: result.error,
+    created_at: now.toISOString(),
+  };
+}

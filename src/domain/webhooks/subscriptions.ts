@@ -1,0 +1,124 @@
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../../data/errors.js';
+import { webhookSubscriptions } from '../../data/schema.js';
+import { ApiError, validationFailed } from '../../errors.js';
+import { isUuid } from '../../lib/ids.js';
+import type { Services } from '../../services.js';
+import { type Page, pageOffset, toPage } from '../shared/pagination.js';
+import type { EventKind } from './event-catalog.js';
+import { sealSecret, secretKeysOf } from './secret-box.js';
+import { newWebhookSecret } from './standard-webhooks.js';
+import { resolvedTargetProblem, webhookUrlProblem } from './webhook-target.js';
+
+type Row = typeof webhookSubscriptions.$inferSelect;
+
+export type Subscription = {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  /** `disabled` after the subscriber answered 410 Gone, or kept failing: nothing more is delivered. */
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  created_at: string;
+};
+
+export const toSubscription = (row: Row): Subscription => ({
+  id: row.id,
+  url: row.url,
+  events: row.events,
+  description: row.description,
+  status: row.disabledAt ? 'disabled' : 'active',
+  disabled_reason: row.disabledReason,
+  created_at: row.createdAt.toISOString(),
+});
+
+export const webhookNotFound = (id: string) => new ApiError('webhook_not_found', 'No webhook subscription with that id exists in this company.', { webhook_id: id });
+
+/** Checks a subscriber URL where it is given: its form, and (where the runtime can) where its host resolves. */
+async function urlProblem(services: Services, url: string): Promise<string | null> {
+  const allowPrivate = services.config.allowPrivateWebhookTargets === true;
+  return webhookUrlProblem(url, { allowPrivate }) ?? resolvedTargetProblem(new URL(url), services.hostResolver, { allowPrivate });
+}
+
+/**
+ * POST /v1/webhooks: subscribes a URL to event kinds. Answers the subscription with its signing
+ * secret, which is shown this once and kept only sealed. One subscription per URL in a company:
+ * a second gets `webhook_exists`, so that no event is ever delivered twice to one endpoint.
+ */
+export async function subscribe(
+  services: Services,
+  companyId: string,
+  input: { url: string; events: EventKind[]; description?: string | null | undefined },
+): Promise<Subscription & { secret: string }> {
+  const problem = await urlProblem(services, input.url);
+  if (problem) throw validationFailed([{ path: 'url', message: problem }], 'The webhook URL cannot be used.');
+  const { db } = services.database;
+  const [taken] = await db
+    .select({ id: webhookSubscriptions.id })
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.companyId, companyId), eq(webhookSubscriptions.url, input.url), isNull(webhookSubscriptions.deletedAt)))
+    .limit(1);
+  if (taken) throw subscribedAlready(input.url, taken.id);
+
+  const id = crypto.randomUUID();
+  const secret = newWebhookSecret();
+  const sealed = await sealSecret(await secretKeysOf(services.config), id, secret);
+  try {
+    const [row] = await db
+      .insert(webhookSubscriptions)
+      .values({
+        id,
+        companyId,
+        url: input.url,
+        events: [...new Set(input.events)],
+        description: input.description ?? null,
+        secretCiphertext: sealed.ciphertext,
+        secretKeyId: sealed.keyId,
+        createdAt: services.clock.now(),
+      })
+      .returning();
+    return { ...toSubscription(row!), secret };
+  } catch (err) {
+    // A twin subscribing the same URL at the same moment: the database keeps one.
+    if (isUniqueViolation(err)) throw subscribedAlready(input.url, null);
+    throw err;
+  }
+}
+
+const subscribedAlready = (url: string, id: string | null) =>
+  new ApiError('webhook_exists', 'This URL is already subscribed; change its events by removing it and subscribing again.', { url, ...(id ? { webhook_id: id } : {}) });
+
+/** GET /v1/webhooks: the company's live subscriptions, newest first, never with their secrets. */
+export async function listSubscriptions(services: Services, companyId: string, page: number, perPage: number): Promise<Page<Subscription>> {
+  const live = and(eq(webhookSubscriptions.companyId, companyId), isNull(webhookSubscriptions.deletedAt));
+  const { db } = services.database;
+  const [rows, [totals]] = await Promise.all([
+    db.select().from(webhookSubscriptions).where(live).orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id)).limit(perPage).offset(pageOffset(page, perPage)),
+    db.select({ total: count() }).from(webhookSubscriptions).where(live),
+  ]);
+  return toPage(rows.map(toSubscription), totals?.total ?? 0, page, perPage);
+}
+
+/** A live subscription of the company, or `webhook_not_found` (also for another company's id). */
+export async function liveSubscription(services: Services, companyId: string, id: string): Promise<Row> {
+  if (!isUuid(id)) throw webhookNotFound(id);
+  const [row] = await services.database.db
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.companyId, companyId), isNull(webhookSubscriptions.deletedAt)))
+    .limit(1);
+  if (!row) throw webhookNotFound(id);
+  return row;
+}
+
+/** DELETE /v1/webhooks/{id}: nothing more is delivered to it; a second delete is `webhook_not_found`. */
+export async function unsubscribe(services: Services, companyId: string, id: string): Promise<void> {
+  if (!isUuid(id)) throw webhookNotFound(id);
+  const [removed] = await services.database.db
+    .update(webhookSubscriptions)
+    .set({ deletedAt: services.clock.now() })
+    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.companyId, companyId), sql`${webhookSubscriptions.deletedAt} is null`))
+    .returning({ id: webhookSubscriptions.id });
+  if (!removed) throw webhookNotFound(id);
+}
