@@ -30,6 +30,7 @@ export default defineConfig({
             BASE_URL: 'https://esign.example.test',
             EMAIL_API_KEY: 're_workerd_suite_key',
             EMAIL_FROM: 'E-Signing <sign@esign.example.test>',
+            WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
           },
         },
       };

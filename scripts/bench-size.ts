@@ -26,7 +26,7 @@ const DUMMY_CONFIG: Record<string, string> = {
   DATABASE_URL: 'postgres://u:p@db.example.test/neondb', BASE_URL: 'https://esign.example.test',
   UPSTASH_REDIS_REST_URL: 'https://redis.example.test', UPSTASH_REDIS_REST_TOKEN: 't',
   QSTASH_TOKEN: 't', QSTASH_CURRENT_SIGNING_KEY: 'k1', QSTASH_NEXT_SIGNING_KEY: 'k2',
-  TOKEN_SECRET: 'bench-size-dummy-secret-of-32-chars!', EMAIL_API_KEY: 're_x', EMAIL_FROM: 'Sign <sign@example.test>',
+  TOKEN_SECRET: 'bench-size-dummy-secret-of-32-chars!', EMAIL_API_KEY: 're_x', EMAIL_FROM: 'Sign <sign@example.test>', WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
 };
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '5' }, json: { type: 'string' }, 'no-fail': { type: 'boolean', default: false } } });

@@ -230,6 +230,7 @@ async function productionRoundTrips(seed: Seed) {
       QSTASH_CURRENT_SIGNING_KEY: qstash.signingKeys.current, QSTASH_NEXT_SIGNING_KEY: qstash.signingKeys.next,
       TOKEN_SECRET: tokenSecret, BASE_URL: sinkUrl,
       EMAIL_API_URL: `${sinkUrl}/emails`, EMAIL_API_KEY: 'bench-email-key', EMAIL_FROM: 'Bench <bench@bench.test>',
+      WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
     });
     const services = productionServices(config);
     const app = createApp(services);

@@ -22,6 +22,7 @@ import { openNodePostgresDatabase } from '../src/adapters/postgres/node-postgres
 import { loadOrCreateLocalSecrets } from '../src/entries/local-secrets.js';
 import { readNodeConfig } from '../src/entries/node-config.js';
 import { demoSeedPath, describeFailure, settleUnreadBody, welcome } from '../src/entries/startup-output.js';
+import { derivedSecretKey } from '../src/domain/webhooks/secret-box.js';
 import { loadSeedFile } from '../src/seed/load-seed.js';
 
 const DevEnv = z.object({
@@ -73,6 +74,8 @@ async function main() {
     EMAIL_API_URL: `${emailApi.url}/emails`,
     EMAIL_API_KEY,
     EMAIL_FROM: 'E-Signing (dev) <sign@localhost>',
+    // The key `npm start` derives from the same token secret: subscriptions made by either open in both.
+    WEBHOOK_SECRET_KEYS: await derivedKeySetting(tokenSecret),
     ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
   };
   // The variables go in a file inside DATA_DIR rather than on the command line, where any user of
@@ -245,6 +248,12 @@ function freePort(): Promise<number> {
     });
     probe.on('error', reject);
   });
+}
+
+/** The embedded server's webhook secret key, written as the Worker reads WEBHOOK_SECRET_KEYS. */
+async function derivedKeySetting(tokenSecret: string): Promise<string> {
+  const key = await derivedSecretKey(tokenSecret);
+  return `${key.id}:${Buffer.from(key.key).toString('base64')}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { adminEndpoints, v1Endpoints } from '../functions/routes.js';
+import { registerWebhookDocs } from '../functions/webhooks/webhook-events-doc.js';
 import { signingRoutes } from '../functions/signing/signing-routes.js';
 import { ApiError } from './errors.js';
 import type { AppEnv } from './http/app-env.js';
@@ -32,6 +33,7 @@ export function createApp(services: Services) {
 
   const v1 = mount(v1Endpoints);
   v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  registerWebhookDocs(v1 as never);
   v1.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'E-Signing API', version: '1.0.0', description: describeErrorCodes() },

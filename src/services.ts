@@ -30,6 +30,8 @@ export type AppConfig = {
    * given them (WEBHOOK_SECRET_KEYS); without, one is derived from the token secret.
    */
   webhookSecretKeys?: SecretKey[];
+  /** How long a webhook delivery waits for the subscriber's answer (default 10 s). */
+  webhookTimeoutMs?: number;
 };
 
 export type Services = {

@@ -5,6 +5,8 @@
  * start-up time has a budget, and loading zod there alone would cost more than the rest together
  * (`npm run size`); the app, and zod with it, is loaded on the first request.
  */
+import { parseSecretKeys, type SecretKey } from '../domain/webhooks/secret-box.js';
+
 export type WorkerConfig = {
   DATABASE_URL: string;
   /** Development only: where the Neon driver sends its SQL-over-HTTP requests. */
@@ -27,6 +29,8 @@ export type WorkerConfig = {
   EMAIL_FROM: string;
   /** The longest delay QStash takes for one message on the plan in use (7 on the free plan). */
   QUEUE_MAX_DELAY_DAYS: number;
+  /** Keys sealing webhook signing secrets at rest: `id:base64(32 bytes)`, comma-separated, the first sealing. */
+  WEBHOOK_SECRET_KEYS: SecretKey[];
 };
 
 type Env = Record<string, unknown>;
@@ -71,6 +75,17 @@ class Reader {
     return this.present(name) === undefined ? undefined : this.url(name);
   }
 
+  secretKeys(name: string): SecretKey[] {
+    const text = this.text(name, 1);
+    if (!text) return [];
+    const keys = parseSecretKeys(text);
+    if (typeof keys === 'string') {
+      this.problems.push(`${name}: ${keys}`);
+      return [];
+    }
+    return keys;
+  }
+
   wholeNumber(name: string, fallback: number, min: number, max: number): number {
     const value = this.present(name) ?? String(fallback);
     const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
@@ -109,6 +124,7 @@ export function readWorkerConfig(env: Env): WorkerConfig {
     EMAIL_API_KEY: read.text('EMAIL_API_KEY', 1),
     EMAIL_FROM: read.text('EMAIL_FROM', 3),
     QUEUE_MAX_DELAY_DAYS: read.wholeNumber('QUEUE_MAX_DELAY_DAYS', 7, 1, 365),
+    WEBHOOK_SECRET_KEYS: read.secretKeys('WEBHOOK_SECRET_KEYS'),
   };
   const redisSettings = [env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN].filter((value) => value !== undefined).length;
   if (redisSettings === 1) read.problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');

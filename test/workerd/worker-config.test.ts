@@ -16,6 +16,7 @@ const complete = {
   BASE_URL: 'https://esign.example.test/',
   EMAIL_API_KEY: 'email-S3CR3T-key',
   EMAIL_FROM: 'E-Signing <sign@esign.example.test>',
+  WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
 };
 
 /** The message readWorkerConfig stops with, or '' when it accepts the env. */
@@ -53,7 +54,9 @@ describe('readWorkerConfig', () => {
 
   it('accepts a complete env, fills the defaults and drops the trailing slash of BASE_URL', () => {
     const config = readWorkerConfig(complete);
-    expect(config).toMatchObject({ ...complete, BASE_URL: 'https://esign.example.test' });
+    const { WEBHOOK_SECRET_KEYS: keys, ...plain } = complete;
+    expect(config).toMatchObject({ ...plain, BASE_URL: 'https://esign.example.test' });
+    expect(config.WEBHOOK_SECRET_KEYS.map((key) => [key.id, key.key.length])).toEqual([[keys.split(':')[0], 32]]);
     expect(config.QSTASH_URL).toBe('https://qstash.upstash.io');
     expect(config.EMAIL_API_URL).toBe('https://api.resend.com/emails');
     expect(config.ALLOW_IN_PROCESS_LIMITS).toBe('false');
@@ -79,6 +82,7 @@ describe('readWorkerConfig', () => {
     'BASE_URL',
     'EMAIL_API_KEY',
     'EMAIL_FROM',
+    'WEBHOOK_SECRET_KEYS',
   ] as const;
 
   it.each(required)('refuses an env without %s, naming it', (name) => {
@@ -105,6 +109,9 @@ describe('readWorkerConfig', () => {
     ['QSTASH_URL', 'qstash.example.test'],
     ['EMAIL_API_URL', 'api.resend.com/emails'],
     ['EMAIL_FROM', 'ab'],
+    ['WEBHOOK_SECRET_KEYS', 'S3CR3T-not-a-key'],
+    ['WEBHOOK_SECRET_KEYS', 'k1:c2hvcnQ='],
+    ['WEBHOOK_SECRET_KEYS', 'k1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=,k1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc='],
   ])('refuses a malformed %s (%s), naming it', (name, value) => {
     expectRefusal({ ...complete, [name]: value }, name);
   });

@@ -50,7 +50,8 @@ export class InProcessQueue implements Queue {
       try {
         await this.consumer?.(message);
       } catch {
-        const maxRetries = this.options.maxRetries ?? 3;
+        // As many retries as QStash makes of ours, so a delivery's schedule ends at the same attempt.
+        const maxRetries = this.options.maxRetries ?? 5;
         if (attempt < maxRetries) this.schedule(message, attempt + 1, this.options.backoffMs?.(attempt + 1) ?? 1000 * 2 ** attempt);
       }
     }, Math.min(delayMs, MAX_TIMEOUT_MS));

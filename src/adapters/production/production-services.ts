@@ -46,6 +46,7 @@ export function productionServices(config: WorkerConfig): Services {
       keyEnvironment: 'live',
       allowPrivateWebhookTargets: config.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
       maxQueueDelayMs,
+      webhookSecretKeys: config.WEBHOOK_SECRET_KEYS,
     },
     clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
   };

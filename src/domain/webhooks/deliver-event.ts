@@ -19,6 +19,7 @@ export const DELIVERY_ATTEMPTS = 6;
 /** A subscription whose deliveries have all failed for this long, through a whole schedule, is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3600 * 1000;
 const TIMEOUT_MS = 10_000;
+const timeoutOf = (services: Services) => services.config.webhookTimeoutMs ?? TIMEOUT_MS;
 
 export type ErrorType = 'timeout' | 'network' | 'refused_target' | 'redirect' | 'http_status';
 
@@ -66,7 +67,7 @@ export async function attemptDelivery(services: Services, event: Event, subscrip
       method: 'POST',
       // A redirect could lead anywhere, a private address included: it is recorded, never followed.
       redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutOf(services)),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'esign-webhooks/1',
@@ -83,7 +84,7 @@ export async function attemptDelivery(services: Services, event: Event, subscrip
       delivered: false,
       statusCode: null,
       errorType: timedOut ? 'timeout' : 'network',
-      error: timedOut ? `No answer within ${TIMEOUT_MS / 1000} s.` : `The connection failed${causeCode(err)}.`,
+      error: timedOut ? `No answer within ${timeoutOf(services) / 1000} s.` : `The connection failed${causeCode(err)}.`,
       durationMs: Date.now() - started,
     });
   }
