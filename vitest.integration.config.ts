@@ -7,8 +7,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The server-process suites always run the embedded stack; the fast run covers them.
-    exclude: ['test/e2e/**', 'test/workerd/**', 'test/embedded/**', 'test/unit/**'],
+    // The server-process suites always run the embedded stack; the fast run covers them, and the
+    // browser suite (which starts such a process too) has its own run.
+    exclude: ['test/e2e/**', 'test/workerd/**', 'test/embedded/**', 'test/unit/**', 'test/browser/**'],
     globalSetup: ['test/support/postgres-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
