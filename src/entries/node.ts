@@ -10,6 +10,7 @@ import { nodeHostResolver } from '../adapters/node/dns-resolver.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
 import { createApp } from '../app.js';
 import { devMailboxRoutes } from '../http/dev-mailbox.js';
+import { devWebhookRoutes } from '../http/dev-webhooks.js';
 import { runHousekeepingEvery } from '../outbox/housekeeping.js';
 import { loadSeedFile } from '../seed/load-seed.js';
 import { loadOrCreateLocalSecrets } from './local-secrets.js';
@@ -51,13 +52,14 @@ async function main() {
 
   const app = createApp(services);
   app.route('/', devMailboxRoutes(services.mailbox));
+  app.route('/', devWebhookRoutes(services));
   appReady(app);
   // What a request that died left in the outbox is relayed within a quarter of a minute.
   const stopHousekeeping = runHousekeepingEvery(services, HOUSEKEEPING_INTERVAL_MS);
 
   // Everything a user needs is printed before the `listening` line, so that whoever waits for that
   // line (a person, a script, a test) has the key, the token and the curl lines already.
-  const greeting = await welcome(services, seededKeys, config.BASE_URL);
+  const greeting = await welcome(services, seededKeys, config.BASE_URL, undefined, `${config.BASE_URL}/dev/webhooks`);
   console.log(`${greeting}\n\nE-signing API listening on ${config.BASE_URL} (data in ${config.DATA_DIR})`);
 
   let closing = false;
