@@ -37,7 +37,7 @@ export default async function setup({ provide }: { provide: (key: string, value:
     cwd: new URL('../..', import.meta.url).pathname,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...userEnvironment(), PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ADMIN_TOKEN },
+    env: { ...userEnvironment(), PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ADMIN_TOKEN, QSTASH_RETRY_SCALE: '0.05' },
   });
   const output = await waitForListening(child);
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -1,0 +1,106 @@
+/**
+ * Webhooks on workerd, QStash delivering, over the real PostgreSQL and Redis, as an integrator
+ * would follow the README: subscribe an endpoint, send the demo envelope, have it signed through
+ * the page, and receive each event, verified with the standardwebhooks package, the last one with
+ * the finished PDF matching its hash. The endpoint fails every event twice before taking it.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { admin, api } from './client.js';
+import { signThroughPage } from './signing-client.js';
+
+type Delivery = { headers: IncomingHttpHeaders; body: string };
+let receiver: Server;
+let url: string;
+const deliveries: Delivery[] = [];
+const failures = new Map<string, number>();
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const delivery = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      deliveries.push(delivery);
+      // Every event fails twice before it is taken: the schedule must still bring each one.
+      const id = String(req.headers['webhook-id']);
+      const failed = failures.get(id) ?? 0;
+      failures.set(id, failed + 1);
+      res.statusCode = failed < 2 ? 500 : 200;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/esign`;
+});
+afterAll(async () => {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+describe('webhooks on workerd', () => {
+  it('delivers sent, viewed, signed, completed and document_ready to a subscriber that fails twice, each verified', async () => {
+    const token = inject('acmeToken');
+    const subscribed = await api('POST', '/v1/webhooks', {
+      token,
+      body: { url, events: ['envelope.sent', 'envelope.viewed', 'envelope.signed', 'envelope.completed', 'envelope.document_ready'] },
+    });
+    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(201);
+    const verifier = new Webhook(subscribed.body.secret);
+
+    const tag = crypto.randomUUID().slice(0, 8);
+    const sent = await api('POST', '/v1/envelopes/from-template', {
+      token,
+      body: {
+        template_id: '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50',
+        recipients: [
+          { role: 'Client', name: 'Cleo Client', email: `cleo-${tag}@example.test` },
+          { role: 'Witness', name: 'Will Witness', email: `will-${tag}@example.test` },
+        ],
+      },
+    });
+    expect(sent.status).toBe(201);
+    const envelopeId = sent.body.envelope_id as string;
+    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
+    await signThroughPage(client!, 'Cleo Client');
+    await signThroughPage(witness!, 'Will Witness');
+
+    /** The events of this envelope that the receiver accepted, verified. */
+    const accepted = () =>
+      deliveries
+        .filter((delivery) => (failures.get(String(delivery.headers['webhook-id'])) ?? 0) >= 3)
+        .map((delivery) => ({ delivery, event: verifier.verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: any } }))
+        .filter(({ event }) => event.data.envelope?.envelope_id === envelopeId);
+    const kinds = () => [...new Set(accepted().map(({ event }) => event.type))].sort();
+    await vi.waitFor(() => expect(kinds()).toEqual(['envelope.completed', 'envelope.document_ready', 'envelope.sent', 'envelope.signed', 'envelope.viewed']), {
+      timeout: 60_000,
+      interval: 500,
+    });
+
+    // Each event came three times, with one webhook-id, each attempt signed afresh.
+    for (const { delivery } of accepted()) {
+      const attempts = deliveries.filter((d) => d.headers['webhook-id'] === delivery.headers['webhook-id']);
+      expect(attempts.length).toBeGreaterThanOrEqual(3);
+      for (const attempt of attempts) expect(() => verifier.verify(attempt.body, attempt.headers as Record<string, string>)).not.toThrow();
+    }
+    const signers = accepted().filter(({ event }) => event.type === 'envelope.signed');
+    expect(new Set(signers.map(({ event }) => event.data.recipient.name))).toEqual(new Set(['Cleo Client', 'Will Witness']));
+
+    const ready = accepted().find(({ event }) => event.type === 'envelope.document_ready')!.event.data.document;
+    const pdf = Buffer.from(ready.content_base64, 'base64');
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.length).toBe(ready.size);
+    expect(Buffer.from(await crypto.subtle.digest('SHA-256', pdf)).toString('hex')).toBe(ready.sha256);
+    const stored = await fetch(`${inject('e2eBaseUrl')}/admin/v1/envelopes/${envelopeId}/document`, { headers: { authorization: `Bearer ${inject('e2eAdminToken')}` } });
+    expect(stored.headers.get('x-document-sha256')).toBe(ready.sha256);
+    for (const { delivery } of accepted()) expect(delivery.body).not.toContain('/sign/');
+
+    const listed = await api('GET', `/v1/webhooks/${subscribed.body.id}/deliveries?per_page=100`, { token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.filter((d: { delivered: boolean }) => d.delivered).length).toBeGreaterThanOrEqual(6);
+    expect(listed.body.data.filter((d: { status_code: number }) => d.status_code === 500).length).toBeGreaterThanOrEqual(12);
+    expect((await api('DELETE', `/v1/webhooks/${subscribed.body.id}`, { token })).status).toBe(204);
+  });
+});
