@@ -48,6 +48,9 @@ export default async function setup({ provide }: { provide: (key: string, value:
   const quotaTen = await companyWithQuota(baseUrl, 10);
   provide('quotaTenToken', quotaTen.token);
   provide('quotaTenTemplateId', quotaTen.templateId);
+  // A key of its own for the flows that send Acme's NDA: the seeded key's 100 sends are spent by
+  // the suite that tries the 101st.
+  provide('acmeSenderToken', await acmeSender(baseUrl));
   provide('e2eAdminToken', ADMIN_TOKEN);
   provide('e2eDevOutput', output);
 
@@ -63,6 +66,25 @@ export default async function setup({ provide }: { provide: (key: string, value:
 async function exchange(baseUrl: string, apiKey: string): Promise<string> {
   const answer = await fetch(`${baseUrl}/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
   return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+/** A new owner of the seeded Acme company, with a key that may send. */
+async function acmeSender(baseUrl: string): Promise<string> {
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const acme = '7b0c2a4e-5d1f-4c3b-9a8e-1f2d3c4b5a60';
+  const user = await fetch(`${baseUrl}/admin/v1/companies/${acme}/users/e2e-sender@acme.test`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ name: 'E2E Sender', role: 'owner', esign_seat: true }),
+  });
+  if (!user.ok) throw new Error(`PUT user: ${user.status} ${await user.text()}`);
+  const created = await fetch(`${baseUrl}/admin/v1/companies/${acme}/api-keys`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ owner: 'e2e-sender@acme.test', scopes: ['envelopes:send', 'webhooks:read', 'webhooks:write'] }),
+  });
+  if (!created.ok) throw new Error(`POST api key: ${created.status} ${await created.text()}`);
+  return exchange(baseUrl, ((await created.json()) as { key: string }).key);
 }
 
 /** A company of its own for the quota flows, made through the admin API with a one-signer template. */
@@ -158,5 +180,6 @@ declare module 'vitest' {
     globexToken: string;
     quotaTenToken: string;
     quotaTenTemplateId: string;
+    acmeSenderToken: string;
   }
 }

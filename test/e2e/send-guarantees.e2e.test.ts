@@ -49,7 +49,7 @@ describe('the send under races, on workerd', () => {
 
   it('replays a voided envelope with null links', async () => {
     const key = `void-${unique()}`;
-    const replayOf = () => api('POST', '/v1/envelopes/from-template', { token: inject('acmeToken'), body: request, headers: { 'Idempotency-Key': key } });
+    const replayOf = () => api('POST', '/v1/envelopes/from-template', { token: inject('acmeSenderToken'), body: request, headers: { 'Idempotency-Key': key } });
     const request = ndaBody();
     const first = await replayOf();
     expect(first.status).toBe(201);

@@ -13,7 +13,7 @@ describe('signing on workerd', () => {
   it('two signers in turn, then the finished PDF with its announced hash', async () => {
     const tag = unique();
     const sent = await api('POST', '/v1/envelopes/from-template', {
-      token: inject('acmeToken'),
+      token: inject('acmeSenderToken'),
       body: {
         template_id: '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50',
         recipients: [
@@ -57,7 +57,7 @@ describe('signing on workerd', () => {
   it('declines through the page: the envelope ends and the other link shows it', async () => {
     const tag = unique();
     const sent = await api('POST', '/v1/envelopes/from-template', {
-      token: inject('acmeToken'),
+      token: inject('acmeSenderToken'),
       body: {
         template_id: '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50',
         recipients: [

@@ -42,7 +42,7 @@ afterAll(async () => {
 
 describe('webhooks on workerd', () => {
   it('delivers sent, viewed, signed, completed and document_ready to a subscriber that fails twice, each verified', async () => {
-    const token = inject('acmeToken');
+    const token = inject('acmeSenderToken');
     const subscribed = await api('POST', '/v1/webhooks', {
       token,
       body: { url, events: ['envelope.sent', 'envelope.viewed', 'envelope.signed', 'envelope.completed', 'envelope.document_ready'] },
