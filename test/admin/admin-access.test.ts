@@ -28,6 +28,8 @@ function adminRequests(company: TestCompany, pdf: Uint8Array, marker: string): A
     { label: 'rotate api key', method: 'POST', path: `/admin/v1/api-keys/${company.owner.id}/rotate` },
     { label: 'revoke api key', method: 'POST', path: `/admin/v1/api-keys/${company.owner.id}/revoke` },
     { label: 'void envelope', method: 'POST', path: `/admin/v1/envelopes/env_${marker}/void` },
+    { label: 'envelope document', method: 'GET', path: `/admin/v1/envelopes/env_${marker}/document` },
+    { label: 'envelope audit', method: 'GET', path: `/admin/v1/envelopes/env_${marker}/audit` },
     {
       label: 'import template',
       method: 'POST',
@@ -118,6 +120,8 @@ describe('admin API with an admin token configured', () => {
       '/admin/v1/companies/{companyId}/api-keys',
       '/admin/v1/companies/{companyId}/templates',
       '/admin/v1/companies/{companyId}/users/{email}',
+      '/admin/v1/envelopes/{id}/audit',
+      '/admin/v1/envelopes/{id}/document',
       '/admin/v1/envelopes/{id}/void',
     ]);
   });
