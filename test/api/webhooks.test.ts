@@ -352,6 +352,24 @@ describe('delivering', () => {
     expect(numbers).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('does not deliver again when recording a delivered attempt fails', async () => {
+    const { subscription, quietSend } = await subscribed();
+    const event = await quietSend();
+    const { db } = stack.services.database;
+    const update = db.update.bind(db);
+    const spy = vi.spyOn(db, 'update').mockImplementationOnce((table) => {
+      if (table !== webhookDeliveries) return update(table);
+      throw new Error('connection reset');
+    });
+    try {
+      // The subscriber took it: the queue must see success, or it would deliver a second time.
+      await expect(deliver(event.id, subscription.id)).resolves.toBeUndefined();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(received.filter((r) => r.headers['webhook-id'] === event.id)).toHaveLength(1);
+  });
+
   it('carries the finished PDF in envelope.document_ready, built at delivery, matching its hash', async () => {
     const { company, subscription, quietSend } = await subscribed();
     const sent = await quietSend();
