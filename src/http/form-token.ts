@@ -5,35 +5,10 @@
  * site cannot make it without the link, and with the link it could sign anyway. It is the second
  * check beside the Origin one, for the browsers that send no Origin.
  */
-import { timingSafeEqual } from '../lib/crypto.js';
-
-const encoder = new TextEncoder();
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-const hmacKey = (raw: Uint8Array) =>
-  crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-
-// Derived once per secret, as the link key is: every page view and every post needs it.
-const formKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
-function formKey(tokenSecret: Uint8Array): Promise<CryptoKey> {
-  let key = formKeys.get(tokenSecret);
-  if (!key) {
-    key = hmacKey(tokenSecret)
-      .then((secretKey) => crypto.subtle.sign('HMAC', secretKey, encoder.encode('esign signing page form v1')))
-      .then((raw) => hmacKey(new Uint8Array(raw)));
-    formKeys.set(tokenSecret, key);
-  }
-  return key;
-}
+import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../lib/crypto.js';
 
 export async function formToken(tokenSecret: Uint8Array, signingToken: string): Promise<string> {
-  const mac = await crypto.subtle.sign('HMAC', await formKey(tokenSecret), encoder.encode(signingToken));
-  return base64url(new Uint8Array(mac));
+  return hmacBase64url(await derivedHmacKey(tokenSecret, 'esign signing page form v1'), signingToken);
 }
 
 /** True when `presented` is the form token of this signing token. */

@@ -36,3 +36,35 @@ export function timingSafeEqual(a: string, b: string): boolean {
   for (let i = 0; i < Math.max(left.length, right.length); i++) diff |= (left[i] ?? 0) ^ (right[i] ?? 0);
   return diff === 0;
 }
+
+export function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+const hmacKey = (raw: Uint8Array) => crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+
+const derivedKeys = new Map<string, WeakMap<Uint8Array, Promise<CryptoKey>>>();
+
+/**
+ * An HMAC key derived from a secret for one purpose (`label`), so that a MAC made for one purpose
+ * (a signing link, a form token) can never pass for another. Derived once per secret and label.
+ */
+export function derivedHmacKey(secret: Uint8Array, label: string): Promise<CryptoKey> {
+  let byLabel = derivedKeys.get(label);
+  if (!byLabel) derivedKeys.set(label, (byLabel = new WeakMap()));
+  let key = byLabel.get(secret);
+  if (!key) {
+    key = hmacKey(secret)
+      .then((secretKey) => crypto.subtle.sign('HMAC', secretKey, new TextEncoder().encode(label)))
+      .then((raw) => hmacKey(new Uint8Array(raw)));
+    byLabel.set(secret, key);
+  }
+  return key;
+}
+
+/** base64url of HMAC-SHA256(key, text). */
+export async function hmacBase64url(key: CryptoKey, text: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text))));
+}

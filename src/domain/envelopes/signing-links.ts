@@ -6,39 +6,14 @@
  * its status, which the signing page checks. Rotating TOKEN_SECRET invalidates every link.
  */
 import type { RoleType } from '../../data/schema.js';
-import { timingSafeEqual } from '../../lib/crypto.js';
+import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
 import { isRecipientId } from '../../lib/ids.js';
 
-const encoder = new TextEncoder();
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-const hmacKey = (raw: Uint8Array) =>
-  crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-
-/**
- * The link key, derived from the token secret so that neither kind of credential can pass for the
- * other. Derived once per secret: a send makes a link for every recipient.
- */
-const linkKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
-function linkKey(tokenSecret: Uint8Array): Promise<CryptoKey> {
-  let key = linkKeys.get(tokenSecret);
-  if (!key) {
-    key = hmacKey(tokenSecret)
-      .then((secretKey) => crypto.subtle.sign('HMAC', secretKey, encoder.encode('esign signing links v1')))
-      .then((raw) => hmacKey(new Uint8Array(raw)));
-    linkKeys.set(tokenSecret, key);
-  }
-  return key;
-}
+/** The link key, derived from the token secret so that neither kind of credential can pass for the other. */
+const linkKey = (tokenSecret: Uint8Array) => derivedHmacKey(tokenSecret, 'esign signing links v1');
 
 export async function signingToken(tokenSecret: Uint8Array, envelopeId: string, recipientId: string): Promise<string> {
-  const mac = await crypto.subtle.sign('HMAC', await linkKey(tokenSecret), encoder.encode(`${envelopeId}:${recipientId}`));
-  return `${recipientId}.${base64url(new Uint8Array(mac))}`;
+  return `${recipientId}.${await hmacBase64url(await linkKey(tokenSecret), `${envelopeId}:${recipientId}`)}`;
 }
 
 export const signingUrl = (baseUrl: string, token: string) => `${baseUrl}/sign/${token}`;
