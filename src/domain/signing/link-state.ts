@@ -1,3 +1,4 @@
+import { placementOf } from '../templates/field-placement.js';
 import type { Link } from './resolve-link.js';
 import type { SigningEnvelope, SigningField, SigningState } from './signing-state.js';
 
@@ -45,18 +46,7 @@ export function linkState(link: Link, now: Date): SigningState {
 }
 
 function signingField(field: Link['fields'][number], recipient: Link['recipient'], now: Date): SigningField {
-  return {
-    id: field.id,
-    type: field.type,
-    label: field.label,
-    page: field.page,
-    x: field.x,
-    y: field.y,
-    width: field.width,
-    height: field.height,
-    required: field.required,
-    prefill: prefillOf(field.type, recipient, now),
-  };
+  return { id: field.id, ...placementOf(field), prefill: prefillOf(field.type, recipient, now) };
 }
 
 /** Values the service fills in: the signer may not change their name, e-mail or the date signed. */

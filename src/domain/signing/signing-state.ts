@@ -3,7 +3,8 @@
  * The HTTP layer renders it; nothing here knows of HTML. A link that does not verify, whatever
  * the reason (tampered, truncated, of another envelope, malformed), is `invalid` and tells nothing.
  */
-import type { FieldType, PageSize } from '../../data/schema.js';
+import type { PageSize } from '../../data/schema.js';
+import type { FieldPlacement } from '../templates/field-placement.js';
 
 /** The consent to sign electronically, versioned: the version a signer agreed to is recorded. */
 export const consent = {
@@ -13,17 +14,9 @@ export const consent = {
     'I can download the signed document when everyone has signed.',
 } as const;
 
-export type SigningField = {
+/** One of this signer's fields: where it sits (PDF points from the page's top-left) and what it is. */
+export type SigningField = FieldPlacement & {
   id: string;
-  type: FieldType;
-  label: string | null;
-  /** 1-based page; coordinates in PDF points from the page's top-left corner. */
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
   /** Filled in for the signer (name, e-mail) or by the service (date signed); they may not change it. */
   prefill: string | null;
 };
