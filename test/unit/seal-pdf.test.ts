@@ -98,7 +98,7 @@ describe('the seal on a finished PDF', () => {
     const at = text.indexOf('\n%') + 2;
     expect(at).toBeLessThan(20);
     const changed = finished.bytes.slice();
-    changed[at] ^= 0x01;
+    changed[at] = changed[at]! ^ 0x01;
     const report = await pdfsig(changed, 'changed.pdf');
     expect(report).not.toContain('Signature is Valid');
     expect(report).toMatch(/Signature Validation: (Digest Mismatch|Signature is Invalid)/);
