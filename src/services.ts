@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import type { Database } from './data/database.js';
 import type { SecretKey } from './domain/webhooks/secret-box.js';
 import type { HostResolver } from './domain/webhooks/webhook-target.js';
-import type { SealSource } from './pdf/seal-identity.js';
+import type { SealSource } from './pdf/seal-pem.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
 import type { Queue } from './ports/queue.js';

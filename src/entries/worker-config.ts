@@ -6,7 +6,7 @@
  * (`npm run size`); the app, and zod with it, is loaded on the first request.
  */
 import { parseSecretKeys, type SecretKey } from '../domain/webhooks/secret-box.js';
-import { sealPemProblems } from '../pdf/seal-identity.js';
+import { sealPemProblems } from '../pdf/seal-pem.js';
 
 export type WorkerConfig = {
   DATABASE_URL: string;

@@ -8,10 +8,12 @@
  * checks that the first time a document is sealed (and the embedded server at its start).
  * Messages name what is wrong, never the PEM text: the key is a secret.
  */
+import { BitString, Integer, ObjectIdentifier, Utf8String } from 'asn1js';
+import { AttributeTypeAndValue, Certificate, Extension, PrivateKeyInfo } from 'pkijs';
 import { sha256Hex } from '../lib/crypto.js';
+import { pemBlocks, type SealSource, sealPemProblems } from './seal-pem.js';
 
-/** The PEM text as configured (SEAL_KEY_PEM, SEAL_CERT_PEM) or as kept by the embedded server. */
-export type SealSource = { keyPem: string; certPem: string };
+export { type SealSource, sealPemProblems };
 
 export type SealIdentity = {
   privateKey: CryptoKey;
@@ -26,38 +28,6 @@ export type SealIdentity = {
 const RSA = '1.2.840.113549.1.1.1';
 const EC = '1.2.840.10045.2.1';
 const P256 = '1.2.840.10045.3.1.7';
-
-type PemBlock = { label: string; der: Uint8Array<ArrayBuffer> };
-
-function pemBlocks(text: string): PemBlock[] | undefined {
-  const blocks: PemBlock[] = [];
-  const pattern = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    const body = match[2]!.replace(/\s+/g, '');
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body) || body.length % 4 !== 0) return undefined;
-    const binary = atob(body);
-    const der = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) der[i] = binary.charCodeAt(i);
-    // Every PEM body we take is one DER SEQUENCE.
-    if (der[0] !== 0x30) return undefined;
-    blocks.push({ label: match[1]!, der });
-  }
-  return blocks;
-}
-
-/** What is wrong with the PEM shapes, one line each naming the variable; [] when both look right. */
-export function sealPemProblems(keyPem: string, certPem: string, names = { key: 'SEAL_KEY_PEM', cert: 'SEAL_CERT_PEM' }): string[] {
-  const problems: string[] = [];
-  const keys = pemBlocks(keyPem);
-  if (!keys || keys.length !== 1 || keys[0]!.label !== 'PRIVATE KEY') {
-    problems.push(`${names.key} must hold exactly one unencrypted PKCS#8 private key (-----BEGIN PRIVATE KEY-----)`);
-  }
-  const certs = pemBlocks(certPem);
-  if (!certs || certs.length === 0 || certs.some((block) => block.label !== 'CERTIFICATE')) {
-    problems.push(`${names.cert} must hold the sealing certificate, then any issuing certificates (-----BEGIN CERTIFICATE-----)`);
-  }
-  return problems;
-}
 
 /** The WebCrypto parameters of a key: RSA signs PKCS#1 v1.5 with SHA-256, EC keys only on P-256. */
 export function signingAlgorithm(keyOid: string, curveOid: string | undefined): RsaHashedImportParams | EcKeyImportParams | undefined {
@@ -77,25 +47,24 @@ export async function loadSealIdentity(source: SealSource, names?: { key: string
   if (problems.length > 0) throw new Error(`The sealing identity is unusable: ${problems.join('; ')}.`);
   const keyName = names?.key ?? 'SEAL_KEY_PEM';
   const certName = names?.cert ?? 'SEAL_CERT_PEM';
-  const [pkijs, asn1js] = await Promise.all([import('pkijs'), import('asn1js')]);
   const keyDer = pemBlocks(source.keyPem)![0]!.der;
   const certificates = pemBlocks(source.certPem)!.map((block) => block.der);
 
-  let keyInfo: InstanceType<typeof pkijs.PrivateKeyInfo>;
-  let certificate: InstanceType<typeof pkijs.Certificate>;
+  let keyInfo: PrivateKeyInfo;
+  let certificate: Certificate;
   try {
-    keyInfo = pkijs.PrivateKeyInfo.fromBER(keyDer.buffer);
+    keyInfo = PrivateKeyInfo.fromBER(keyDer.buffer);
   } catch {
     throw new Error(`The sealing identity is unusable: ${keyName} is not a PKCS#8 private key.`);
   }
   try {
-    certificate = pkijs.Certificate.fromBER(certificates[0]!.buffer);
-    certificates.slice(1).forEach((der) => pkijs.Certificate.fromBER(der.buffer));
+    certificate = Certificate.fromBER(certificates[0]!.buffer);
+    certificates.slice(1).forEach((der) => Certificate.fromBER(der.buffer));
   } catch {
     throw new Error(`The sealing identity is unusable: ${certName} holds something that is not an X.509 certificate.`);
   }
   const params = keyInfo.privateKeyAlgorithm.algorithmParams;
-  const curve = params instanceof asn1js.ObjectIdentifier ? params.valueBlock.toString() : undefined;
+  const curve = params instanceof ObjectIdentifier ? params.valueBlock.toString() : undefined;
   const algorithm = signingAlgorithm(keyInfo.privateKeyAlgorithm.algorithmId, curve);
   if (!algorithm) throw new Error(`The sealing identity is unusable: ${keyName} must be an RSA or an ECDSA P-256 key.`);
 
@@ -166,7 +135,6 @@ const pem = (label: string, der: ArrayBuffer) => {
  * intact and unchanged, but name no one anybody trusts, so a deployment is given a real one.
  */
 export async function createSelfSignedSeal(commonName: string, now: Date, options: { keyType?: 'RSA' | 'ECDSA'; years?: number } = {}): Promise<SealSource> {
-  const [pkijs, asn1js] = await Promise.all([import('pkijs'), import('asn1js')]);
   const years = options.years ?? 10;
   // RSA by default: its signatures are deterministic, so a finished copy made again hashes the same.
   const algorithm: RsaHashedKeyGenParams | EcKeyGenParams =
@@ -174,12 +142,12 @@ export async function createSelfSignedSeal(commonName: string, now: Date, option
       ? { name: 'ECDSA', namedCurve: 'P-256' }
       : { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
   const keys = (await crypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const certificate = new pkijs.Certificate();
+  const certificate = new Certificate();
   certificate.version = 2;
   const serial = crypto.getRandomValues(new Uint8Array(16));
   serial[0] = serial[0]! & 0x7f; // positive
-  certificate.serialNumber = new asn1js.Integer({ valueHex: serial });
-  const name = [new pkijs.AttributeTypeAndValue({ type: '2.5.4.3', value: new asn1js.Utf8String({ value: commonName }) })];
+  certificate.serialNumber = new Integer({ valueHex: serial });
+  const name = [new AttributeTypeAndValue({ type: '2.5.4.3', value: new Utf8String({ value: commonName }) })];
   certificate.subject.typesAndValues.push(...name);
   certificate.issuer.typesAndValues.push(...name);
   certificate.notBefore.value = now;
@@ -187,8 +155,8 @@ export async function createSelfSignedSeal(commonName: string, now: Date, option
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + years);
   certificate.notAfter.value = notAfter;
   // digitalSignature and nonRepudiation (contentCommitment): what a document seal is for.
-  const keyUsage = new asn1js.BitString({ valueHex: new Uint8Array([0xc0]).buffer, unusedBits: 6 });
-  certificate.extensions = [new pkijs.Extension({ extnID: '2.5.29.15', critical: true, extnValue: keyUsage.toBER(false) })];
+  const keyUsage = new BitString({ valueHex: new Uint8Array([0xc0]).buffer, unusedBits: 6 });
+  certificate.extensions = [new Extension({ extnID: '2.5.29.15', critical: true, extnValue: keyUsage.toBER(false) })];
   await certificate.subjectPublicKeyInfo.importKey(keys.publicKey);
   await certificate.sign(keys.privateKey, 'SHA-256');
   return {

@@ -1,4 +1,6 @@
+import { ObjectIdentifier, OctetString, Sequence, UTCTime } from 'asn1js';
 import type { PDFDict, PDFObject, PDFRef } from 'pdf-lib';
+import { Attribute, Certificate, ContentInfo, EncapsulatedContentInfo, GeneralName, GeneralNames, IssuerAndSerialNumber, IssuerSerial, SignedAndUnsignedAttributes, SignedData, SignerInfo } from 'pkijs';
 import { writeRevision } from './incremental-update.js';
 import type { SealIdentity } from './seal-identity.js';
 
@@ -146,45 +148,44 @@ function writeAscii(out: Uint8Array, at: number, text: string) {
  * cannot be passed off as made with another certificate of the same key) and the signing time.
  */
 async function signedDataOf(content: Uint8Array, identity: SealIdentity, signingTime: Date): Promise<Uint8Array> {
-  const [pkijs, asn1js] = await Promise.all([import('pkijs'), import('asn1js')]);
-  const certificates = identity.certificates.map((der) => pkijs.Certificate.fromBER(der.slice().buffer));
+  const certificates = identity.certificates.map((der) => Certificate.fromBER(der.slice().buffer));
   const signer = certificates[0]!;
   const [contentDigest, certificateDigest] = await Promise.all([
     crypto.subtle.digest('SHA-256', content as BufferSource),
     crypto.subtle.digest('SHA-256', identity.certificates[0]! as BufferSource),
   ]);
-  const issuerSerial = new pkijs.IssuerSerial({
-    issuer: new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: signer.issuer })] }),
+  const issuerSerial = new IssuerSerial({
+    issuer: new GeneralNames({ names: [new GeneralName({ type: 4, value: signer.issuer })] }),
     serialNumber: signer.serialNumber,
   });
   // ESSCertIDv2 with its hash algorithm left out: SHA-256 is the default there.
-  const signingCertificateV2 = new asn1js.Sequence({
-    value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: certificateDigest }), issuerSerial.toSchema()] })] })],
+  const signingCertificateV2 = new Sequence({
+    value: [new Sequence({ value: [new Sequence({ value: [new OctetString({ valueHex: certificateDigest }), issuerSerial.toSchema()] })] })],
   });
   const attributes = [
-    new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
-    new pkijs.Attribute({ type: OID.signingTime, values: [new asn1js.UTCTime({ valueDate: signingTime })] }),
-    new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: contentDigest })] }),
-    new pkijs.Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2] }),
+    new Attribute({ type: OID.contentType, values: [new ObjectIdentifier({ value: OID.data })] }),
+    new Attribute({ type: OID.signingTime, values: [new UTCTime({ valueDate: signingTime })] }),
+    new Attribute({ type: OID.messageDigest, values: [new OctetString({ valueHex: contentDigest })] }),
+    new Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2] }),
   ];
   // DER orders a SET OF by the members' encodings; verifiers that re-encode would otherwise differ.
   const encoded = attributes.map((attribute) => ({ attribute, der: new Uint8Array(attribute.toSchema().toBER()) }));
   encoded.sort((a, b) => compareBytes(a.der, b.der));
 
-  const signedData = new pkijs.SignedData({
+  const signedData = new SignedData({
     version: 1,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
+    encapContentInfo: new EncapsulatedContentInfo({ eContentType: OID.data }),
     signerInfos: [
-      new pkijs.SignerInfo({
+      new SignerInfo({
         version: 1,
-        sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
-        signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: encoded.map(({ attribute }) => attribute) }),
+        sid: new IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
+        signedAttrs: new SignedAndUnsignedAttributes({ type: 0, attributes: encoded.map(({ attribute }) => attribute) }),
       }),
     ],
     certificates,
   });
   await signedData.sign(identity.privateKey, 0, 'SHA-256');
-  const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
+  const contentInfo = new ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
   return new Uint8Array(contentInfo.toSchema().toBER(false));
 }
 
