@@ -1,5 +1,6 @@
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from './test/support/seal-fixture.js';
 import { WORKERD_DATABASE_URL } from './test/workerd/workerd-stack.js';
 
 /**
@@ -31,6 +32,8 @@ export default defineConfig({
             EMAIL_API_KEY: 're_workerd_suite_key',
             EMAIL_FROM: 'E-Signing <sign@esign.example.test>',
             WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
+            SEAL_KEY_PEM: TEST_SEAL_KEY_PEM,
+            SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
           },
         },
       };

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../test/support/seal-fixture.js';
 
 const BUDGET_GZIP_KIB = 500;
 const BUDGET_STARTUP_MS = 50;
@@ -27,6 +28,8 @@ const DUMMY_CONFIG: Record<string, string> = {
   UPSTASH_REDIS_REST_URL: 'https://redis.example.test', UPSTASH_REDIS_REST_TOKEN: 't',
   QSTASH_TOKEN: 't', QSTASH_CURRENT_SIGNING_KEY: 'k1', QSTASH_NEXT_SIGNING_KEY: 'k2',
   TOKEN_SECRET: 'bench-size-dummy-secret-of-32-chars!', EMAIL_API_KEY: 're_x', EMAIL_FROM: 'Sign <sign@example.test>', WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
+  // The shapes are checked at start-up, so the dummy must look like PEM; it is the tests' fixture.
+  SEAL_KEY_PEM: TEST_SEAL_KEY_PEM, SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
 };
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '5' }, json: { type: 'string' }, 'no-fail': { type: 'boolean', default: false } } });

@@ -31,6 +31,7 @@ import { randomBase62 } from '../src/lib/crypto.js';
 import { rateRules } from '../src/ports/rate-limiter.js';
 import { loadSeedFile } from '../src/seed/load-seed.js';
 import { freePort, projectRoot, startServer } from '../test/embedded/server-process.js';
+import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../test/support/seal-fixture.js';
 
 const number = (fallback: string) => ({ type: 'string', default: fallback }) as const;
 const { values: opts } = parseArgs({
@@ -231,6 +232,7 @@ async function productionRoundTrips(seed: Seed) {
       TOKEN_SECRET: tokenSecret, BASE_URL: sinkUrl,
       EMAIL_API_URL: `${sinkUrl}/emails`, EMAIL_API_KEY: 'bench-email-key', EMAIL_FROM: 'Bench <bench@bench.test>',
       WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
+      SEAL_KEY_PEM: TEST_SEAL_KEY_PEM, SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
     });
     const services = productionServices(config);
     const app = createApp(services);

@@ -19,7 +19,7 @@ import { startStandins } from '../local/standins/start.js';
 import { embeddedServices } from '../src/adapters/embedded/embedded-services.js';
 import { openPgliteDatabase } from '../src/adapters/embedded/pglite-database.js';
 import { openNodePostgresDatabase } from '../src/adapters/postgres/node-postgres-database.js';
-import { loadOrCreateLocalSecrets } from '../src/entries/local-secrets.js';
+import { loadOrCreateLocalSeal, loadOrCreateLocalSecrets } from '../src/entries/local-secrets.js';
 import { readNodeConfig } from '../src/entries/node-config.js';
 import { demoSeedPath, describeFailure, settleUnreadBody, welcome } from '../src/entries/startup-output.js';
 import { derivedSecretKey } from '../src/domain/webhooks/secret-box.js';
@@ -45,6 +45,8 @@ async function main() {
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const tokenSecret = config.TOKEN_SECRET ?? secrets.token_secret;
   const adminToken = config.ADMIN_TOKEN ?? secrets.admin_token;
+  // The Worker requires a sealing identity; locally it is the self-signed one kept in DATA_DIR.
+  const seal = await loadOrCreateLocalSeal(config.DATA_DIR);
 
   // Migrate and seed first, over the same database the Neon stand-in will serve.
   const pglite = DATABASE_URL ? undefined : new PGlite(join(config.DATA_DIR, 'pgdata'));
@@ -73,6 +75,8 @@ async function main() {
     QSTASH_NEXT_SIGNING_KEY: standins.qstash.signingKeys.next,
     TOKEN_SECRET: tokenSecret,
     ADMIN_TOKEN: adminToken,
+    SEAL_KEY_PEM: seal.keyPem,
+    SEAL_CERT_PEM: seal.certPem,
     BASE_URL: config.BASE_URL,
     EMAIL_API_URL: `${emailApi.url}/emails`,
     EMAIL_API_KEY,

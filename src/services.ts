@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { Database } from './data/database.js';
 import type { SecretKey } from './domain/webhooks/secret-box.js';
 import type { HostResolver } from './domain/webhooks/webhook-target.js';
+import type { SealSource } from './pdf/seal-pem.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
 import type { Queue } from './ports/queue.js';
@@ -32,6 +33,11 @@ export type AppConfig = {
   webhookSecretKeys?: SecretKey[];
   /** How long a webhook delivery waits for the subscriber's answer (default 10 s). */
   webhookTimeoutMs?: number;
+  /**
+   * The key and certificate that seal every finished PDF (SEAL_KEY_PEM, SEAL_CERT_PEM; the embedded
+   * server makes a self-signed one). Without it, finished PDFs are left unsealed: only test stacks do that.
+   */
+  seal?: SealSource;
 };
 
 export type Services = {

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBase62 } from '../lib/crypto.js';
+import { createSelfSignedSeal, loadSealIdentity, type SealSource } from '../pdf/seal-identity.js';
 
 export type LocalSecrets = { token_secret: string; admin_token: string };
 
@@ -39,4 +40,39 @@ function parse(text: string): LocalSecrets | undefined {
     // Not JSON: reported by the caller.
   }
   return undefined;
+}
+
+/**
+ * The embedded server's sealing identity: an RSA key and a self-signed certificate made on first
+ * start and kept in `seal.json` beside secrets.json (a file of its own, so a secrets.json from
+ * before sealing loads as it always did). Kept for the same reason as the secrets: a seal made
+ * again on every start would name a different certificate on every finished copy. The key is
+ * checked against the certificate here, at start, so a damaged file stops the server at once.
+ */
+export async function loadOrCreateLocalSeal(dataDir: string, now = new Date()): Promise<SealSource> {
+  const path = join(dataDir, 'seal.json');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    const seal = await createSelfSignedSeal('E-Signing API local seal (self-signed)', now);
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(path, JSON.stringify({ key_pem: seal.keyPem, cert_pem: seal.certPem }, null, 2), { mode: 0o600 });
+    return seal;
+  }
+  let seal: SealSource | undefined;
+  try {
+    const value = JSON.parse(text) as { key_pem?: unknown; cert_pem?: unknown } | null;
+    if (typeof value?.key_pem === 'string' && typeof value.cert_pem === 'string') seal = { keyPem: value.key_pem, certPem: value.cert_pem };
+  } catch {
+    // Not JSON: reported below.
+  }
+  if (!seal) throw new Error(`${path} does not hold the sealing key and certificate (key_pem and cert_pem); repair it, or delete it to make a new one.`);
+  try {
+    await loadSealIdentity(seal, { key: `key_pem of ${path}`, cert: `cert_pem of ${path}` });
+  } catch (err) {
+    throw new Error(`${(err as Error).message} Repair ${path}, or delete it to make a new one.`);
+  }
+  return seal;
 }

@@ -13,7 +13,7 @@ import { devMailboxRoutes } from '../http/dev-mailbox.js';
 import { devWebhookRoutes } from '../http/dev-webhooks.js';
 import { runHousekeepingEvery } from '../outbox/housekeeping.js';
 import { loadSeedFile } from '../seed/load-seed.js';
-import { loadOrCreateLocalSecrets } from './local-secrets.js';
+import { loadOrCreateLocalSeal, loadOrCreateLocalSecrets } from './local-secrets.js';
 import { readNodeConfig } from './node-config.js';
 import { demoSeedPath, describeFailure, listen, welcome } from './startup-output.js';
 import { isStaticPath, staticFiles } from './static-files.js';
@@ -30,6 +30,7 @@ async function main() {
   const statics = staticFiles();
   const server = await listen(config.PORT, async (request, env) => (isStaticPath(request) ? statics.fetch(request, env) : (await ready).fetch(request, env)));
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
+  const seal = await loadOrCreateLocalSeal(config.DATA_DIR);
   const database = await openPgliteDatabase(join(config.DATA_DIR, 'pgdata'));
   const services = embeddedServices({
     database,
@@ -40,6 +41,7 @@ async function main() {
       keyEnvironment: 'test',
       // The embedded server is for development: webhooks may go to a receiver on this machine.
       allowPrivateWebhookTargets: true,
+      seal,
     },
     clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
   });

@@ -6,6 +6,7 @@
  * (`npm run size`); the app, and zod with it, is loaded on the first request.
  */
 import { parseSecretKeys, type SecretKey } from '../domain/webhooks/secret-box.js';
+import { sealPemProblems } from '../pdf/seal-pem.js';
 
 export type WorkerConfig = {
   DATABASE_URL: string;
@@ -31,6 +32,9 @@ export type WorkerConfig = {
   QUEUE_MAX_DELAY_DAYS: number;
   /** Keys sealing webhook signing secrets at rest: `id:base64(32 bytes)`, comma-separated, the first sealing. */
   WEBHOOK_SECRET_KEYS: SecretKey[];
+  /** The seal of finished PDFs: a PKCS#8 private key, and its certificate followed by any issuers (PEM). */
+  SEAL_KEY_PEM: string;
+  SEAL_CERT_PEM: string;
 };
 
 type Env = Record<string, unknown>;
@@ -125,7 +129,12 @@ export function readWorkerConfig(env: Env): WorkerConfig {
     EMAIL_FROM: read.text('EMAIL_FROM', 3),
     QUEUE_MAX_DELAY_DAYS: read.wholeNumber('QUEUE_MAX_DELAY_DAYS', 7, 1, 365),
     WEBHOOK_SECRET_KEYS: read.secretKeys('WEBHOOK_SECRET_KEYS'),
+    SEAL_KEY_PEM: read.text('SEAL_KEY_PEM', 1),
+    SEAL_CERT_PEM: read.text('SEAL_CERT_PEM', 1),
   };
+  // Only the PEM shapes here (synchronous, no ASN.1 code in the start-up budget); whether the key
+  // is the certificate's needs WebCrypto, so that is checked when the first document is sealed.
+  if (config.SEAL_KEY_PEM && config.SEAL_CERT_PEM) read.problems.push(...sealPemProblems(config.SEAL_KEY_PEM, config.SEAL_CERT_PEM));
   const redisSettings = [env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN].filter((value) => value !== undefined).length;
   if (redisSettings === 1) read.problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');
   else if (redisSettings === 0 && config.ALLOW_IN_PROCESS_LIMITS !== 'true') {

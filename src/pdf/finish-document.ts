@@ -4,6 +4,8 @@ import { sha256Hex } from '../lib/crypto.js';
 import { appendCertificatePages } from './certificate-pages.js';
 import { drawFields } from './draw-fields.js';
 import { appendIncrementalUpdate } from './incremental-update.js';
+import { type SealIdentity, sealedByLines } from './seal-identity.js';
+import { sealPdf } from './seal-pdf.js';
 
 export type FinishedField = {
   type: FieldType;
@@ -39,8 +41,10 @@ export type FinishInput = {
   /** Hex of the original. */
   originalSha256: string;
   completedAt: Date;
-  /** Lines naming the sealing certificate, printed on the certificate page when given. */
+  /** Lines naming the sealing certificate, printed on the certificate page; by default, the seal's subject and fingerprint. */
   sealedBy?: string[];
+  /** Seals the finished file (PAdES B-B) as its last revision, signing time `completedAt`. */
+  seal?: SealIdentity;
 };
 
 export type FinishedDocument = {
@@ -55,8 +59,8 @@ const PRODUCER = 'E-Signing API';
 
 /**
  * The finished copy of an envelope: the original with every value drawn at its field, then the
- * certificate of completion on pages of its own. The certificate is appended as an incremental
- * update, so the signed content stays a byte-for-byte prefix of the file and its hash, printed on
+ * certificate of completion on pages of its own, then (given a sealing identity) the service's
+ * seal over all of it. The certificate and the seal are appended as incremental updates, so the signed content stays a byte-for-byte prefix of the file and its hash, printed on
  * the certificate, can be checked from the file alone. The same input gives the same bytes (all
  * dates are `completedAt`), so a finished copy can be made again and compared by hash.
  *
@@ -88,10 +92,12 @@ export async function finishDocument(input: FinishInput): Promise<FinishedDocume
     signedContentBytes: signedContent.length,
     consentVersion: input.consentVersion,
     consentText: input.consentText,
-    sealedBy: input.sealedBy,
+    sealedBy: input.sealedBy ?? (input.seal && sealedByLines(input.seal)),
     recipients: input.recipients,
   });
-  const bytes = await appendIncrementalUpdate(lib, pdf, signedContent, baseLargestObjectNumber);
+  const certified = await appendIncrementalUpdate(lib, pdf, signedContent, baseLargestObjectNumber);
+  // Sealed last, so that the seal covers the certificate too and nothing is added after it.
+  const bytes = input.seal ? await sealPdf(certified, input.seal, input.completedAt) : certified;
   return { bytes, sha256: await sha256Hex(bytes), signedContentSha256 };
 }
 

@@ -25,7 +25,17 @@ export async function appendIncrementalUpdate(lib: PdfLib, pdf: PDFDocument, bas
       if (kids instanceof lib.PDFRef) changed.set(kids.objectNumber, [kids, context.lookup(kids)!]);
     }
   }
-  const objects = [...changed.values()].sort(([a], [b]) => a.objectNumber - b.objectNumber);
+  return writeRevision(lib, pdf, base, [...changed.values()]);
+}
+
+/**
+ * Writes `objects` (new ones, and new versions of objects of `base`) after `base` as one revision:
+ * the objects, a cross-reference section for exactly them, and a trailer pointing back at the
+ * base's last cross-reference section. `base` must end in a classic cross-reference table.
+ */
+export function writeRevision(lib: PdfLib, pdf: PDFDocument, base: Uint8Array, revised: [PDFRef, PDFObject][]): Uint8Array {
+  const { context } = pdf;
+  const objects = [...revised].sort(([a], [b]) => a.objectNumber - b.objectNumber);
 
   const headerOf = (ref: PDFRef) => `${ref.objectNumber} ${ref.generationNumber} obj\n`;
   const FOOTER = '\nendobj\n';

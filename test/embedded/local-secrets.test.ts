@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOrCreateLocalSecrets } from '../../src/entries/local-secrets.js';
+import { loadOrCreateLocalSeal, loadOrCreateLocalSecrets } from '../../src/entries/local-secrets.js';
+import { createSelfSignedSeal, loadSealIdentity } from '../../src/pdf/seal-identity.js';
 
 describe('the secrets the embedded server keeps in DATA_DIR', () => {
   let scratch: string;
@@ -29,5 +30,28 @@ describe('the secrets the embedded server keeps in DATA_DIR', () => {
     await writeFile(join(dataDir, 'secrets.json'), content);
     await expect(loadOrCreateLocalSecrets(dataDir)).rejects.toThrow(/secrets\.json does not hold the server's secrets/);
     expect(await readFile(join(dataDir, 'secrets.json'), 'utf8')).toBe(content);
+  });
+
+  it('keep a secrets.json from before sealing as it is, and add the seal in seal.json beside it', async () => {
+    const dataDir = await mkdtemp(join(scratch, 'old-'));
+    const old = JSON.stringify({ token_secret: 'x'.repeat(48), admin_token: `adm_${'y'.repeat(32)}` });
+    await writeFile(join(dataDir, 'secrets.json'), old);
+    expect(await loadOrCreateLocalSecrets(dataDir)).toEqual(JSON.parse(old));
+    const seal = await loadOrCreateLocalSeal(dataDir);
+    expect(await readFile(join(dataDir, 'secrets.json'), 'utf8')).toBe(old);
+    expect((await stat(join(dataDir, 'seal.json'))).mode & 0o777).toBe(0o600);
+    expect((await loadSealIdentity(seal)).subject).toBe('CN=E-Signing API local seal (self-signed)');
+    expect(await loadOrCreateLocalSeal(dataDir)).toEqual(seal);
+  });
+
+  it('stop the start when seal.json is damaged, or its key is not its certificate’s, without printing the key', async () => {
+    const dataDir = await mkdtemp(join(scratch, 'seal-'));
+    await writeFile(join(dataDir, 'seal.json'), '{}');
+    await expect(loadOrCreateLocalSeal(dataDir)).rejects.toThrow(/seal\.json does not hold the sealing key and certificate/);
+    const [one, other] = [await createSelfSignedSeal('One', new Date()), await createSelfSignedSeal('Other', new Date())];
+    await writeFile(join(dataDir, 'seal.json'), JSON.stringify({ key_pem: other.keyPem, cert_pem: one.certPem }));
+    const err = (await loadOrCreateLocalSeal(dataDir).catch((e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/key_pem of .*seal\.json is not the key of the first certificate in cert_pem of .*seal\.json/);
+    expect(err.message).not.toContain(other.keyPem.split('\n')[1]);
   });
 });

@@ -2,6 +2,10 @@
  * The signing ceremony's transitions, through the domain: view, sign, decline, complete, and the
  * finished PDF, with the races that a page left open or a double click bring.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, envelopes, outboxMessages, recipients, webhookEvents } from '../../src/data/schema.js';
@@ -158,6 +162,16 @@ describe('signing in sequential order, to the finished PDF', () => {
     expect(finished?.finished).toBe(true);
     const digest = Buffer.from(await crypto.subtle.digest('SHA-256', finished!.bytes as Uint8Array<ArrayBuffer>)).toString('hex');
     expect(digest).toBe(envelope.signedDocumentSha256);
+    // The stored file is the sealed one: poppler finds the seal valid and covering all of it.
+    const dir = mkdtempSync(join(tmpdir(), 'ceremony-'));
+    try {
+      writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
+      const report = execFileSync('pdfsig', ['-nocert', join(dir, 'finished.pdf')], { encoding: 'utf8' });
+      expect(report).toContain('Signature Validation: Signature is Valid.');
+      expect(report).toContain('Total document signed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
 
     const admin = await stack.app.request(`/admin/v1/envelopes/${envelopeId}/document`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(admin.status).toBe(200);

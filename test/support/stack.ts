@@ -3,6 +3,7 @@
  * PostgreSQL that the integration run provides. One per file (PGlite takes seconds to start);
  * tests keep apart by making their own companies.
  */
+import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from './seal-fixture.js';
 import { Redis } from '@upstash/redis';
 import { inject } from 'vitest';
 import { serveStandin } from '../../local/standins/standin.js';
@@ -45,6 +46,8 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
       baseUrl: BASE_URL,
       keyEnvironment: 'test',
       allowPrivateWebhookTargets: true,
+      // Every finished PDF is sealed, as in production, with the suites' fixed test identity.
+      seal: { keyPem: TEST_SEAL_KEY_PEM, certPem: TEST_SEAL_CERT_PEM },
     },
     // Tests name the caller's address, so that per-IP limits can be tried without interference.
     clientIp: (c) => c.req.header('x-test-client-ip') ?? '203.0.113.1',

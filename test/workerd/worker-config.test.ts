@@ -2,6 +2,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { readWorkerConfig } from '../../src/entries/worker-config.js';
+import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.js';
 
 /** Every secret here carries S3CR3T, so a message that leaks one can be caught. */
 const complete = {
@@ -17,6 +18,8 @@ const complete = {
   EMAIL_API_KEY: 'email-S3CR3T-key',
   EMAIL_FROM: 'E-Signing <sign@esign.example.test>',
   WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
+  SEAL_KEY_PEM: TEST_SEAL_KEY_PEM,
+  SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
 };
 
 /** The message readWorkerConfig stops with, or '' when it accepts the env. */
@@ -83,6 +86,8 @@ describe('readWorkerConfig', () => {
     'EMAIL_API_KEY',
     'EMAIL_FROM',
     'WEBHOOK_SECRET_KEYS',
+    'SEAL_KEY_PEM',
+    'SEAL_CERT_PEM',
   ] as const;
 
   it.each(required)('refuses an env without %s, naming it', (name) => {
@@ -112,6 +117,12 @@ describe('readWorkerConfig', () => {
     ['WEBHOOK_SECRET_KEYS', 'S3CR3T-not-a-key'],
     ['WEBHOOK_SECRET_KEYS', 'k1:c2hvcnQ='],
     ['WEBHOOK_SECRET_KEYS', 'k1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=,k1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc='],
+    ['SEAL_KEY_PEM', 'S3CR3T garbage, not PEM'],
+    ['SEAL_KEY_PEM', '-----BEGIN PRIVATE KEY-----\nS3CR3T*not*base64\n-----END PRIVATE KEY-----\n'],
+    ['SEAL_KEY_PEM', '-----BEGIN RSA PRIVATE KEY-----\nMIIS3CR3T0==\n-----END RSA PRIVATE KEY-----\n'],
+    ['SEAL_KEY_PEM', TEST_SEAL_CERT_PEM],
+    ['SEAL_CERT_PEM', 'S3CR3T garbage, not PEM'],
+    ['SEAL_CERT_PEM', TEST_SEAL_KEY_PEM],
   ])('refuses a malformed %s (%s), naming it', (name, value) => {
     expectRefusal({ ...complete, [name]: value }, name);
   });

@@ -47,6 +47,7 @@ export function productionServices(config: WorkerConfig): Services {
       allowPrivateWebhookTargets: config.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
       maxQueueDelayMs,
       webhookSecretKeys: config.WEBHOOK_SECRET_KEYS,
+      seal: { keyPem: config.SEAL_KEY_PEM, certPem: config.SEAL_CERT_PEM },
     },
     clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
   };

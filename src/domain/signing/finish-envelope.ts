@@ -13,7 +13,8 @@ import { signingTopics } from './signing-topics.js';
 
 /**
  * Queue consumer, after completion: makes the finished PDF (every value drawn in place, the
- * certificate pages appended) and stores it with its hash, with an `envelope.document_ready` event
+ * certificate pages appended, the service's seal over both) and stores it with its hash (of the
+ * sealed file), with an `envelope.document_ready` event
  * and the e-mails to every recipient, in one batch. Made here, not on the last signer's request, so
  * the signer is not kept waiting; a redelivery after it is stored does nothing.
  */
@@ -46,7 +47,10 @@ export async function finishEnvelope(services: Services, body: Record<string, un
   // The template's document must be the one that was sent: a finished PDF of another would be false.
   if (!original || original.sha256 !== envelope.documentSha256) throw new Error(`The document of envelope ${envelopeId} is no longer the one that was sent.`);
 
-  const { finishDocument } = await import('../../pdf/finish-document.js');
+  const [{ finishDocument }, { sealIdentityOf }] = await Promise.all([import('../../pdf/finish-document.js'), import('../../pdf/seal-identity.js')]);
+  // A key that does not match its certificate is found here, on the first seal, and the job fails
+  // (and is retried) rather than storing a copy whose seal would not verify.
+  const seal = services.config.seal ? await sealIdentityOf(services.config.seal) : undefined;
   const completedAt = envelope.completedAt ?? services.clock.now();
   const finished = await finishDocument({
     original: original.bytes,
@@ -59,6 +63,7 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     consentText: consent.text,
     originalSha256: envelope.documentSha256,
     completedAt,
+    seal,
   });
 
   const now = services.clock.now();

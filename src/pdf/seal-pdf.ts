@@ -1,0 +1,195 @@
+import { ObjectIdentifier, OctetString, Sequence, UTCTime } from 'asn1js';
+import type { PDFDict, PDFObject, PDFRef } from 'pdf-lib';
+import { Attribute, Certificate, ContentInfo, EncapsulatedContentInfo, GeneralName, GeneralNames, IssuerAndSerialNumber, IssuerSerial, SignedAndUnsignedAttributes, SignedData, SignerInfo } from 'pkijs';
+import { writeRevision } from './incremental-update.js';
+import type { SealIdentity } from './seal-identity.js';
+
+/**
+ * Room for the CMS signature in the /Contents hex string. The sealing certificate, its chain and
+ * an RSA-4096 signature take a few KiB; a chain too long for this is refused, not truncated.
+ */
+export const SEAL_CONTENTS_BYTES = 16 * 1024;
+
+const OID = {
+  data: '1.2.840.113549.1.7.1',
+  signedData: '1.2.840.113549.1.7.2',
+  contentType: '1.2.840.113549.1.9.3',
+  messageDigest: '1.2.840.113549.1.9.4',
+  signingTime: '1.2.840.113549.1.9.5',
+  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+};
+
+const latin1 = (bytes: Uint8Array) => {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return text;
+};
+
+/**
+ * Seals `pdf` (a finished document ending in a classic cross-reference table) with a PAdES
+ * baseline B-B signature in one more incremental update, so everything before it stays byte for
+ * byte what it was, hashes printed on the certificate included. The revision adds an invisible
+ * signature field on the first page and its signature dictionary; the signature covers the whole
+ * file but the /Contents hex string it sits in. Any later change to those bytes makes the seal
+ * fail in every PDF reader, which is the point: the finished copy shows itself unaltered.
+ *
+ * The same input gives the same bytes with an RSA key (PKCS#1 v1.5 signatures are deterministic,
+ * and the only time written is `signingTime`); ECDSA signatures differ on every call.
+ */
+export async function sealPdf(pdfBytes: Uint8Array, identity: SealIdentity, signingTime: Date): Promise<Uint8Array> {
+  const lib = await import('pdf-lib');
+  const pdf = await lib.PDFDocument.load(pdfBytes, { updateMetadata: false });
+  const { context } = pdf;
+  const revised = new Map<number, [PDFRef, PDFObject]>();
+  const revise = (ref: PDFRef, object: PDFObject) => revised.set(ref.objectNumber, [ref, object]);
+
+  const sig = context.obj({
+    Type: 'Sig',
+    Filter: 'Adobe.PPKLite',
+    SubFilter: 'ETSI.CAdES.detached',
+    // Wide enough for any offset; the digits are written in place once the file's length is known.
+    ByteRange: [0, 9_999_999_999, 9_999_999_999, 9_999_999_999],
+    Contents: lib.PDFHexString.of('0'.repeat(SEAL_CONTENTS_BYTES * 2)),
+    M: lib.PDFString.fromDate(signingTime),
+    Reason: lib.PDFHexString.fromText('Sealed on completion: the document and its certificate are unaltered since.'),
+  });
+  const sigRef = context.register(sig);
+  const page = pdf.getPage(0);
+  const widget = context.obj({
+    Type: 'Annot',
+    Subtype: 'Widget',
+    FT: 'Sig',
+    T: lib.PDFHexString.fromText(`Seal ${sigRef.objectNumber}`),
+    V: sigRef,
+    // Print and Locked; an empty rectangle: the seal is shown by readers' signature panels, not on the page.
+    F: 132,
+    Rect: [0, 0, 0, 0],
+    P: page.ref,
+  });
+  const widgetRef = context.register(widget);
+  revise(sigRef, sig);
+  revise(widgetRef, widget);
+
+  // The page lists the widget among its annotations.
+  const annots = page.node.get(lib.PDFName.of('Annots'));
+  if (annots instanceof lib.PDFRef) {
+    const array = context.lookup(annots, lib.PDFArray);
+    array.push(widgetRef);
+    revise(annots, array);
+  } else {
+    if (annots instanceof lib.PDFArray) annots.push(widgetRef);
+    else page.node.set(lib.PDFName.of('Annots'), context.obj([widgetRef]));
+    revise(page.ref, page.node);
+  }
+
+  // The form lists the field; SigFlags 3: the document has signatures, and may only be appended to.
+  const catalogRef = context.trailerInfo.Root as PDFRef;
+  const acroFormKey = lib.PDFName.of('AcroForm');
+  const acroFormEntry = pdf.catalog.get(acroFormKey);
+  let acroForm: PDFDict;
+  if (acroFormEntry instanceof lib.PDFRef) {
+    acroForm = context.lookup(acroFormEntry, lib.PDFDict);
+    revise(acroFormEntry, acroForm);
+  } else if (acroFormEntry instanceof lib.PDFDict) {
+    acroForm = acroFormEntry;
+    revise(catalogRef, pdf.catalog);
+  } else {
+    acroForm = context.obj({});
+    const acroFormRef = context.register(acroForm);
+    pdf.catalog.set(acroFormKey, acroFormRef);
+    revise(acroFormRef, acroForm);
+    revise(catalogRef, pdf.catalog);
+  }
+  const fieldsEntry = acroForm.get(lib.PDFName.of('Fields'));
+  if (fieldsEntry instanceof lib.PDFRef) {
+    const fields = context.lookup(fieldsEntry, lib.PDFArray);
+    fields.push(widgetRef);
+    revise(fieldsEntry, fields);
+  } else if (fieldsEntry instanceof lib.PDFArray) fieldsEntry.push(widgetRef);
+  else acroForm.set(lib.PDFName.of('Fields'), context.obj([widgetRef]));
+  acroForm.set(lib.PDFName.of('SigFlags'), lib.PDFNumber.of(3));
+
+  const out = writeRevision(lib, pdf, pdfBytes, [...revised.values()]);
+
+  // Find the two placeholders in the revision just written (only the signature dictionary has them).
+  const revision = latin1(out.subarray(pdfBytes.length));
+  const rangeAt = revision.indexOf('/ByteRange [');
+  const contentsAt = revision.indexOf('/Contents <');
+  if (rangeAt < 0 || contentsAt < 0) throw new Error('Seal: the signature dictionary was not written as expected.');
+  const rangeStart = pdfBytes.length + rangeAt + '/ByteRange '.length;
+  const rangeEnd = pdfBytes.length + revision.indexOf(']', rangeAt) + 1;
+  const hexStart = pdfBytes.length + contentsAt + '/Contents '.length;
+  const hexEnd = hexStart + 2 + SEAL_CONTENTS_BYTES * 2;
+  const byteRange = [0, hexStart, hexEnd, out.length - hexEnd];
+  const rangeText = `[${byteRange.join(' ')}]`;
+  const width = rangeEnd - rangeStart;
+  if (rangeText.length > width) throw new Error('Seal: the file is too large for the byte range placeholder.');
+  // Spaces before the closing bracket keep every later offset where the cross-reference table says.
+  writeAscii(out, rangeStart, `${rangeText.slice(0, -1)}${' '.repeat(width - rangeText.length)}]`);
+
+  const signed = new Uint8Array(byteRange[1]! + byteRange[3]!);
+  signed.set(out.subarray(0, hexStart));
+  signed.set(out.subarray(hexEnd), hexStart);
+  const cms = await signedDataOf(signed, identity, signingTime);
+  if (cms.length > SEAL_CONTENTS_BYTES) throw new Error(`Seal: the signature takes ${cms.length} bytes, more than the ${SEAL_CONTENTS_BYTES} reserved.`);
+  let hex = '';
+  for (const byte of cms) hex += byte.toString(16).padStart(2, '0').toUpperCase();
+  writeAscii(out, hexStart + 1, hex);
+  return out;
+}
+
+function writeAscii(out: Uint8Array, at: number, text: string) {
+  for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
+}
+
+/**
+ * A detached CMS SignedData over `content`, with the signed attributes a PAdES baseline signature
+ * carries: content type, message digest, the signing certificate's SHA-256 (so the signature
+ * cannot be passed off as made with another certificate of the same key) and the signing time.
+ */
+async function signedDataOf(content: Uint8Array, identity: SealIdentity, signingTime: Date): Promise<Uint8Array> {
+  const certificates = identity.certificates.map((der) => Certificate.fromBER(der.slice().buffer));
+  const signer = certificates[0]!;
+  const [contentDigest, certificateDigest] = await Promise.all([
+    crypto.subtle.digest('SHA-256', content as BufferSource),
+    crypto.subtle.digest('SHA-256', identity.certificates[0]! as BufferSource),
+  ]);
+  const issuerSerial = new IssuerSerial({
+    issuer: new GeneralNames({ names: [new GeneralName({ type: 4, value: signer.issuer })] }),
+    serialNumber: signer.serialNumber,
+  });
+  // ESSCertIDv2 with its hash algorithm left out: SHA-256 is the default there.
+  const signingCertificateV2 = new Sequence({
+    value: [new Sequence({ value: [new Sequence({ value: [new OctetString({ valueHex: certificateDigest }), issuerSerial.toSchema()] })] })],
+  });
+  const attributes = [
+    new Attribute({ type: OID.contentType, values: [new ObjectIdentifier({ value: OID.data })] }),
+    new Attribute({ type: OID.signingTime, values: [new UTCTime({ valueDate: signingTime })] }),
+    new Attribute({ type: OID.messageDigest, values: [new OctetString({ valueHex: contentDigest })] }),
+    new Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2] }),
+  ];
+  // DER orders a SET OF by the members' encodings; verifiers that re-encode would otherwise differ.
+  const encoded = attributes.map((attribute) => ({ attribute, der: new Uint8Array(attribute.toSchema().toBER()) }));
+  encoded.sort((a, b) => compareBytes(a.der, b.der));
+
+  const signedData = new SignedData({
+    version: 1,
+    encapContentInfo: new EncapsulatedContentInfo({ eContentType: OID.data }),
+    signerInfos: [
+      new SignerInfo({
+        version: 1,
+        sid: new IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
+        signedAttrs: new SignedAndUnsignedAttributes({ type: 0, attributes: encoded.map(({ attribute }) => attribute) }),
+      }),
+    ],
+    certificates,
+  });
+  await signedData.sign(identity.privateKey, 0, 'SHA-256');
+  const contentInfo = new ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
+  return new Uint8Array(contentInfo.toSchema().toBER(false));
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}

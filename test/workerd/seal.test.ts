@@ -1,0 +1,76 @@
+/**
+ * The seal made inside workerd, with the identity the Worker is configured with (SEAL_KEY_PEM,
+ * SEAL_CERT_PEM bindings): pkijs and WebCrypto in the runtime. pdfsig cannot run here, so the CMS
+ * is verified with pkijs over the byte range, and the range is checked to cover the whole file;
+ * the Node suite (test/unit/seal-pdf.test.ts) has poppler check the same code.
+ */
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { finishDocument } from '../../src/pdf/finish-document.js';
+import { generateDocument } from '../../src/pdf/generate-document.js';
+import { createSelfSignedSeal, loadSealIdentity, sealIdentityOf } from '../../src/pdf/seal-identity.js';
+import { sha256Hex } from '../../src/lib/crypto.js';
+
+const latin1 = (bytes: Uint8Array) => {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return text;
+};
+const at = new Date('2026-11-04T08:00:00.000Z');
+
+async function sealed(pages: number) {
+  const seal = await sealIdentityOf({ keyPem: env.SEAL_KEY_PEM as string, certPem: env.SEAL_CERT_PEM as string });
+  const original = await generateDocument('Workerd seal', pages);
+  return finishDocument({
+    original,
+    envelopeId: 'env_workerd_seal',
+    title: 'Workerd seal',
+    senderEmail: 'sender@example.test',
+    fields: [{ type: 'signature', page: 1, x: 72, y: 300, width: 220, height: 40, value: 'Ann Signer' }],
+    recipients: [{ name: 'Ann Signer', email: 'ann@example.test', role: 'Tenant', kind: 'signer', events: [{ what: 'Signed', at, ip: null, userAgent: null }] }],
+    consentVersion: 'esign-consent-2026-11',
+    consentText: 'I agree.',
+    originalSha256: await sha256Hex(original),
+    completedAt: at,
+    seal,
+  });
+}
+
+/** Whether the CMS in /Contents verifies over the byte range, and whether that range is the whole file but the hole. */
+async function check(bytes: Uint8Array) {
+  const pkijs = await import('pkijs');
+  const text = latin1(bytes);
+  const range = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+) *\]/.exec(text.slice(text.lastIndexOf('/ByteRange')))!.slice(1).map(Number);
+  const [a, b, c, d] = range as [number, number, number, number];
+  const hex = text.slice(b + 1, c - 1).replace(/(00)+$/, '');
+  const der = Uint8Array.from(hex.match(/../g)!, (pair) => parseInt(pair, 16));
+  const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(der).content });
+  const data = new Uint8Array(b + d);
+  data.set(bytes.subarray(a, b));
+  data.set(bytes.subarray(c, c + d), b);
+  // pkijs throws on a digest that does not match: that is a failed verification too.
+  const valid = await signedData.verify({ signer: 0, data: data.buffer, checkChain: false }).catch(() => false);
+  return { valid, wholeFile: a === 0 && c + d === bytes.length && text[b] === '<' && text[c - 1] === '>' };
+}
+
+describe('the seal in workerd', () => {
+  it('seals the finished PDF with the configured identity, over the whole file', async () => {
+    const finished = await sealed(3);
+    expect(await check(finished.bytes)).toEqual({ valid: true, wholeFile: true });
+    expect(finished.sha256).toBe(await sha256Hex(finished.bytes));
+    expect(latin1(finished.bytes)).toContain('/SubFilter /ETSI.CAdES.detached');
+  });
+
+  it('fails to verify once one signed byte changes', async () => {
+    const finished = await sealed(1);
+    const changed = finished.bytes.slice();
+    changed[12] = changed[12]! ^ 0x01;
+    expect((await check(changed)).valid).toBe(false);
+  });
+
+  it('makes a self-signed identity and refuses a key that is not the certificate’s', async () => {
+    const made = await createSelfSignedSeal('Workerd seal', at);
+    await expect(loadSealIdentity(made)).resolves.toMatchObject({ subject: 'CN=Workerd seal' });
+    await expect(loadSealIdentity({ keyPem: env.SEAL_KEY_PEM as string, certPem: made.certPem })).rejects.toThrow(/SEAL_KEY_PEM is not the key of the first certificate in SEAL_CERT_PEM/);
+  });
+});
