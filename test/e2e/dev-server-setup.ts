@@ -51,6 +51,10 @@ export default async function setup({ provide }: { provide: (key: string, value:
   // A key of its own for the flows that send Acme's NDA: the seeded key's 100 sends are spent by
   // the suite that tries the 101st.
   provide('acmeSenderToken', await acmeSender(baseUrl));
+  // Made here, like every token of the run: a suite spends this address's 20 exchanges on purpose.
+  const quotaTwo = await companyWithQuota(baseUrl, 2);
+  provide('quotaTwoToken', quotaTwo.token);
+  provide('quotaTwoTemplateId', quotaTwo.templateId);
   provide('e2eAdminToken', ADMIN_TOKEN);
   provide('e2eDevOutput', output);
 
@@ -181,5 +185,7 @@ declare module 'vitest' {
     quotaTenToken: string;
     quotaTenTemplateId: string;
     acmeSenderToken: string;
+    quotaTwoToken: string;
+    quotaTwoTemplateId: string;
   }
 }

@@ -4,21 +4,16 @@
  * against the send limit, all decided by the production script in Redis.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { generateDocument } from '../../src/pdf/generate-document.js';
-import { admin, api, keyHolder } from './client.js';
+import { admin, api } from './client.js';
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 let token: string;
 let templateId: string;
 const counted = { sends: 0 };
 
-beforeAll(async () => {
-  const company = (await admin('POST', '/admin/v1/companies', { name: `E2E guarantees ${unique()}`, api_signature_requests_per_period: 2 })).body;
-  const form = new FormData();
-  form.set('template', JSON.stringify({ name: 'One signer', signing_order: 'parallel', share_signing_links: true, roles: [{ name: 'Signer', type: 'signer', order: 1 }], fields: [] }));
-  form.set('document', new Blob([(await generateDocument('One signer', 1)) as BlobPart], { type: 'application/pdf' }), 'one.pdf');
-  templateId = (await api('POST', `/admin/v1/companies/${company.id}/templates`, { token: inject('e2eAdminToken'), rawBody: form as never })).body.id;
-  token = (await keyHolder(company.id, { scopes: ['envelopes:send'] })).token;
+beforeAll(() => {
+  token = inject('quotaTwoToken');
+  templateId = inject('quotaTwoTemplateId');
 });
 
 const body = () => ({ template_id: templateId, recipients: [{ role: 'Signer', name: 'Sam', email: `sam-${unique()}@example.test` }] });
