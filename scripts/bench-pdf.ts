@@ -32,7 +32,6 @@ import { SourceMap } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { crc32, deflateSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { Hono } from 'hono';
 import { Miniflare, fetch as miniflareFetch } from 'miniflare';
@@ -45,6 +44,7 @@ import type { AppEnv } from '../src/http/app-env.js';
 import { type FinishInput, type FinishedField, finishDocument } from '../src/pdf/finish-document.js';
 import { generateDocument } from '../src/pdf/generate-document.js';
 import { sha256Hex } from '../src/lib/crypto.js';
+import { encodePng } from '../test/support/png.js';
 import type { Services } from '../src/services.js';
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '15' }, cold: { type: 'string', default: '3' }, json: { type: 'string' } } });
@@ -66,19 +66,7 @@ function signaturePng(seed: number): string {
       if (dx * dx + dy * dy <= 5) rows.set([20, 30, 80, 255], py * (1 + width * 4) + 1 + px * 4);
     }
   }
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8);
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  const png = encodePng(rows, width, height);
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 

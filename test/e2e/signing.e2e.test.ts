@@ -9,19 +9,24 @@ import { admin, api } from './client.js';
 import { base, page, signThroughPage } from './signing-client.js';
 
 const unique = () => crypto.randomUUID().slice(0, 8);
+/** Acme's demo NDA to two new people: Client signs first, then Witness. */
+const sendNda = () => {
+  const tag = unique();
+  return api('POST', '/v1/envelopes/from-template', {
+    token: inject('acmeSenderToken'),
+    body: {
+      template_id: '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50',
+      recipients: [
+        { role: 'Client', name: 'Cleo Client', email: `cleo-${tag}@example.test` },
+        { role: 'Witness', name: 'Will Witness', email: `will-${tag}@example.test` },
+      ],
+    },
+  });
+};
+
 describe('signing on workerd', () => {
   it('two signers in turn, then the finished PDF with its announced hash', async () => {
-    const tag = unique();
-    const sent = await api('POST', '/v1/envelopes/from-template', {
-      token: inject('acmeSenderToken'),
-      body: {
-        template_id: '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50',
-        recipients: [
-          { role: 'Client', name: 'Cleo Client', email: `cleo-${tag}@example.test` },
-          { role: 'Witness', name: 'Will Witness', email: `will-${tag}@example.test` },
-        ],
-      },
-    });
+    const sent = await sendNda();
     expect(sent.status).toBe(201);
     const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
 
@@ -55,17 +60,7 @@ describe('signing on workerd', () => {
   });
 
   it('declines through the page: the envelope ends and the other link shows it', async () => {
-    const tag = unique();
-    const sent = await api('POST', '/v1/envelopes/from-template', {
-      token: inject('acmeSenderToken'),
-      body: {
-        template_id: '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50',
-        recipients: [
-          { role: 'Client', name: 'Cleo Client', email: `cleo-${tag}@example.test` },
-          { role: 'Witness', name: 'Will Witness', email: `will-${tag}@example.test` },
-        ],
-      },
-    });
+    const sent = await sendNda();
     const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
     const shown = await page(`/sign/${client}`);
     const formToken = /name="form_token" value="([^"]+)"/.exec(shown.text)![1]!;

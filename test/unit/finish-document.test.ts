@@ -8,30 +8,18 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CertificateRecipient, type FinishInput, type FinishedField, finishDocument } from '../../src/pdf/finish-document.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
 import { toWinAnsi } from '../../src/pdf/win-ansi.js';
+import { encodePng } from '../support/png.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** A real RGBA PNG, built by hand: signature, IHDR, one zlib IDAT of unfiltered rows, IEND. */
 function png(width: number, height: number, declared = { width, height }): Uint8Array {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(declared.width, 0);
-  ihdr.writeUInt32BE(declared.height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, no filter method variants, no interlace
   const rows = Buffer.alloc(height * (1 + width * 4));
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -39,8 +27,7 @@ function png(width: number, height: number, declared = { width, height }): Uint8
       if (Math.abs(x - (y * width) / height) < 2) rows.set([10, 20, 90, 255], y * (1 + width * 4) + 1 + x * 4);
     }
   }
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return new Uint8Array(Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]));
+  return new Uint8Array(encodePng(rows, width, height, declared));
 }
 const dataUrl = (bytes: Uint8Array) => `data:image/png;base64,${Buffer.from(bytes).toString('base64')}`;
 
