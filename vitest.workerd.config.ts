@@ -34,6 +34,7 @@ export default defineConfig({
             WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
             SEAL_KEY_PEM: TEST_SEAL_KEY_PEM,
             SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
+            TSA_URL: stack.timestampAuthority.url,
           },
         },
       };

@@ -59,7 +59,14 @@ async function main() {
 
   // Retries of the local QStash can be hurried (0.05 turns its 12 s first retry into 0.6 s), to
   // watch a failing webhook receiver recover without waiting minutes.
-  const standins = await startStandins({ postgresUrl: DATABASE_URL, pglite, redisUrl: REDIS_URL, qstash: { retryTimeScale: QSTASH_RETRY_SCALE ?? 1 } });
+  // Without a TSA_URL of its own, the Worker time-stamps its seals at a local authority (PAdES B-T).
+  const standins = await startStandins({
+    postgresUrl: DATABASE_URL,
+    pglite,
+    redisUrl: REDIS_URL,
+    qstash: { retryTimeScale: QSTASH_RETRY_SCALE ?? 1 },
+    timestampAuthority: !config.TSA_URL,
+  });
   const emailApi = await serveStandin(createEmailApiStandin(EMAIL_API_KEY));
 
   const vars: Record<string, string> = {
@@ -77,6 +84,7 @@ async function main() {
     ADMIN_TOKEN: adminToken,
     SEAL_KEY_PEM: seal.keyPem,
     SEAL_CERT_PEM: seal.certPem,
+    TSA_URL: config.TSA_URL ?? standins.timestampAuthority!.url,
     BASE_URL: config.BASE_URL,
     EMAIL_API_URL: `${emailApi.url}/emails`,
     EMAIL_API_KEY,

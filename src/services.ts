@@ -38,6 +38,11 @@ export type AppConfig = {
    * server makes a self-signed one). Without it, finished PDFs are left unsealed: only test stacks do that.
    */
   seal?: SealSource;
+  /**
+   * An RFC 3161 time-stamping authority (TSA_URL): with it, seals are PAdES B-T, time-stamped by
+   * it; without, B-B, whose time is the service's own claim.
+   */
+  timestampUrl?: string;
 };
 
 export type Services = {

@@ -3,6 +3,7 @@ import { createNeonHttpStandin } from './neon-http.js';
 import { type QStashMessage, type QStashStandinOptions, createQStashStandin } from './qstash.js';
 import { createStandinPool, pgliteExecutor, pgPoolExecutor, type SqlExecutor } from './sql-executors.js';
 import { type ServedStandin, serveStandin } from './standin.js';
+import { createTimestampAuthorityStandin } from './timestamp-authority.js';
 import { createUpstashRedisRestStandin } from './upstash-redis-rest.js';
 
 /**
@@ -24,6 +25,8 @@ export interface StandinsOptions {
   /** 0 or absent = any free port. */
   ports?: { neon?: number; redis?: number; qstash?: number };
   qstash?: Pick<QStashStandinOptions, 'retryTimeScale' | 'delayTimeScale' | 'defaultRetries' | 'deliveryTimeoutMs'>;
+  /** Also start an RFC 3161 time-stamping authority (TSA_URL), so seals are PAdES B-T. */
+  timestampAuthority?: boolean;
 }
 
 export interface RunningStandins {
@@ -44,6 +47,8 @@ export interface RunningStandins {
     messages(): QStashMessage[];
     deadLetters(): QStashMessage[];
   };
+  /** TSA_URL, and the authority's certificate for checking its time-stamps; absent unless asked for. */
+  timestampAuthority?: { url: string; certificatePem: string };
   /** Stops the servers, QStash's timers, and the database and Redis connections. */
   close(): Promise<void>;
 }
@@ -88,6 +93,14 @@ export async function startStandins(options: StandinsOptions = {}): Promise<Runn
     const qstash = await serveStandin(qstashStandin, options.ports?.qstash);
     started.push(qstash);
 
+    let timestampAuthority: RunningStandins['timestampAuthority'];
+    if (options.timestampAuthority) {
+      const tsa = await createTimestampAuthorityStandin();
+      const served = await serveStandin(tsa);
+      started.push(served);
+      timestampAuthority = { url: served.url, certificatePem: tsa.certificatePem };
+    }
+
     return {
       neon: { url: neon.url, sqlEndpoint: `${neon.url}/sql`, backend: options.postgresUrl ? 'postgres' : 'pglite' },
       redis,
@@ -98,6 +111,7 @@ export async function startStandins(options: StandinsOptions = {}): Promise<Runn
         messages: () => qstashStandin.messages(),
         deadLetters: () => qstashStandin.deadLetters(),
       },
+      timestampAuthority,
       close: closeAll,
     };
   } catch (error) {

@@ -15,6 +15,8 @@ const NodeEnv = z.object({
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   TOKEN_SECRET: z.string().min(32, 'TOKEN_SECRET must be at least 32 characters').optional(),
   BASE_URL: z.url().optional(),
+  /** An RFC 3161 time-stamping authority; with it, finished PDFs are sealed PAdES B-T. */
+  TSA_URL: z.url({ protocol: /^https?$/, error: 'TSA_URL must be an http(s) URL' }).optional(),
 });
 
 export type NodeConfig = z.infer<typeof NodeEnv> & { BASE_URL: string };

@@ -42,6 +42,7 @@ async function main() {
       // The embedded server is for development: webhooks may go to a receiver on this machine.
       allowPrivateWebhookTargets: true,
       seal,
+      timestampUrl: config.TSA_URL,
     },
     clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
   });

@@ -35,6 +35,8 @@ export type WorkerConfig = {
   /** The seal of finished PDFs: a PKCS#8 private key, and its certificate followed by any issuers (PEM). */
   SEAL_KEY_PEM: string;
   SEAL_CERT_PEM: string;
+  /** An RFC 3161 time-stamping authority; with it, seals are PAdES B-T. */
+  TSA_URL?: string;
 };
 
 type Env = Record<string, unknown>;
@@ -131,6 +133,7 @@ export function readWorkerConfig(env: Env): WorkerConfig {
     WEBHOOK_SECRET_KEYS: read.secretKeys('WEBHOOK_SECRET_KEYS'),
     SEAL_KEY_PEM: read.text('SEAL_KEY_PEM', 1),
     SEAL_CERT_PEM: read.text('SEAL_CERT_PEM', 1),
+    TSA_URL: read.optionalUrl('TSA_URL'),
   };
   // Only the PEM shapes here (synchronous, no ASN.1 code in the start-up budget); whether the key
   // is the certificate's needs WebCrypto, so that is checked when the first document is sealed.

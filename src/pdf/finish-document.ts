@@ -6,6 +6,7 @@ import { drawFields } from './draw-fields.js';
 import { appendIncrementalUpdate } from './incremental-update.js';
 import { type SealIdentity, sealedByLines } from './seal-identity.js';
 import { sealPdf } from './seal-pdf.js';
+import type { Timestamper } from './timestamp.js';
 
 export type FinishedField = {
   type: FieldType;
@@ -45,6 +46,8 @@ export type FinishInput = {
   sealedBy?: string[];
   /** Seals the finished file (PAdES B-B) as its last revision, signing time `completedAt`. */
   seal?: SealIdentity;
+  /** With `seal`: a time-stamping authority's client, making the seal PAdES B-T. */
+  timestamp?: Timestamper;
 };
 
 export type FinishedDocument = {
@@ -92,12 +95,12 @@ export async function finishDocument(input: FinishInput): Promise<FinishedDocume
     signedContentBytes: signedContent.length,
     consentVersion: input.consentVersion,
     consentText: input.consentText,
-    sealedBy: input.sealedBy ?? (input.seal && sealedByLines(input.seal)),
+    sealedBy: input.sealedBy ?? (input.seal && sealedByLines(input.seal, input.timestamp)),
     recipients: input.recipients,
   });
   const certified = await appendIncrementalUpdate(lib, pdf, signedContent, baseLargestObjectNumber);
   // Sealed last, so that the seal covers the certificate too and nothing is added after it.
-  const bytes = input.seal ? await sealPdf(certified, input.seal, input.completedAt) : certified;
+  const bytes = input.seal ? await sealPdf(certified, input.seal, input.completedAt, input.timestamp) : certified;
   return { bytes, sha256: await sha256Hex(bytes), signedContentSha256 };
 }
 

@@ -8,10 +8,11 @@
  * checks that the first time a document is sealed (and the embedded server at its start).
  * Messages name what is wrong, never the PEM text: the key is a secret.
  */
-import { BitString, Integer, ObjectIdentifier, Utf8String } from 'asn1js';
+import { BitString, Integer, ObjectIdentifier, Sequence, Utf8String } from 'asn1js';
 import { AttributeTypeAndValue, Certificate, Extension, PrivateKeyInfo } from 'pkijs';
 import { sha256Hex } from '../lib/crypto.js';
 import { pemBlocks, type SealSource, sealPemProblems } from './seal-pem.js';
+import type { Timestamper } from './timestamp.js';
 
 export { type SealSource, sealPemProblems };
 
@@ -105,8 +106,10 @@ function nameOf(name: { typesAndValues: { type: string; value: { valueBlock: { v
 }
 
 /** The lines the certificate page prints under "Sealed by". */
-export function sealedByLines(identity: SealIdentity): string[] {
-  return [`Certificate subject: ${identity.subject}`, `Certificate SHA-256: ${identity.fingerprint}`];
+export function sealedByLines(identity: SealIdentity, timestamp?: Pick<Timestamper, 'authority'>): string[] {
+  const lines = [`Certificate subject: ${identity.subject}`, `Certificate SHA-256: ${identity.fingerprint}`];
+  if (timestamp) lines.push(`Time-stamped (RFC 3161) by: ${timestamp.authority}`);
+  return lines;
 }
 
 /** A load per source object: the key import and the match check happen once per isolate or process. */
@@ -133,8 +136,14 @@ const pem = (label: string, der: ArrayBuffer) => {
 /**
  * A new RSA key and a self-signed certificate for it, for the embedded server: its seals check as
  * intact and unchanged, but name no one anybody trusts, so a deployment is given a real one.
+ * `extendedKeyUsage` (OIDs, marked critical) narrows what the certificate is for, as a
+ * time-stamping authority's must be.
  */
-export async function createSelfSignedSeal(commonName: string, now: Date, options: { keyType?: 'RSA' | 'ECDSA'; years?: number } = {}): Promise<SealSource> {
+export async function createSelfSignedSeal(
+  commonName: string,
+  now: Date,
+  options: { keyType?: 'RSA' | 'ECDSA'; years?: number; extendedKeyUsage?: string[] } = {},
+): Promise<SealSource> {
   const years = options.years ?? 10;
   // RSA by default: its signatures are deterministic, so a finished copy made again hashes the same.
   const algorithm: RsaHashedKeyGenParams | EcKeyGenParams =
@@ -157,6 +166,10 @@ export async function createSelfSignedSeal(commonName: string, now: Date, option
   // digitalSignature and nonRepudiation (contentCommitment): what a document seal is for.
   const keyUsage = new BitString({ valueHex: new Uint8Array([0xc0]).buffer, unusedBits: 6 });
   certificate.extensions = [new Extension({ extnID: '2.5.29.15', critical: true, extnValue: keyUsage.toBER(false) })];
+  if (options.extendedKeyUsage?.length) {
+    const usages = new Sequence({ value: options.extendedKeyUsage.map((oid) => new ObjectIdentifier({ value: oid })) });
+    certificate.extensions.push(new Extension({ extnID: '2.5.29.37', critical: true, extnValue: usages.toBER(false) }));
+  }
   await certificate.subjectPublicKeyInfo.importKey(keys.publicKey);
   await certificate.sign(keys.privateKey, 'SHA-256');
   return {

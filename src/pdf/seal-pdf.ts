@@ -1,23 +1,18 @@
-import { ObjectIdentifier, OctetString, Sequence, UTCTime } from 'asn1js';
+import { ObjectIdentifier, OctetString, UTCTime } from 'asn1js';
 import type { PDFDict, PDFObject, PDFRef } from 'pdf-lib';
-import { Attribute, Certificate, ContentInfo, EncapsulatedContentInfo, GeneralName, GeneralNames, IssuerAndSerialNumber, IssuerSerial, SignedAndUnsignedAttributes, SignedData, SignerInfo } from 'pkijs';
+import { Attribute, Certificate, ContentInfo, EncapsulatedContentInfo, IssuerAndSerialNumber, SignedAndUnsignedAttributes, SignedData, SignerInfo } from 'pkijs';
+import { derOrdered, OID, signingCertificateV2 } from './cms-attributes.js';
 import { writeRevision } from './incremental-update.js';
 import type { SealIdentity } from './seal-identity.js';
+import type { Timestamper } from './timestamp.js';
 
 /**
  * Room for the CMS signature in the /Contents hex string. The sealing certificate, its chain and
- * an RSA-4096 signature take a few KiB; a chain too long for this is refused, not truncated.
+ * an RSA-4096 signature take a few KiB; a time-stamp token brings the TSA's certificates too. A
+ * signature too long for this is refused, not truncated.
  */
 export const SEAL_CONTENTS_BYTES = 16 * 1024;
-
-const OID = {
-  data: '1.2.840.113549.1.7.1',
-  signedData: '1.2.840.113549.1.7.2',
-  contentType: '1.2.840.113549.1.9.3',
-  messageDigest: '1.2.840.113549.1.9.4',
-  signingTime: '1.2.840.113549.1.9.5',
-  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
-};
+export const TIMESTAMPED_SEAL_CONTENTS_BYTES = 32 * 1024;
 
 const latin1 = (bytes: Uint8Array) => {
   let text = '';
@@ -27,16 +22,21 @@ const latin1 = (bytes: Uint8Array) => {
 
 /**
  * Seals `pdf` (a finished document ending in a classic cross-reference table) with a PAdES
- * baseline B-B signature in one more incremental update, so everything before it stays byte for
+ * baseline signature in one more incremental update, so everything before it stays byte for
  * byte what it was, hashes printed on the certificate included. The revision adds an invisible
  * signature field on the first page and its signature dictionary; the signature covers the whole
  * file but the /Contents hex string it sits in. Any later change to those bytes makes the seal
  * fail in every PDF reader, which is the point: the finished copy shows itself unaltered.
  *
- * The same input gives the same bytes with an RSA key (PKCS#1 v1.5 signatures are deterministic,
- * and the only time written is `signingTime`); ECDSA signatures differ on every call.
+ * B-B by default; B-T given a `timestamp` (an RFC 3161 time-stamping authority's client), whose
+ * token over the signature value goes into the signature.
+ *
+ * The same input gives the same bytes with an RSA key and no time-stamp (PKCS#1 v1.5 signatures
+ * are deterministic, and the only time written is `signingTime`); ECDSA signatures and time-stamp
+ * tokens differ on every call.
  */
-export async function sealPdf(pdfBytes: Uint8Array, identity: SealIdentity, signingTime: Date): Promise<Uint8Array> {
+export async function sealPdf(pdfBytes: Uint8Array, identity: SealIdentity, signingTime: Date, timestamp?: Timestamper): Promise<Uint8Array> {
+  const room = timestamp ? TIMESTAMPED_SEAL_CONTENTS_BYTES : SEAL_CONTENTS_BYTES;
   const lib = await import('pdf-lib');
   const pdf = await lib.PDFDocument.load(pdfBytes, { updateMetadata: false });
   const { context } = pdf;
@@ -49,7 +49,7 @@ export async function sealPdf(pdfBytes: Uint8Array, identity: SealIdentity, sign
     SubFilter: 'ETSI.CAdES.detached',
     // Wide enough for any offset; the digits are written in place once the file's length is known.
     ByteRange: [0, 9_999_999_999, 9_999_999_999, 9_999_999_999],
-    Contents: lib.PDFHexString.of('0'.repeat(SEAL_CONTENTS_BYTES * 2)),
+    Contents: lib.PDFHexString.of('0'.repeat(room * 2)),
     M: lib.PDFString.fromDate(signingTime),
     Reason: lib.PDFHexString.fromText('Sealed on completion: the document and its certificate are unaltered since.'),
   });
@@ -119,7 +119,7 @@ export async function sealPdf(pdfBytes: Uint8Array, identity: SealIdentity, sign
   const rangeStart = pdfBytes.length + rangeAt + '/ByteRange '.length;
   const rangeEnd = pdfBytes.length + revision.indexOf(']', rangeAt) + 1;
   const hexStart = pdfBytes.length + contentsAt + '/Contents '.length;
-  const hexEnd = hexStart + 2 + SEAL_CONTENTS_BYTES * 2;
+  const hexEnd = hexStart + 2 + room * 2;
   const byteRange = [0, hexStart, hexEnd, out.length - hexEnd];
   const rangeText = `[${byteRange.join(' ')}]`;
   const width = rangeEnd - rangeStart;
@@ -130,8 +130,8 @@ export async function sealPdf(pdfBytes: Uint8Array, identity: SealIdentity, sign
   const signed = new Uint8Array(byteRange[1]! + byteRange[3]!);
   signed.set(out.subarray(0, hexStart));
   signed.set(out.subarray(hexEnd), hexStart);
-  const cms = await signedDataOf(signed, identity, signingTime);
-  if (cms.length > SEAL_CONTENTS_BYTES) throw new Error(`Seal: the signature takes ${cms.length} bytes, more than the ${SEAL_CONTENTS_BYTES} reserved.`);
+  const cms = await signedDataOf(signed, identity, signingTime, timestamp);
+  if (cms.length > room) throw new Error(`Seal: the signature takes ${cms.length} bytes, more than the ${room} reserved.`);
   let hex = '';
   for (const byte of cms) hex += byte.toString(16).padStart(2, '0').toUpperCase();
   writeAscii(out, hexStart + 1, hex);
@@ -144,52 +144,44 @@ function writeAscii(out: Uint8Array, at: number, text: string) {
 
 /**
  * A detached CMS SignedData over `content`, with the signed attributes a PAdES baseline signature
- * carries: content type, message digest, the signing certificate's SHA-256 (so the signature
- * cannot be passed off as made with another certificate of the same key) and the signing time.
+ * carries: content type, message digest and the signing certificate's SHA-256. Without a
+ * time-stamp the signing time is the signer's own claim, carried as a signed attribute (and as /M);
+ * with one (B-T), PAdES leaves that attribute out, and the time-stamp token over the signature
+ * value is added as an unsigned attribute: it is made after the signature, over it.
  */
-async function signedDataOf(content: Uint8Array, identity: SealIdentity, signingTime: Date): Promise<Uint8Array> {
+async function signedDataOf(content: Uint8Array, identity: SealIdentity, signingTime: Date, timestamp?: Timestamper): Promise<Uint8Array> {
   const certificates = identity.certificates.map((der) => Certificate.fromBER(der.slice().buffer));
   const signer = certificates[0]!;
   const [contentDigest, certificateDigest] = await Promise.all([
     crypto.subtle.digest('SHA-256', content as BufferSource),
     crypto.subtle.digest('SHA-256', identity.certificates[0]! as BufferSource),
   ]);
-  const issuerSerial = new IssuerSerial({
-    issuer: new GeneralNames({ names: [new GeneralName({ type: 4, value: signer.issuer })] }),
-    serialNumber: signer.serialNumber,
-  });
-  // ESSCertIDv2 with its hash algorithm left out: SHA-256 is the default there.
-  const signingCertificateV2 = new Sequence({
-    value: [new Sequence({ value: [new Sequence({ value: [new OctetString({ valueHex: certificateDigest }), issuerSerial.toSchema()] })] })],
-  });
   const attributes = [
     new Attribute({ type: OID.contentType, values: [new ObjectIdentifier({ value: OID.data })] }),
-    new Attribute({ type: OID.signingTime, values: [new UTCTime({ valueDate: signingTime })] }),
     new Attribute({ type: OID.messageDigest, values: [new OctetString({ valueHex: contentDigest })] }),
-    new Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2] }),
+    signingCertificateV2(signer, certificateDigest),
   ];
-  // DER orders a SET OF by the members' encodings; verifiers that re-encode would otherwise differ.
-  const encoded = attributes.map((attribute) => ({ attribute, der: new Uint8Array(attribute.toSchema().toBER()) }));
-  encoded.sort((a, b) => compareBytes(a.der, b.der));
+  if (!timestamp) attributes.push(new Attribute({ type: OID.signingTime, values: [new UTCTime({ valueDate: signingTime })] }));
 
+  const signerInfo = new SignerInfo({
+    version: 1,
+    sid: new IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
+    signedAttrs: new SignedAndUnsignedAttributes({ type: 0, attributes: derOrdered(attributes) }),
+  });
   const signedData = new SignedData({
     version: 1,
     encapContentInfo: new EncapsulatedContentInfo({ eContentType: OID.data }),
-    signerInfos: [
-      new SignerInfo({
-        version: 1,
-        sid: new IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
-        signedAttrs: new SignedAndUnsignedAttributes({ type: 0, attributes: encoded.map(({ attribute }) => attribute) }),
-      }),
-    ],
+    signerInfos: [signerInfo],
     certificates,
   });
   await signedData.sign(identity.privateKey, 0, 'SHA-256');
+  if (timestamp) {
+    const token = await timestamp.stamp(signerInfo.signature.valueBlock.valueHexView);
+    signerInfo.unsignedAttrs = new SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [new Attribute({ type: OID.signatureTimeStampToken, values: [ContentInfo.fromBER(token).toSchema()] })],
+    });
+  }
   const contentInfo = new ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
   return new Uint8Array(contentInfo.toSchema().toBER(false));
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
 }

@@ -25,7 +25,7 @@ import { WORKERD_DATABASE_URL, type WorkerdStack } from './workerd-stack.js';
 
 export default async function setup(project: TestProject) {
   const postgres = process.env.TEST_POSTGRES_URL ? await createDatabase(process.env.TEST_POSTGRES_URL) : undefined;
-  const standins = await startStandins({ postgresUrl: postgres?.url }).catch(async (error: unknown) => {
+  const standins = await startStandins({ postgresUrl: postgres?.url, timestampAuthority: true }).catch(async (error: unknown) => {
     await postgres?.drop();
     throw error;
   });
@@ -47,6 +47,7 @@ export default async function setup(project: TestProject) {
         currentSigningKey: standins.qstash.signingKeys.current,
         nextSigningKey: standins.qstash.signingKeys.next,
       },
+      timestampAuthority: standins.timestampAuthority!,
       seeded,
     });
   } catch (error) {

@@ -5,11 +5,14 @@
  * the Node suite (test/unit/seal-pdf.test.ts) has poppler check the same code.
  */
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { finishDocument } from '../../src/pdf/finish-document.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createSelfSignedSeal, loadSealIdentity, sealIdentityOf } from '../../src/pdf/seal-identity.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
+import { OID } from '../../src/pdf/cms-attributes.js';
+import { pemBlocks } from '../../src/pdf/seal-pem.js';
+import { timestampAuthority, tokenInfo } from '../../src/pdf/timestamp.js';
 
 const latin1 = (bytes: Uint8Array) => {
   let text = '';
@@ -18,7 +21,7 @@ const latin1 = (bytes: Uint8Array) => {
 };
 const at = new Date('2026-11-04T08:00:00.000Z');
 
-async function sealed(pages: number) {
+async function sealed(pages: number, timestamped = false) {
   const seal = await sealIdentityOf({ keyPem: env.SEAL_KEY_PEM as string, certPem: env.SEAL_CERT_PEM as string });
   const original = await generateDocument('Workerd seal', pages);
   return finishDocument({
@@ -33,6 +36,7 @@ async function sealed(pages: number) {
     originalSha256: await sha256Hex(original),
     completedAt: at,
     seal,
+    timestamp: timestamped ? timestampAuthority(env.TSA_URL as string) : undefined,
   });
 }
 
@@ -50,15 +54,34 @@ async function check(bytes: Uint8Array) {
   data.set(bytes.subarray(c, c + d), b);
   // pkijs throws on a digest that does not match: that is a failed verification too.
   const valid = await signedData.verify({ signer: 0, data: data.buffer, checkChain: false }).catch(() => false);
-  return { valid, wholeFile: a === 0 && c + d === bytes.length && text[b] === '<' && text[c - 1] === '>' };
+  return { valid, wholeFile: a === 0 && c + d === bytes.length && text[b] === '<' && text[c - 1] === '>', signedData };
 }
 
 describe('the seal in workerd', () => {
   it('seals the finished PDF with the configured identity, over the whole file', async () => {
     const finished = await sealed(3);
-    expect(await check(finished.bytes)).toEqual({ valid: true, wholeFile: true });
+    expect(await check(finished.bytes)).toMatchObject({ valid: true, wholeFile: true });
     expect(finished.sha256).toBe(await sha256Hex(finished.bytes));
     expect(latin1(finished.bytes)).toContain('/SubFilter /ETSI.CAdES.detached');
+  });
+
+  it('time-stamps the seal at the configured authority (B-T), over its signature value', async () => {
+    const pkijs = await import('pkijs');
+    const finished = await sealed(2, true);
+    const { valid, wholeFile, signedData } = await check(finished.bytes);
+    expect({ valid, wholeFile }).toEqual({ valid: true, wholeFile: true });
+    const signer = signedData.signerInfos[0]!;
+    expect(signer.signedAttrs!.attributes.map((attribute) => attribute.type)).not.toContain(OID.signingTime);
+    const tokenSchema = signer.unsignedAttrs!.attributes.find((attribute) => attribute.type === OID.signatureTimeStampToken)!.values[0]!;
+    const token = new pkijs.ContentInfo({ schema: tokenSchema });
+    const signatureValue = signer.signature.valueBlock.valueHexView.slice();
+    const imprint = tokenInfo(token)!.messageImprint.hashedMessage.valueBlock.valueHexView;
+    expect(Array.from(imprint)).toEqual(Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', signatureValue))));
+    const tokenData = new pkijs.SignedData({ schema: token.content });
+    expect(await tokenData.verify({ signer: 0, checkChain: false, data: signatureValue.buffer })).toBe(true);
+    // The token carries the authority's own certificate: the one the stand-in was started with.
+    const authority = pemBlocks(inject('workerdStack').timestampAuthority.certificatePem)![0]!.der;
+    expect(Array.from(new Uint8Array((tokenData.certificates![0] as InstanceType<typeof pkijs.Certificate>).toSchema().toBER(false)))).toEqual(Array.from(authority));
   });
 
   it('fails to verify once one signed byte changes', async () => {

@@ -123,6 +123,8 @@ describe('readWorkerConfig', () => {
     ['SEAL_KEY_PEM', TEST_SEAL_CERT_PEM],
     ['SEAL_CERT_PEM', 'S3CR3T garbage, not PEM'],
     ['SEAL_CERT_PEM', TEST_SEAL_KEY_PEM],
+    ['TSA_URL', 'tsa.example.test/S3CR3T'],
+    ['TSA_URL', 'ftp://user:S3CR3T@tsa.example.test/'],
   ])('refuses a malformed %s (%s), naming it', (name, value) => {
     expectRefusal({ ...complete, [name]: value }, name);
   });
@@ -136,6 +138,11 @@ describe('readWorkerConfig', () => {
   it('refuses a URL setting that is not http(s), naming it', () => {
     expectRefusal({ ...complete, BASE_URL: 'javascript:alert(1)' }, 'BASE_URL');
     expectRefusal({ ...complete, EMAIL_API_URL: 'ftp://mail.example.test/emails' }, 'EMAIL_API_URL');
+  });
+
+  it('takes an optional time-stamping authority for B-T seals', () => {
+    expect(readWorkerConfig(complete).TSA_URL).toBeUndefined();
+    expect(readWorkerConfig({ ...complete, TSA_URL: 'https://user:pw@tsa.example.test/tsr' }).TSA_URL).toBe('https://user:pw@tsa.example.test/tsr');
   });
 
   it('refuses a malformed NEON_FETCH_ENDPOINT, naming it', () => {

@@ -11,6 +11,8 @@ export type WorkerdStack = {
   sqlEndpoint: string;
   backend: 'postgres' | 'pglite';
   qstash: { url: string; token: string; currentSigningKey: string; nextSigningKey: string };
+  /** The local RFC 3161 authority the Worker time-stamps its seals at (TSA_URL). */
+  timestampAuthority: { url: string; certificatePem: string };
   /** What was seeded through the domain functions, for the tests to ask the Worker about. */
   seeded: { companyId: string; apiKey: string; apiKeyId: string; templateId: string; templateName: string };
 };

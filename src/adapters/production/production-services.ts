@@ -48,6 +48,7 @@ export function productionServices(config: WorkerConfig): Services {
       maxQueueDelayMs,
       webhookSecretKeys: config.WEBHOOK_SECRET_KEYS,
       seal: { keyPem: config.SEAL_KEY_PEM, certPem: config.SEAL_CERT_PEM },
+      timestampUrl: config.TSA_URL,
     },
     clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
   };

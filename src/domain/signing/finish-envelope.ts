@@ -13,7 +13,8 @@ import { signingTopics } from './signing-topics.js';
 
 /**
  * Queue consumer, after completion: makes the finished PDF (every value drawn in place, the
- * certificate pages appended, the service's seal over both) and stores it with its hash (of the
+ * certificate pages appended, the service's seal over both, time-stamped when an authority is
+ * configured) and stores it with its hash (of the
  * sealed file), with an `envelope.document_ready` event
  * and the e-mails to every recipient, in one batch. Made here, not on the last signer's request, so
  * the signer is not kept waiting; a redelivery after it is stored does nothing.
@@ -47,10 +48,17 @@ export async function finishEnvelope(services: Services, body: Record<string, un
   // The template's document must be the one that was sent: a finished PDF of another would be false.
   if (!original || original.sha256 !== envelope.documentSha256) throw new Error(`The document of envelope ${envelopeId} is no longer the one that was sent.`);
 
-  const [{ finishDocument }, { sealIdentityOf }] = await Promise.all([import('../../pdf/finish-document.js'), import('../../pdf/seal-identity.js')]);
+  const [{ finishDocument }, { sealIdentityOf }, { timestampAuthority }] = await Promise.all([
+    import('../../pdf/finish-document.js'),
+    import('../../pdf/seal-identity.js'),
+    import('../../pdf/timestamp.js'),
+  ]);
   // A key that does not match its certificate is found here, on the first seal, and the job fails
   // (and is retried) rather than storing a copy whose seal would not verify.
   const seal = services.config.seal ? await sealIdentityOf(services.config.seal) : undefined;
+  // With an authority configured, a seal without its time-stamp is never stored: an authority
+  // that fails fails the job, which the queue retries.
+  const timestamp = seal && services.config.timestampUrl ? timestampAuthority(services.config.timestampUrl) : undefined;
   const completedAt = envelope.completedAt ?? services.clock.now();
   const finished = await finishDocument({
     original: original.bytes,
@@ -64,6 +72,7 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     originalSha256: envelope.documentSha256,
     completedAt,
     seal,
+    timestamp,
   });
 
   const now = services.clock.now();
