@@ -1,8 +1,9 @@
 /**
  * `npm run bench:pdf [-- --runs N] [--cold N] [--json file]`: the CPU time of finishDocument inside
  * workerd, for a 10-page document with 20 fields (2 of them drawn signatures) and 3 recipients, and
- * of serving the signing page of a 10-page envelope with 20 fields for its signer, against a trivial
- * request measured in the same run. Works offline; Linux only (it reads /proc).
+ * of sealing that finished file (sealPdf: PAdES B-B with an RSA-2048 key; a time-stamp's network wait
+ * is not CPU), and of serving the signing page of a 10-page envelope with 20 fields for its signer,
+ * against a trivial request measured in the same run. Works offline; Linux only (it reads /proc).
  *
  * Inside workerd `performance.now()` stands still during synchronous work, so the time is taken from
  * outside. The main figure is the CPU time of workerd's isolate thread over each request, read from
@@ -45,6 +46,7 @@ import { type FinishInput, type FinishedField, finishDocument } from '../src/pdf
 import { generateDocument } from '../src/pdf/generate-document.js';
 import { sha256Hex } from '../src/lib/crypto.js';
 import { encodePng } from '../test/support/png.js';
+import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../test/support/seal-fixture.js';
 import type { Services } from '../src/services.js';
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '15' }, cold: { type: 'string', default: '3' }, json: { type: 'string' } } });
@@ -200,6 +202,8 @@ async function signPageInNode(link: Link, token: string): Promise<string> {
 const workerSource = (signInput: string) => `
 import { Hono } from 'hono';
 import { finishDocument } from './src/pdf/finish-document.ts';
+import { loadSealIdentity } from './src/pdf/seal-identity.ts';
+import { sealPdf } from './src/pdf/seal-pdf.ts';
 import { verifySigningToken } from './src/domain/envelopes/signing-links.ts';
 import { linkState } from './src/domain/signing/link-state.ts';
 import { isTokenShaped } from './src/http/signing-form.ts';
@@ -207,6 +211,8 @@ import { invalidLinkPage } from './src/http/signing-page/notice-pages.ts';
 import { signingPageHeaders } from './src/http/signing-security.ts';
 import { respondWithState, tokenOf } from './functions/signing/signing-page.ts';
 let input;
+let certified;
+let identity;
 
 // What the database would answer for the link, and the configuration (made once per isolate, as the app's is).
 const DATES = new Set(['expiresAt', 'createdAt', 'completedAt', 'voidedAt', 'viewedAt', 'signedAt', 'declinedAt', 'now']);
@@ -236,7 +242,16 @@ export default {
       const given = await request.json();
       input = { ...given, original: Uint8Array.from(atob(given.original), (c) => c.charCodeAt(0)), completedAt: new Date(given.completedAt),
         recipients: given.recipients.map((r) => ({ ...r, events: r.events.map((e) => ({ ...e, at: new Date(e.at) })) })) };
+      // What the seal is given: the finished file with its certificate, and the identity loaded
+      // once per isolate (as sealIdentityOf keeps it).
+      identity = await loadSealIdentity(given.seal);
+      certified = (await finishDocument(input)).bytes;
       return new Response('ok');
+    }
+    if (path === '/seal') {
+      const sealed = await sealPdf(certified, identity, input.completedAt);
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', sealed));
+      return Response.json({ bytes: sealed.length, sha256: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') });
     }
     if (path === '/finish') {
       const { bytes, sha256 } = await finishDocument(input);
@@ -250,7 +265,7 @@ export default {
     return new Response('ok');
   },
 };`;
-const SUBJECT_NAMES = ['baseline', 'reference', 'finish', 'sign'] as const;
+const SUBJECT_NAMES = ['baseline', 'reference', 'finish', 'seal', 'sign'] as const;
 type Subject = (typeof SUBJECT_NAMES)[number];
 
 async function bundle(contents: string) {
@@ -413,10 +428,11 @@ const rounds = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? [...S
 const bySubject = <T>(make: () => T) => Object.fromEntries(SUBJECT_NAMES.map((s) => [s, make()])) as Record<Subject, T>;
 
 const input = await benchInput();
-const prepared = JSON.stringify({ ...input, original: Buffer.from(input.original).toString('base64') });
+// The seal: an RSA-2048 key and certificate, as the embedded server makes and as most CAs issue.
+const prepared = JSON.stringify({ ...input, original: Buffer.from(input.original).toString('base64'), seal: { keyPem: TEST_SEAL_KEY_PEM, certPem: TEST_SEAL_CERT_PEM } });
 const link = signingLink();
 const token = await signingToken(new TextEncoder().encode(SIGN_SECRET), link.envelope.id, link.recipient.id);
-const paths: Record<Subject, string> = { baseline: '/baseline', reference: '/reference', finish: '/finish', sign: `/sign/${token}` };
+const paths: Record<Subject, string> = { baseline: '/baseline', reference: '/reference', finish: '/finish', seal: '/seal', sign: `/sign/${token}` };
 const worker = await bundle(workerSource(JSON.stringify({ tokenSecret: SIGN_SECRET, now: SIGN_NOW, link })));
 // The route's page on Node; the Worker must answer these very bytes, every time.
 const pageInNode = await signPageInNode(link, token);
@@ -430,8 +446,9 @@ async function checkPage(body: string) {
 // 1. Cold, in fresh isolates. In each of the first ones: a trivial first request, then the first
 // finishDocument (which also evaluates pdf-lib's modules); in each of the others, the signing page
 // as the isolate's first request.
-const cold = { baseline: [] as number[], finish: [] as number[], sign: [] as number[] };
+const cold = { baseline: [] as number[], finish: [] as number[], seal: [] as number[], sign: [] as number[] };
 let finished: { bytes: number; sha256: string } | undefined;
+let sealed: { bytes: number; sha256: string } | undefined;
 for (let i = 0; i < coldRuns; i++) {
   let mf = await start(worker.code, false);
   try {
@@ -441,6 +458,10 @@ for (let i = 0; i < coldRuns; i++) {
     const first = await threadCpu(mf, pid, paths.finish);
     cold.finish.push(first.isolate);
     finished = JSON.parse(first.body);
+    // The first seal of the isolate: /prepare has evaluated pdf-lib and pkijs already (loading the identity).
+    const firstSeal = await threadCpu(mf, pid, paths.seal);
+    cold.seal.push(firstSeal.isolate);
+    sealed = JSON.parse(firstSeal.body);
   } finally {
     await mf.dispose();
   }
@@ -468,6 +489,8 @@ const threadAll = bySubject(() => [] as number[]);
       for (const subject of order) {
         const { isolate, all, body } = await threadCpu(mf, pid, paths[subject]);
         if (subject === 'finish' && JSON.parse(body).sha256 !== finished!.sha256) throw new Error('finishDocument gave different bytes from one run to the next');
+        // RSA PKCS#1 v1.5 is deterministic: every seal of the same file is the same bytes.
+        if (subject === 'seal' && JSON.parse(body).sha256 !== sealed!.sha256) throw new Error('sealPdf gave different bytes from one run to the next');
         if (subject === 'sign') await checkPage(body);
         thread[subject].push(isolate);
         threadAll[subject].push(all);
@@ -509,6 +532,7 @@ const result = {
   workload: {
     originalPages: 10, originalBytes: input.original.length, fields: input.fields.length, drawnSignatures: 2, drawnSignatureSize: '600x200 RGBA',
     recipients: input.recipients.length, finishedBytes: finished!.bytes, sha256: finished!.sha256, sameBytesOnNode: inNode.sha256 === finished!.sha256,
+    seal: { key: 'RSA-2048, SHA-256, PAdES B-B', sealedBytes: sealed!.bytes, sha256: sealed!.sha256 },
     signPage: {
       pages: link.pages.length, fields: link.fields.length, recipients: link.everyone.length, htmlBytes: Buffer.byteLength(pageInWorkerd!),
       sha256: await sha256Hex(pageInWorkerd!), sameHtmlOnNode: (await sha256Hex(pageInWorkerd!)) === pageSha256,
@@ -522,6 +546,10 @@ const result = {
     finishToReference: ratio(ms.finish.median, ms.reference.median),
     finishAllThreads: summary(threadAll.finish),
     coldFirstFinish: summary(cold.finish),
+    sealToBaseline: ratio(ms.seal.median, ms.baseline.median),
+    sealToFinish: ratio(ms.seal.median, ms.finish.median),
+    sealAllThreads: summary(threadAll.seal),
+    coldFirstSeal: summary(cold.seal),
     signToBaseline: ratio(ms.sign.median, ms.baseline.median),
     signAllThreads: summary(threadAll.sign),
     coldFirstBaseline: summary(cold.baseline),
@@ -537,6 +565,8 @@ const result = {
     finishGc: summary(profiles.finish.map((p) => profileCpu(p).gc)),
     sampleIntervalMs: round(median(profiles.finish.map((p) => profileCpu(p).interval))),
     finishHotspots: hotspots(profiles.finish, worker.map),
+    sealToBaseline: ratio(profiled.seal.median, profiled.baseline.median),
+    sealHotspots: hotspots(profiles.seal, worker.map),
     signToBaseline: ratio(profiled.sign.median, profiled.baseline.median),
     signBySamples: summary(profiles.sign.map((p) => profileCpu(p).bySamples)),
     signHotspots: hotspots(profiles.sign, worker.map),
@@ -556,6 +586,9 @@ row('  pdf-lib load + save of the original (ref.)', ms.reference);
 row('  finishDocument', ms.finish, `   ${result.threadCpuMs.finishToBaseline}x baseline, ${result.threadCpuMs.finishToReference}x ref.`);
 row('  finishDocument, all workerd threads', result.threadCpuMs.finishAllThreads);
 row(`  first finishDocument in a fresh isolate (${coldRuns})`, result.threadCpuMs.coldFirstFinish);
+row('  seal (sealPdf of the finished file)', ms.seal, `   ${result.threadCpuMs.sealToBaseline}x baseline, ${result.threadCpuMs.sealToFinish}x finishDocument`);
+row('  seal, all workerd threads', result.threadCpuMs.sealAllThreads);
+row(`  first seal in a fresh isolate (${coldRuns})`, result.threadCpuMs.coldFirstSeal);
 row('  signing page', ms.sign, `   ${result.threadCpuMs.signToBaseline}x baseline`);
 row('  signing page, all workerd threads', result.threadCpuMs.signAllThreads);
 row(`  first request of a fresh isolate: trivial (${coldRuns})`, result.threadCpuMs.coldFirstBaseline);
@@ -568,10 +601,13 @@ const belowOneSample = '   (the baseline stays below one sample)';
 row('  finishDocument', profiled.finish, result.profileMs.finishToBaseline === null ? belowOneSample : `   ${result.profileMs.finishToBaseline}x baseline`);
 row(`    samples x interval (${result.profileMs.sampleIntervalMs} ms)`, result.profileMs.finishBySamples);
 row('    of which GC', result.profileMs.finishGc);
+row('  seal', profiled.seal, result.profileMs.sealToBaseline === null ? belowOneSample : `   ${result.profileMs.sealToBaseline}x baseline`);
 row('  signing page', profiled.sign, result.profileMs.signToBaseline === null ? belowOneSample : `   ${result.profileMs.signToBaseline}x baseline`);
 row(`    samples x interval`, result.profileMs.signBySamples);
 console.log('\nfinishDocument, self time by package (mean of the profiles)');
 for (const { name, ms: t } of result.profileMs.finishHotspots) console.log(`  ${`${t} ms`.padStart(9)}  ${name}`);
+console.log('\nseal, self time by package (mean of the profiles)');
+for (const { name, ms: t } of result.profileMs.sealHotspots.slice(0, 6)) console.log(`  ${`${t} ms`.padStart(9)}  ${name}`);
 console.log('\nsigning page, self time by package (mean of the profiles)');
 for (const { name, ms: t } of result.profileMs.signHotspots.slice(0, 6)) console.log(`  ${`${t} ms`.padStart(9)}  ${name}`);
 if (opts.json) await writeFile(opts.json, `${JSON.stringify(result, null, 2)}\n`);
