@@ -239,13 +239,11 @@ export default {
     const path = new URL(request.url).pathname;
     if (path.startsWith('/sign/')) return signing.fetch(request);
     if (path === '/prepare') {
-      const given = await request.json();
+      const { seal, ...given } = await request.json();
       input = { ...given, original: Uint8Array.from(atob(given.original), (c) => c.charCodeAt(0)), completedAt: new Date(given.completedAt),
         recipients: given.recipients.map((r) => ({ ...r, events: r.events.map((e) => ({ ...e, at: new Date(e.at) })) })) };
-      // What the seal is given: the finished file with its certificate, and the identity loaded
-      // once per isolate (as sealIdentityOf keeps it).
-      identity = await loadSealIdentity(given.seal);
-      certified = (await finishDocument(input)).bytes;
+      // The identity is loaded once per isolate, as sealIdentityOf keeps it.
+      identity = await loadSealIdentity(seal);
       return new Response('ok');
     }
     if (path === '/seal') {
@@ -255,6 +253,8 @@ export default {
     }
     if (path === '/finish') {
       const { bytes, sha256 } = await finishDocument(input);
+      // What the seal is given: the finished file with its certificate (every run makes the same bytes).
+      certified = bytes;
       return Response.json({ bytes: bytes.length, sha256 });
     }
     if (path === '/reference') {

@@ -4,6 +4,11 @@
  * and the finished PDF, made by a QStash callback inside workerd, downloads through the link with
  * the hash the service announces.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { admin, api } from './client.js';
 import { base, page, signThroughPage } from './signing-client.js';
@@ -57,6 +62,18 @@ describe('signing on workerd', () => {
     expect(kinds).toEqual(expect.arrayContaining(['envelope.sent', 'recipient.viewed', 'recipient.consented', 'recipient.signed', 'envelope.completed', 'envelope.document_ready']));
     const ready = (trail.body.events as { kind: string; data: { sha256: string } }[]).find((event) => event.kind === 'envelope.document_ready')!;
     expect(ready.data.sha256).toBe(finished.sha256);
+
+    // Sealed in workerd and time-stamped by the local authority `npm run dev` starts (PAdES B-T),
+    // as the README's check in code sees it.
+    const dir = mkdtempSync(join(tmpdir(), 'e2e-seal-'));
+    try {
+      writeFileSync(join(dir, 'signed.pdf'), bytes);
+      const { stdout } = await promisify(execFile)(process.execPath, ['examples/verify-seal.mjs', join(dir, 'signed.pdf'), finished.sha256!]);
+      expect(stdout).toContain('signature:           valid');
+      expect(stdout).toMatch(/time-stamp: +\S+ \(valid, over this signature\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('declines through the page: the envelope ends and the other link shows it', async () => {
