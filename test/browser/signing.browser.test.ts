@@ -453,6 +453,19 @@ describe.skipIf(chromiumMissing !== null)('the signing ceremony in Chromium, on 
     expect(ready[0]!.data.size).toBe(finishedBytes.length);
   });
 
+  it("is sealed by the server's own certificate: the README's pdfsig line and its check in code both say so", async () => {
+    // pdfsig exactly as the README runs it: no trust store knows the self-signed seal, the signature still verifies.
+    const report = await run('pdfsig', [finishedPath]).then(({ stdout }) => stdout, (err: { stdout: string }) => err.stdout);
+    expect(report).toContain('Signature Validation: Signature is Valid.');
+    expect(report).toContain('Total document signed');
+    expect(report).toContain('Signer Certificate Common Name: E-Signing API local seal (self-signed)');
+    // The certificate page prints the seal's fingerprint; examples/verify-seal.mjs holds the file to it.
+    const fingerprint = /Certificate SHA-256:\s+([0-9A-F:]{95})/.exec(await pdfText(finishedPath))![1]!;
+    const checked = await run(process.execPath, ['examples/verify-seal.mjs', finishedPath, sha256(finishedBytes), fingerprint]);
+    expect(checked.stdout).toContain('signature:           valid');
+    expect(checked.stdout).toMatch(/\nOK\n$/);
+  });
+
   it("the Client's link now shows the completed document, and a tampered link the invalid page", async () => {
     const { page, watch } = await watchedPage(desktop);
     expect((await page.goto(clientLink))?.status()).toBe(200);
