@@ -5,7 +5,6 @@
  * an authority can let the seal down fails the sealing, never yields a seal without its time-stamp.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,14 +14,13 @@ import { type ServedStandin, serveStandin } from '../../local/standins/standin.j
 import { createTimestampAuthorityStandin, type TimestampAuthorityStandin } from '../../local/standins/timestamp-authority.js';
 import { OID } from '../../src/pdf/cms-attributes.js';
 import { finishDocument } from '../../src/pdf/finish-document.js';
-import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createSelfSignedSeal, loadSealIdentity, type SealIdentity } from '../../src/pdf/seal-identity.js';
 import { timestampAuthority } from '../../src/pdf/timestamp.js';
+import { COMPLETED, finishInput } from '../support/finish-input.js';
 import { opensslTimestampCheck, sealOf } from '../support/seal-reader.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'seal-tsa-'));
-const COMPLETED = new Date('2026-11-04T08:00:00.000Z');
 
 let tsa: TimestampAuthorityStandin;
 let served: ServedStandin;
@@ -40,23 +38,8 @@ afterEach(() => {
   tsa.mode = 'grant';
 });
 
-async function finish(pages: number, timestamp = timestampAuthority(served.url)) {
-  const original = await generateDocument(`Time-stamped ${pages}`, pages);
-  return finishDocument({
-    original,
-    envelopeId: 'env_tsa_0001',
-    title: `Time-stamped ${pages}`,
-    senderEmail: 'sender@example.test',
-    fields: [{ type: 'signature', page: 1, x: 72, y: 300, width: 220, height: 50, value: 'Ann Signer' }],
-    recipients: [{ name: 'Ann Signer', email: 'ann@example.test', role: 'Buyer', kind: 'signer', events: [{ what: 'Signed', at: COMPLETED, ip: null, userAgent: null }] }],
-    consentVersion: 'esign-consent-2026-11',
-    consentText: 'I agree to use electronic records and signatures.',
-    originalSha256: createHash('sha256').update(original).digest('hex'),
-    completedAt: COMPLETED,
-    seal,
-    timestamp,
-  });
-}
+const finish = async (pages: number, timestamp = timestampAuthority(served.url)) =>
+  finishDocument(await finishInput(`Time-stamped ${pages}`, pages, { seal, timestamp }));
 
 async function pdfsig(bytes: Uint8Array, name: string): Promise<string> {
   const path = join(dir, name);
@@ -98,20 +81,7 @@ describe('a time-stamped seal (PAdES B-T)', () => {
   });
 
   it('keeps the signing time attribute when no authority is configured (B-B)', async () => {
-    const original = await generateDocument('No TSA', 1);
-    const finished = await finishDocument({
-      original,
-      envelopeId: 'env_tsa_0002',
-      title: 'No TSA',
-      senderEmail: 'sender@example.test',
-      fields: [],
-      recipients: [],
-      consentVersion: 'v',
-      consentText: 't',
-      originalSha256: createHash('sha256').update(original).digest('hex'),
-      completedAt: COMPLETED,
-      seal,
-    });
+    const finished = await finishDocument(await finishInput('No TSA', 1, { seal }));
     const { signedAttributes, token } = sealOf(finished.bytes);
     expect(signedAttributes).toContain(OID.signingTime);
     expect(token).toBeUndefined();

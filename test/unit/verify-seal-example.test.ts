@@ -5,7 +5,6 @@
  * by another certificate.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,13 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
 import { createTimestampAuthorityStandin } from '../../local/standins/timestamp-authority.js';
 import { finishDocument } from '../../src/pdf/finish-document.js';
-import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createSelfSignedSeal, loadSealIdentity, type SealIdentity } from '../../src/pdf/seal-identity.js';
 import { type Timestamper, timestampAuthority } from '../../src/pdf/timestamp.js';
+import { COMPLETED, finishInput } from '../support/finish-input.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'verify-seal-'));
-const COMPLETED = new Date('2026-11-04T08:00:00.000Z');
 let seal: SealIdentity;
 let tsa: ServedStandin;
 beforeAll(async () => {
@@ -32,23 +30,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function finished(timestamp?: Timestamper) {
-  const original = await generateDocument('Verify me', 2);
-  return finishDocument({
-    original,
-    envelopeId: 'env_verify_0001',
-    title: 'Verify me',
-    senderEmail: 'sender@example.test',
-    fields: [{ type: 'signature', page: 2, x: 72, y: 300, width: 220, height: 50, value: 'Ann Signer' }],
-    recipients: [{ name: 'Ann Signer', email: 'ann@example.test', role: 'Buyer', kind: 'signer', events: [{ what: 'Signed', at: COMPLETED, ip: null, userAgent: null }] }],
-    consentVersion: 'esign-consent-2026-11',
-    consentText: 'I agree.',
-    originalSha256: createHash('sha256').update(original).digest('hex'),
-    completedAt: COMPLETED,
-    seal,
-    timestamp,
-  });
-}
+const finished = async (timestamp?: Timestamper) => finishDocument(await finishInput('Verify me', 2, { seal, timestamp }));
 
 /** Runs the example on `bytes`; answers its exit code and what it printed. */
 async function verify(bytes: Uint8Array, ...expected: string[]) {

@@ -1,0 +1,26 @@
+/**
+ * A finished-document input for the suites that seal: one signer who signed, a generated original
+ * of `pages` pages, completed at a fixed time, so each suite states only what it is about.
+ */
+import { sha256Hex } from '../../src/lib/crypto.js';
+import type { FinishInput } from '../../src/pdf/finish-document.js';
+import { generateDocument } from '../../src/pdf/generate-document.js';
+
+export const COMPLETED = new Date('2026-11-04T08:00:00.000Z');
+
+export async function finishInput(title: string, pages: number, overrides: Partial<FinishInput> = {}): Promise<FinishInput> {
+  const original = await generateDocument(title, pages);
+  return {
+    original,
+    envelopeId: 'env_seal_0001',
+    title,
+    senderEmail: 'sender@example.test',
+    fields: [{ type: 'signature', page: pages, x: 72, y: 300, width: 220, height: 50, value: 'Ann Signer' }],
+    recipients: [{ name: 'Ann Signer', email: 'ann@example.test', role: 'Buyer', kind: 'signer', events: [{ what: 'Signed', at: COMPLETED, ip: null, userAgent: null }] }],
+    consentVersion: 'esign-consent-2026-11',
+    consentText: 'I agree to use electronic records and signatures.',
+    originalSha256: await sha256Hex(original),
+    completedAt: COMPLETED,
+    ...overrides,
+  };
+}
