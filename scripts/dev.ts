@@ -188,6 +188,10 @@ function serveFront(port: number, workerPort: number): Promise<Server> {
     const body = framed ? await readUpTo(incoming, WHOLE_BODY_BYTES) : Buffer.alloc(0);
     if (!body) return; // the client went away
     const sent = endToEnd(incoming.headers);
+    // The Worker takes the caller's address from CF-Connecting-IP, which Cloudflare's edge sets and
+    // no client can; here the socket's address replaces whatever a client sent, so a made-up one
+    // cannot reset the per-address token-exchange limit.
+    sent['cf-connecting-ip'] = incoming.socket.remoteAddress ?? 'unknown';
     if (framed) {
       delete sent['transfer-encoding'];
       sent['content-length'] = String(body.length);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v1Endpoints } from '../../functions/routes.js';
-import { errorStatus } from '../../src/errors.js';
-import { call } from '../support/http.js';
+import { documentedCodes } from '../support/documented-codes.js';
+import { addKeyHolder, createTestCompany } from '../support/factories.js';
+import { call, errorCode } from '../support/http.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -23,23 +24,55 @@ describe('GET /v1/openapi.json', () => {
     expect(answer.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  it('documents each error code under the status the service answers it with', async () => {
+  /** Each operation's documented errors: `GET /v1/templates` → code → status. */
+  async function documentedErrors() {
     const document = (await call(stack, 'GET', '/v1/openapi.json')).body;
-    const documented = new Map<string, string>();
-    for (const methods of Object.values(document.paths as Record<string, Record<string, any>>)) {
-      for (const operation of Object.values(methods)) {
+    const byOperation = new Map<string, Map<string, number>>();
+    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const codes = new Map<string, number>();
         for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
-          const codes: string[] = response.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? [];
-          for (const code of codes) documented.set(code, status);
+          for (const code of response.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? []) codes.set(code, Number(status));
         }
+        byOperation.set(`${method.toUpperCase()} ${path}`, codes);
       }
     }
-    for (const [code, status] of documented) expect(String(errorStatus[code as keyof typeof errorStatus]), code).toBe(status);
-    for (const code of ['unauthorized', 'invalid_api_key', 'insufficient_scope', 'permission_denied', 'rate_limited', 'validation_failed', 'template_not_found', 'contact_exists', 'payload_too_large']) {
-      expect(documented.has(code), code).toBe(true);
-    }
+    return { document, byOperation };
+  }
+
+  it('documents each error code under the status the README gives it', async () => {
+    const { document, byOperation } = await documentedErrors();
+    const readme = documentedCodes();
+    for (const [operation, codes] of byOperation) for (const [code, status] of codes) expect(status, `${operation}: ${code}`).toBe(readme.get(code));
     // The whole table, including codes no single operation lists (not_found, method_not_allowed).
-    for (const code of Object.keys(errorStatus)) expect(document.info.description).toContain(`\`${code}\``);
+    for (const code of readme.keys()) expect(document.info.description).toContain(`\`${code}\``);
+  });
+
+  it('lists, for each operation, the error a real call of it answers, under that status', async () => {
+    const company = await createTestCompany(stack);
+    const reader = await addKeyHolder(stack, company.id, { role: 'viewer', scopes: ['templates:read'] });
+    const someone = `dana-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    await call(stack, 'POST', '/v1/contacts', { token: company.owner.token, body: { name: 'Dana', email: someone } });
+    const cases: [operation: string, method: string, path: string, options: Parameters<typeof call>[3]][] = [
+      ['POST /v1/auth/token', 'POST', '/v1/auth/token', { body: { api_key: 'esk_test_nosuchkey0000000000000000000000' } }],
+      ['GET /v1/templates', 'GET', '/v1/templates', {}],
+      ['GET /v1/templates', 'GET', '/v1/templates?per_page=101', { token: company.owner.token }],
+      ['GET /v1/templates/{id}', 'GET', `/v1/templates/${crypto.randomUUID()}`, { token: company.owner.token }],
+      ['GET /v1/contacts', 'GET', '/v1/contacts', { token: reader.token }],
+      ['POST /v1/contacts', 'POST', '/v1/contacts', { token: company.owner.token, body: { name: 'Dana', email: someone } }],
+      ['POST /v1/contacts', 'POST', '/v1/contacts', { token: reader.token, body: { name: 'Dana', email: someone } }],
+      ['POST /v1/envelopes/from-template', 'POST', '/v1/envelopes/from-template', { token: company.owner.token, body: { template_id: crypto.randomUUID(), recipients: [{ role: 'Client', name: 'C', email: 'c@example.test' }] } }],
+      ['GET /v1/envelopes/{id}/signing-links', 'GET', '/v1/envelopes/env_nosuchenvelope0000000000/signing-links', { token: company.owner.token }],
+      ['DELETE /v1/webhooks/{id}', 'DELETE', `/v1/webhooks/${crypto.randomUUID()}`, { token: company.owner.token }],
+      ['POST /v1/webhooks', 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: 'not a url', events: [] } }],
+    ];
+    const { byOperation } = await documentedErrors();
+    for (const [operation, method, path, options] of cases) {
+      const answer = await call(stack, method, path, options);
+      const code = errorCode(answer)!;
+      expect(code, `${method} ${path} answered ${answer.status} without an error code`).toBeDefined();
+      expect(byOperation.get(operation)?.get(code), `${operation} answered ${answer.status} ${code}`).toBe(answer.status);
+    }
   });
 
   it('documents the pagination parameters with their bounds', async () => {

@@ -1,8 +1,15 @@
+/**
+ * The code→status table against statements written apart from it: the API specification's and
+ * the contract's codes restated here by hand, and the README's error tables, which are what
+ * integrators read. A code added, dropped or moved in src/errors.ts without the documentation
+ * (or the other way round) fails here.
+ */
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorStatus } from '../../src/errors.js';
+import { ApiError, type ErrorCode, errorStatus } from '../../src/errors.js';
+import { documentedCodes } from '../support/documented-codes.js';
 
 describe('the code→status table', () => {
-  it('holds the statuses of the spec and the contract', () => {
+  it('holds the statuses the API specification and the contract give', () => {
     expect(errorStatus).toMatchObject({
       quota_exceeded: 402,
       template_not_found: 404,
@@ -21,15 +28,22 @@ describe('the code→status table', () => {
       webhook_not_found: 404,
       contact_exists: 409,
       idempotency_key_reused: 422,
+      idempotency_request_in_progress: 409,
       payload_too_large: 413,
     });
   });
 
-  it('gives every ApiError its status and the one body shape', () => {
-    for (const code of Object.keys(errorStatus) as (keyof typeof errorStatus)[]) {
-      const error = new ApiError(code, 'message');
-      expect(error.status).toBe(errorStatus[code]);
-      expect(error.toBody()).toEqual({ error: { code, message: 'message', details: {} } });
+  it('is exactly what the README documents: every code, at its status, and nothing else', () => {
+    const documented = documentedCodes();
+    expect(documented.size).toBeGreaterThanOrEqual(19);
+    expect(Object.fromEntries(documented)).toEqual({ ...errorStatus });
+  });
+
+  it('gives every ApiError the documented status and the one body shape', () => {
+    for (const [code, status] of documentedCodes()) {
+      const error = new ApiError(code as ErrorCode, 'message', { hint: 1 });
+      expect(error.status, code).toBe(status);
+      expect(error.toBody()).toEqual({ error: { code, message: 'message', details: { hint: 1 } } });
     }
   });
 });
