@@ -4,6 +4,7 @@
  * earlier run do not count), and a fresh DATA_DIR. Provides the base URL and admin token.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,6 +40,10 @@ export default async function setup({ provide }: { provide: (key: string, value:
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...userEnvironment(), PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ADMIN_TOKEN, QSTASH_RETRY_SCALE: '0.05' },
   });
+  // Everything npm run dev prints, wrangler's request log included, for the suite that looks for secrets in it.
+  const logPath = join(dataDir, 'dev-output.log');
+  const log = createWriteStream(logPath);
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => log.write(chunk));
   const output = await waitForListening(child);
   const baseUrl = `http://127.0.0.1:${port}`;
   provide('e2eBaseUrl', baseUrl);
@@ -57,11 +62,13 @@ export default async function setup({ provide }: { provide: (key: string, value:
   provide('quotaTwoTemplateId', quotaTwo.templateId);
   provide('e2eAdminToken', ADMIN_TOKEN);
   provide('e2eDevOutput', output);
+  provide('e2eDevLogPath', logPath);
 
   return async () => {
     signalGroup(child, 'SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     signalGroup(child, 'SIGKILL');
+    log.end();
     await rm(dataDir, { recursive: true, force: true });
     await withClient(server, (client) => client.query(`drop database if exists ${name} with (force)`));
   };
@@ -178,6 +185,8 @@ declare module 'vitest' {
     e2eBaseUrl: string;
     e2eAdminToken: string;
     e2eDevOutput: string;
+    /** A file that receives all that npm run dev prints, as it prints it; seal.json is beside it. */
+    e2eDevLogPath: string;
     e2eMailboxUrl: string;
     acmeToken: string;
     acmeViewerToken: string;
