@@ -81,4 +81,12 @@ describe('POST /v1/auth/token', () => {
     stack.clock.advance(30 * 60 * 1000);
     expect((await exchange({ api_key: company.owner.key }, ip)).status).toBe(200);
   });
+
+  it('stops 30 parallel exchanges from one address at exactly 20', async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, () => exchange({ api_key: company.owner.key }, '192.0.2.210')));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(20);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused).toHaveLength(10);
+    for (const answer of refused) expect(errorCode(answer)).toBe('rate_limited');
+  });
 });

@@ -663,6 +663,18 @@ describe('quota (spec 8.3)', () => {
 });
 
 describe('send rate limit: 100 sends in 15 minutes per key', () => {
+  it('accepts exactly 100 of 120 parallel sends on one key, and refuses 20 with 429', async () => {
+    const { company, body } = await companyWithTemplate({ quota: 1000 });
+    const holder = await addKeyHolder(stack, company.id);
+    const answers = await Promise.all(Array.from({ length: 120 }, () => send(holder.token, body())));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(100);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    for (const answer of answers.filter((a) => a.status === 429)) expect(errorCode(answer)).toBe('rate_limited');
+    expect((await rowsOf(company.id)).envelopes).toBe(100);
+    expect(await quotaUsed(company.id)).toBe(100);
+  }, 60_000);
+
   it('checks the limit first, refuses the 101st send with 429 without taking quota, and allows sends again later', async () => {
     const { company, body } = await companyWithTemplate({ quota: 100 });
     const holder = await addKeyHolder(stack, company.id);
