@@ -48,7 +48,7 @@ export function createEmailApiStandin(apiKey: string, options: EmailApiStandinOp
   app.post('/emails', async (c) => {
     if (c.req.header('authorization') !== `Bearer ${apiKey}`) return refuse(401, 'invalid_api_key', 'API key is invalid');
     const text = await c.req.text();
-    const body = parseJson(text) as { to?: unknown; subject?: unknown; text?: unknown; html?: unknown } | null;
+    const body = parseJson(text) as { to?: unknown; subject?: unknown; text?: unknown; html?: unknown; tags?: unknown } | null;
     const to = Array.isArray(body?.to) ? body.to : [body?.to];
     if (typeof to[0] !== 'string' || typeof body?.subject !== 'string') return refuse(422, 'validation_error', 'to and subject are required');
 
@@ -63,6 +63,7 @@ export function createEmailApiStandin(apiKey: string, options: EmailApiStandinOp
           subject: body.subject as string,
           text: typeof body.text === 'string' ? body.text : '',
           ...(typeof body.html === 'string' ? { html: body.html } : {}),
+          ...(Array.isArray(body.tags) ? { tags: tagsOf(body.tags) } : {}),
           // The keys the caller sent are honoured above; each accepted e-mail is the mailbox's own.
           idempotencyKey: `${id}.${index}`,
         });
@@ -114,4 +115,14 @@ function parseJson(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** Resend's `tags` (`[{ name, value }]`), as the dev mailbox keeps them. */
+function tagsOf(tags: unknown[]): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const tag of tags) {
+    const { name, value } = (tag ?? {}) as { name?: unknown; value?: unknown };
+    if (typeof name === 'string' && typeof value === 'string') kept[name] = value;
+  }
+  return kept;
 }

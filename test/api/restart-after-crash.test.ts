@@ -1,0 +1,210 @@
+/**
+ * A process that dies in the middle of a send or of a completion, and the one that starts after it
+ * with nothing but the database: the outbox finishes the work, nothing is lost, nothing is sent
+ * twice, and the quota is right. The outside world outlives both processes: e-mail goes through
+ * the production mailer to the e-mail API stand-in, which keeps what it sent and honours each
+ * e-mail's Idempotency-Key, as the provider does.
+ *
+ * "Dies" means: its in-memory queue and timers are gone, and whatever it had not handed to the
+ * queue never left. The database is a PGlite folder (or, in the integration run, the PostgreSQL
+ * the run provides) that the second process opens anew.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createEmailApiStandin } from '../../local/standins/email-api.js';
+import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
+import { embeddedServices } from '../../src/adapters/embedded/embedded-services.js';
+import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
+import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
+import { EmailApiMailer } from '../../src/adapters/production/email-api-mailer.js';
+import { createApp } from '../../src/app.js';
+import { envelopes, outboxMessages, webhookEvents } from '../../src/data/schema.js';
+import { openSigningLink } from '../../src/domain/signing/open-link.js';
+import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
+import { housekeeping } from '../../src/outbox/housekeeping.js';
+import { SWEEP_GRACE_MS } from '../../src/outbox/outbox.js';
+import { ManualClock } from '../../src/ports/clock.js';
+import { quotaPeriod } from '../../src/ports/send-limits.js';
+import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
+import { call } from '../support/http.js';
+import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.js';
+import { BASE_URL, type TestStack } from '../support/stack.js';
+
+const EMAIL_KEY = 'restart-suite-email-key';
+let scratch: string;
+let emailApi: ServedStandin & { sent(): { to: string; kind?: string }[] };
+let clockAt = Date.now();
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'restart-'));
+  const standin = createEmailApiStandin(EMAIL_KEY);
+  const served = await serveStandin(standin);
+  emailApi = Object.assign(served, { sent: () => standin.mailbox.list().map((mail) => ({ to: mail.to.email, kind: mail.tags?.kind })) });
+});
+afterAll(async () => {
+  await emailApi.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** A server process over the shared database; `dies` makes everything it hands to the queue vanish. */
+async function startProcess(options: { dies?: boolean } = {}): Promise<TestStack> {
+  const databaseUrl = inject('databaseUrl');
+  const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl, { migrate: false }) : await openPgliteDatabase(join(scratch, 'pgdata'));
+  // Each process's clock starts past the last one's, as time goes on across a restart.
+  clockAt += SWEEP_GRACE_MS + 60_000;
+  const clock = new ManualClock(new Date(clockAt));
+  const services = embeddedServices({
+    database,
+    clock,
+    config: {
+      tokenSecret: new TextEncoder().encode('restart-suite-token-secret-0123456789abc'),
+      baseUrl: BASE_URL,
+      keyEnvironment: 'test',
+      allowPrivateWebhookTargets: true,
+      seal: { keyPem: TEST_SEAL_KEY_PEM, certPem: TEST_SEAL_CERT_PEM },
+    },
+    clientIp: () => '203.0.113.50',
+  });
+  services.mailer = new EmailApiMailer({ url: `${emailApi.url}/emails`, apiKey: EMAIL_KEY, from: 'E-Signing <sign@example.test>' });
+  if (options.dies) {
+    services.queue = { publish: () => Promise.reject(new Error('the process died before handing this over')) };
+  }
+  return {
+    app: createApp(services),
+    services,
+    clock,
+    close: async () => {
+      services.inProcessQueue.close();
+      await database.close();
+    },
+  };
+}
+
+const expectedErrors = vi.spyOn(console, 'error');
+afterEach(() => {
+  // The only errors logged here are the relays that a dying process could not make.
+  for (const [context] of expectedErrors.mock.calls) expect(context).toBe('outbox relay failed; the sweeper will hand the messages over');
+  expectedErrors.mockClear();
+});
+expectedErrors.mockImplementation(() => {});
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+const mailsTo = (email: string) => emailApi.sent().filter((mail) => mail.to === email);
+
+async function sendNda(process: TestStack, company: TestCompany, templateId: string) {
+  const tag = unique();
+  const people = { client: `client-${tag}@example.test`, witness: `witness-${tag}@example.test` };
+  const answer = await call(process, 'POST', '/v1/envelopes/from-template', {
+    token: company.owner.token,
+    body: { template_id: templateId, recipients: [{ role: 'Client', name: 'Cleo Client', email: people.client }, { role: 'Witness', name: 'Walt Witness', email: people.witness }] },
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  const tokens = (answer.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
+  return { envelopeId: answer.body.envelope_id as string, people, tokens: { client: tokens[0]!, witness: tokens[1]! } };
+}
+
+async function sign(process: TestStack, token: string) {
+  const who = { ip: '198.51.100.50', userAgent: 'Mozilla/5.0 (test)' };
+  const state = await openSigningLink(process.services, token, who);
+  if (state.kind !== 'sign') throw new Error(`expected a sign state, got ${state.kind}`);
+  const values = Object.fromEntries(state.fields.map((field) => [field.id, field.type === 'checkbox' ? 'true' : 'Signed Name']));
+  return signAsRecipient(process.services, token, { consent: true, values }, who);
+}
+
+/** Each test has a company of its own, so the company's rows are the envelope's. */
+const unrelayed = (process: TestStack, companyId: string) =>
+  process.services.database.db.select().from(outboxMessages).where(and(eq(outboxMessages.companyId, companyId), isNull(outboxMessages.relayedAt)));
+
+describe('a process that dies, and the one after it', () => {
+  it('finishes a send committed just before the death: the e-mail goes once, the quota counts it once', async () => {
+    const first = await startProcess({ dies: true });
+    const company = await createTestCompany(first, { quota: 5 });
+    const template = await createTestTemplate(first, company.id);
+    const { envelopeId, people } = await sendNda(first, company, template.id);
+    await vi.waitFor(async () => expect(expectedErrors).toHaveBeenCalled());
+    expect((await unrelayed(first, company.id)).length).toBeGreaterThan(0);
+    await first.close();
+    expect(mailsTo(people.client)).toHaveLength(0);
+
+    const second = await startProcess();
+    try {
+      expect((await housekeeping(second.services)).relayed).toBeGreaterThan(0);
+      await vi.waitFor(() => expect(mailsTo(people.client)).toHaveLength(1));
+      expect(await unrelayed(second, company.id)).toEqual([]);
+      // The count is rebuilt from the envelopes the database holds: one send, one unit.
+      expect(await second.services.sendLimits.used(company.id, quotaPeriod(second.clock.now()))).toBe(1);
+      // Swept again, nothing goes twice.
+      await housekeeping(second.services);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(mailsTo(people.client)).toHaveLength(1);
+      expect(mailsTo(people.witness)).toHaveLength(0);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('does not send twice what was handed over just before the death, before it was marked relayed', async () => {
+    const first = await startProcess();
+    const company = await createTestCompany(first, { quota: 5 });
+    const template = await createTestTemplate(first, company.id);
+    const { envelopeId, people } = await sendNda(first, company, template.id);
+    await vi.waitFor(() => expect(mailsTo(people.client)).toHaveLength(1));
+    await vi.waitFor(async () => expect(await unrelayed(first, company.id)).toEqual([]));
+    // The hand-over happened; the mark that says so did not.
+    await first.services.database.db.update(outboxMessages).set({ relayedAt: null }).where(eq(outboxMessages.companyId, company.id));
+    await first.close();
+
+    const second = await startProcess();
+    try {
+      expect((await housekeeping(second.services)).relayed).toBeGreaterThan(0);
+      await vi.waitFor(async () => expect(await unrelayed(second, company.id)).toEqual([]));
+      // The consumer ran again and asked for the e-mail again, under the same Idempotency-Key.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(mailsTo(people.client)).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('makes the finished PDF of an envelope completed just before the death, once, with its events and e-mails once', async () => {
+    const first = await startProcess();
+    const company = await createTestCompany(first, { quota: 5 });
+    const template = await createTestTemplate(first, company.id);
+    const { envelopeId, people, tokens } = await sendNda(first, company, template.id);
+    expect((await sign(first, tokens.client)).kind).toBe('signed');
+    await vi.waitFor(() => expect(mailsTo(people.witness)).toHaveLength(1));
+    await first.close();
+
+    // The last signature commits, and the process dies before the finishing job leaves.
+    const dying = await startProcess({ dies: true });
+    expect((await sign(dying, tokens.witness)).kind).toBe('completed');
+    await vi.waitFor(async () => expect(expectedErrors).toHaveBeenCalled());
+    await dying.close();
+
+    const second = await startProcess();
+    try {
+      await housekeeping(second.services);
+      const stored = async () => (await second.services.database.db.select({ sha256: envelopes.signedDocumentSha256 }).from(envelopes).where(eq(envelopes.id, envelopeId)))[0]!.sha256;
+      await vi.waitFor(async () => expect(await stored()).toMatch(/^[0-9a-f]{64}$/), { timeout: 20_000 });
+      await vi.waitFor(() => expect(emailApi.sent().filter((mail) => mail.kind === 'document_ready' && [people.client, people.witness].includes(mail.to))).toHaveLength(2));
+      const sha256 = await stored();
+
+      // Everything swept and delivered again: the same document, one event, no second e-mail.
+      await second.services.database.db.update(outboxMessages).set({ relayedAt: null }).where(eq(outboxMessages.companyId, company.id));
+      second.clock.advance(SWEEP_GRACE_MS + 1000);
+      await housekeeping(second.services);
+      await vi.waitFor(async () => expect(await unrelayed(second, company.id)).toEqual([]));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await stored()).toBe(sha256);
+      const ready = (await second.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId))).filter((event) => event.kind === 'envelope.document_ready');
+      expect(ready).toHaveLength(1);
+      for (const email of [people.client, people.witness]) expect(emailApi.sent().filter((mail) => mail.to === email && mail.kind === 'document_ready')).toHaveLength(1);
+      expect(mailsTo(people.witness).filter((mail) => mail.kind === 'signing_request')).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
