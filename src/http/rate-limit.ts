@@ -6,6 +6,7 @@ import type { AppEnv } from './app-env.js';
 
 /** Puts the `RateLimit-*` headers of a decision on the answer, whatever the answer turns out to be. */
 export function reportRate(c: Context<AppEnv>, decision: RateDecision): void {
+  if (decision.unmetered) return;
   c.header('RateLimit-Limit', String(decision.limit));
   c.header('RateLimit-Remaining', String(Math.max(0, decision.remaining)));
   c.header('RateLimit-Reset', String(secondsUntilReset(decision, c.get('services').clock.now())));

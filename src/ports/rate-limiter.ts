@@ -10,6 +10,8 @@ export type RateDecision = {
   remaining: number;
   /** When the caller may next be allowed, as epoch milliseconds. */
   reset: number;
+  /** The count could not be made (Redis failed) and the request went on: no headers report it. */
+  unmetered?: true;
 };
 
 export interface RateLimiter {

@@ -10,6 +10,7 @@ import { MemorySendLimits } from '../embedded/memory-send-limits.js';
 import { EmailApiMailer } from './email-api-mailer.js';
 import { openNeonHttpDatabase } from './neon-http-database.js';
 import { QStashQueue } from './qstash-queue.js';
+import { FailOpenRateLimiter } from './fail-open-rate-limiter.js';
 import { UpstashRateLimiter } from './upstash-rate-limiter.js';
 import { UpstashSendLimits } from './upstash-send-limits.js';
 
@@ -34,7 +35,7 @@ export function productionServices(config: WorkerConfig): Services {
   const maxQueueDelayMs = config.QUEUE_MAX_DELAY_DAYS * 24 * 3600 * 1000;
   return {
     database,
-    rateLimiter: redis ? new UpstashRateLimiter(redis) : new MemoryRateLimiter(systemClock),
+    rateLimiter: redis ? new FailOpenRateLimiter(new UpstashRateLimiter(redis)) : new MemoryRateLimiter(systemClock),
     sendLimits: redis ? new UpstashSendLimits(redis, baseline) : new MemorySendLimits(systemClock, baseline),
     queue: new HoppingQueue(new QStashQueue(qstash, config.BASE_URL), systemClock, maxQueueDelayMs),
     mailer: new EmailApiMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM }),

@@ -1,0 +1,35 @@
+import { logError } from '../../lib/log-error.js';
+import type { RateDecision, RateLimiter, RateRule } from '../../ports/rate-limiter.js';
+
+/** How long a request waits for Redis's count before it goes on uncounted. */
+export const RATE_LIMIT_TIMEOUT_MS = 1000;
+
+/**
+ * Request-rate limits fail open: when Redis does not answer within a second, or fails, the request
+ * goes on uncounted (its answer then carries no RateLimit headers) rather than the whole API going
+ * down with Redis. What the limits guard stays guarded without them: keys and signing links are too
+ * long to guess, and every call still checks its token against the database. The send's own
+ * admission (its limit, Idempotency-Key and quota, one script) does not go through here: it fails
+ * closed, with 503, so no send is ever taken beyond the plan.
+ */
+export class FailOpenRateLimiter implements RateLimiter {
+  constructor(
+    private readonly inner: RateLimiter,
+    private readonly timeoutMs = RATE_LIMIT_TIMEOUT_MS,
+  ) {}
+
+  async limit(rule: RateRule, identifier: string): Promise<RateDecision> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    });
+    try {
+      return await Promise.race([this.inner.limit(rule, identifier), timedOut]);
+    } catch (err) {
+      logError(`rate limit "${rule.name}" not counted: Redis failed; the request goes on`, err);
+      return { success: true, limit: rule.limit, remaining: rule.limit, reset: 0, unmetered: true };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
