@@ -21,7 +21,8 @@ export const signingErrorHandler: ErrorHandler<AppEnv> = (err, c) => {
     return c.html(unreadableFormPage(), 422);
   }
   const retryable = err instanceof ApiError && err.code === 'service_unavailable';
-  if (!retryable) logError(`unhandled error on ${c.req.method} ${routeOf(c)}`, scrubbed(err, secrets));
+  if (retryable) logError(`a dependency failed on ${c.req.method} ${routeOf(c)}; the signer may retry`, scrubbed(err.cause ?? err, secrets));
+  else logError(`unhandled error on ${c.req.method} ${routeOf(c)}`, scrubbed(err, secrets));
   return c.html(errorPage(retryable), retryable ? 503 : 500);
 };
 

@@ -15,3 +15,16 @@ export function unavailable(err: unknown): ApiError {
   logError('send failed', err);
   return new ApiError('service_unavailable', 'The envelope could not be sent just now; nothing was sent or charged. Retry shortly.');
 }
+
+/**
+ * A signer's change (first view, signature, decline) could not be written: it was one transaction,
+ * so nothing of it remains, and the signer may simply try again. What the request itself got wrong
+ * (an ApiError, a value the database refused) passes through as it is. Not logged here: the
+ * signing page logs it, with the link's token masked; the failure rides along as the cause.
+ */
+export function signingWriteFailed(err: unknown): unknown {
+  if (err instanceof ApiError || isDataException(err)) return err;
+  const failed = new ApiError('service_unavailable', 'The change could not be recorded just now; nothing was changed. Try again shortly.');
+  failed.cause = err;
+  return failed;
+}

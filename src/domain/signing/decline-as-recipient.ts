@@ -5,6 +5,7 @@ import { isStorableText } from '../../lib/storable-text.js';
 import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
+import { signingWriteFailed } from '../shared/unavailable.js';
 import { linkState, waiting } from './link-state.js';
 import { resolveLink } from './resolve-link.js';
 import { eventData } from '../webhooks/event-data.js';
@@ -52,7 +53,9 @@ export async function declineAsRecipient(services: Services, token: string, reas
       .returning({ id: recipients.id }),
     q.update(envelopes).set({ status: 'declined' }).where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), declinedNow)),
     ...recordChange(q, declined, declinedNow),
-  ]);
+  ]).catch((err: unknown) => {
+    throw signingWriteFailed(err);
+  });
   if ((results[1] as unknown[]).length > 0) await relayOutbox(services, sideEffectsOf(declined));
   const after = await resolveLink(services, token);
   return after ? linkState(after, services.clock.now()) : { kind: 'invalid' };

@@ -4,6 +4,7 @@ import { uuidFromName } from '../../lib/ids.js';
 import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
+import { signingWriteFailed } from '../shared/unavailable.js';
 import { linkState } from './link-state.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
@@ -41,7 +42,9 @@ export async function openSigningLink(services: Services, token: string, who: Si
       .where(and(eq(recipients.id, recipient.id), eq(recipients.status, 'sent')))
       .returning({ id: recipients.id }),
     ...recordChange(q, record, sql`exists (select 1 from ${recipients} where ${recipients.id} = ${recipient.id} and ${recipients.viewedAt} is not null)`),
-  ]);
+  ]).catch((err: unknown) => {
+    throw signingWriteFailed(err);
+  });
   if ((viewed as unknown[]).length > 0) await relayOutbox(services, sideEffectsOf(record));
   return state;
 }

@@ -4,6 +4,7 @@ import { uuidFromName } from '../../lib/ids.js';
 import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
+import { signingWriteFailed } from '../shared/unavailable.js';
 import { acceptSubmission } from './accept-submission.js';
 import { linkState, waiting } from './link-state.js';
 import { resolveLink } from './resolve-link.js';
@@ -97,6 +98,8 @@ export async function signAsRecipient(services: Services, token: string, submiss
       ...recordChange(q, completed, completedAt(envelope.id, now)),
     );
     return statements;
+  }).catch((err: unknown) => {
+    throw signingWriteFailed(err);
   });
   const happened = (index: number) => (results[index] as unknown[]).length > 0;
   await relayOutbox(services, [...(happened(1) ? sideEffectsOf(signed) : []), ...(happened(completion) ? sideEffectsOf(completed) : [])]);
