@@ -1,5 +1,6 @@
 /**
  * `npm run bench [-- --sends N] [--concurrency C] [--rounds R] [--warmup W] [--json file]`
+ * (`npm run bench -- --soak …` runs the soak test of scripts/soak.ts instead)
  *
  * 1. Throughput and latency of a send on the embedded server, started as a user starts it, against
  *    a trivial authenticated route in the same run (`GET /v1/contacts?per_page=1`: a key check, the
@@ -32,6 +33,12 @@ import { rateRules } from '../src/ports/rate-limiter.js';
 import { loadSeedFile } from '../src/seed/load-seed.js';
 import { freePort, projectRoot, startServer } from '../test/embedded/server-process.js';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../test/support/seal-fixture.js';
+
+// `npm run bench -- --soak`: the soak test (scripts/soak.ts) instead of the benchmark.
+if (process.argv.includes('--soak')) {
+  await import('./soak.js');
+  process.exit(process.exitCode ?? 0);
+}
 
 const number = (fallback: string) => ({ type: 'string', default: fallback }) as const;
 const { values: opts } = parseArgs({
