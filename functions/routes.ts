@@ -24,6 +24,10 @@ import * as importTemplate from './admin/import-template.js';
 import * as voidEnvelope from './admin/void-envelope.js';
 import * as getEnvelopeDocument from './admin/get-envelope-document.js';
 import * as getEnvelopeAudit from './admin/get-envelope-audit.js';
+import * as listCompanies from './admin/list-companies.js';
+import * as listUsers from './admin/list-users.js';
+import * as listApiKeys from './admin/list-api-keys.js';
+import * as listEnvelopes from './admin/list-envelopes.js';
 
 /** The public API under `/v1` (spec section 4). */
 export const v1Endpoints = [
@@ -44,4 +48,18 @@ export const v1Endpoints = [
 ];
 
 /** The management plane under `/admin/v1` (contract section 3). */
-export const adminEndpoints = [createCompany, putUser, createApiKey, rotateApiKey, revokeApiKey, importTemplate, voidEnvelope, getEnvelopeDocument, getEnvelopeAudit];
+export const adminEndpoints = [
+  listCompanies,
+  createCompany,
+  listUsers,
+  putUser,
+  listApiKeys,
+  createApiKey,
+  rotateApiKey,
+  revokeApiKey,
+  importTemplate,
+  listEnvelopes,
+  voidEnvelope,
+  getEnvelopeDocument,
+  getEnvelopeAudit,
+];

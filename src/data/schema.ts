@@ -197,7 +197,8 @@ export const contacts = pgTable(
   ],
 );
 
-export type EnvelopeStatus = 'sent' | 'completed' | 'declined' | 'voided' | 'expired';
+export const envelopeStatuses = ['sent', 'completed', 'declined', 'voided', 'expired'] as const;
+export type EnvelopeStatus = (typeof envelopeStatuses)[number];
 
 export const envelopes = pgTable(
   'envelopes',

@@ -9,3 +9,18 @@ export const pageOffset = (page: number, perPage: number) => (page - 1) * perPag
 export function toPage<T>(data: T[], total: number, page: number, perPage: number): Page<T> {
   return { data, pagination: { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) } };
 }
+
+/**
+ * One page of a list read as two queries made together: the page's rows and the count of all.
+ * Both must carry the same filter.
+ */
+export async function readPage<Row, T>(
+  rows: PromiseLike<Row[]>,
+  totals: PromiseLike<{ total: number }[]>,
+  toRecord: (row: Row) => T,
+  page: number,
+  perPage: number,
+): Promise<Page<T>> {
+  const [found, [counted]] = await Promise.all([rows, totals]);
+  return toPage(found.map(toRecord), counted?.total ?? 0, page, perPage);
+}
