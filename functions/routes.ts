@@ -29,7 +29,7 @@ import * as listUsers from './admin/list-users.js';
 import * as listApiKeys from './admin/list-api-keys.js';
 import * as listEnvelopes from './admin/list-envelopes.js';
 
-/** The public API under `/v1` (spec section 4). */
+/** The public API under `/v1` (docs/api-reference.md, section 4). */
 export const v1Endpoints = [
   createToken,
   listTemplates,
@@ -47,7 +47,7 @@ export const v1Endpoints = [
   testWebhook,
 ];
 
-/** The management plane under `/admin/v1` (contract section 3). */
+/** The management plane under `/admin/v1` (README, "The admin API"). */
 export const adminEndpoints = [
   listCompanies,
   createCompany,

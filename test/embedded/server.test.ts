@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user meets it (contract section 1): the real server in a child process, its
+ * `npm start` as a user meets it (README, "Quick start" and "Configuration"): the real server in a child process, its
  * printed lines run as printed, its environment variables honoured, its data kept across restarts.
  */
 import { existsSync } from 'node:fs';

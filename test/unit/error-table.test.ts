@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, errorStatus } from '../../src/errors.js';
 
 describe('the code→status table', () => {
-  it('holds the statuses of the spec and the contract', () => {
+  it('holds the statuses of the API reference and the README's error table', () => {
     expect(errorStatus).toMatchObject({
       quota_exceeded: 402,
       template_not_found: 404,
