@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, errorStatus } from '../../src/errors.js';
 
 describe('the code→status table', () => {
-  it('holds the statuses of the API reference and the README's error table', () => {
+  it('holds the statuses of the API reference and the error table of the README', () => {
     expect(errorStatus).toMatchObject({
       quota_exceeded: 402,
       template_not_found: 404,
