@@ -24,8 +24,12 @@ import * as importTemplate from './admin/import-template.js';
 import * as voidEnvelope from './admin/void-envelope.js';
 import * as getEnvelopeDocument from './admin/get-envelope-document.js';
 import * as getEnvelopeAudit from './admin/get-envelope-audit.js';
+import * as listCompanies from './admin/list-companies.js';
+import * as listUsers from './admin/list-users.js';
+import * as listApiKeys from './admin/list-api-keys.js';
+import * as listEnvelopes from './admin/list-envelopes.js';
 
-/** The public API under `/v1` (spec section 4). */
+/** The public API under `/v1` (docs/api-reference.md, section 4). */
 export const v1Endpoints = [
   createToken,
   listTemplates,
@@ -43,5 +47,19 @@ export const v1Endpoints = [
   testWebhook,
 ];
 
-/** The management plane under `/admin/v1` (contract section 3). */
-export const adminEndpoints = [createCompany, putUser, createApiKey, rotateApiKey, revokeApiKey, importTemplate, voidEnvelope, getEnvelopeDocument, getEnvelopeAudit];
+/** The management plane under `/admin/v1` (README, "The admin API"). */
+export const adminEndpoints = [
+  listCompanies,
+  createCompany,
+  listUsers,
+  putUser,
+  listApiKeys,
+  createApiKey,
+  rotateApiKey,
+  revokeApiKey,
+  importTemplate,
+  listEnvelopes,
+  voidEnvelope,
+  getEnvelopeDocument,
+  getEnvelopeAudit,
+];

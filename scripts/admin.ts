@@ -1,5 +1,5 @@
 /**
- * The admin CLI: a thin client of the admin API (`/admin/v1`, contract section 3).
+ * The admin CLI: a thin client of the admin API (`/admin/v1`, described in the README).
  * Run as `npm run admin -- <command> [options]`; `npm run admin -- help` lists the commands.
  */
 import { readFile } from 'node:fs/promises';
@@ -9,6 +9,10 @@ import { parseArgs } from 'node:util';
 const usage = `Usage: npm run admin -- <command> [options]
 
 Commands:
+  list-companies [--page P] [--per-page N]
+  list-users     --company ID [--page P] [--per-page N]
+  list-keys      --company ID [--page P] [--per-page N]   (prefixes only: a key is shown once, at creation)
+  list-envelopes --company ID [--page P] [--per-page N]
   create-company --name N --quota Q [--brand-message M]
   put-user       --company ID --email E --name N --role owner|admin|member|viewer [--inactive] [--seat]
                  (adds the user, or replaces name, role, status and seat of the one with that e-mail)
@@ -16,6 +20,7 @@ Commands:
   rotate-key     KEY_ID
   revoke-key     KEY_ID
   import-template --company ID --template file.json --pdf file.pdf
+  void-envelope  ENVELOPE_ID [--reason R]   (its signing links stop working at once)
   help
 
 Environment:
@@ -43,7 +48,24 @@ function positional(args: string[], what: string): string {
 
 const segment = (value: string) => encodeURIComponent(value);
 
+/** `?page=…&per_page=…` from the options given; the service checks the numbers. */
+function pageQuery(options: Options): string {
+  const query = new URLSearchParams();
+  if (typeof options.page === 'string') query.set('page', options.page);
+  if (typeof options['per-page'] === 'string') query.set('per_page', options['per-page']);
+  return query.size > 0 ? `?${query}` : '';
+}
+
+const companyList = (what: string) => (o: Options) => ({
+  method: 'GET',
+  path: `/admin/v1/companies/${segment(required(o, 'company'))}/${what}${pageQuery(o)}`,
+});
+
 const commands: Record<string, (options: Options, args: string[]) => Call | Promise<Call>> = {
+  'list-companies': (o) => ({ method: 'GET', path: `/admin/v1/companies${pageQuery(o)}` }),
+  'list-users': companyList('users'),
+  'list-keys': companyList('api-keys'),
+  'list-envelopes': companyList('envelopes'),
   'create-company': (o) => {
     const quota = Number(required(o, 'quota'));
     if (!Number.isInteger(quota)) throw new UsageError('--quota must be a whole number.');
@@ -75,6 +97,11 @@ const commands: Record<string, (options: Options, args: string[]) => Call | Prom
     form.set('document', new Blob([await readFile(pdfFile)], { type: 'application/pdf' }), basename(pdfFile));
     return { method: 'POST', path: `/admin/v1/companies/${segment(required(o, 'company'))}/templates`, form };
   },
+  'void-envelope': (o, args) => ({
+    method: 'POST',
+    path: `/admin/v1/envelopes/${segment(positional(args, 'envelope id'))}/void`,
+    body: typeof o.reason === 'string' ? { reason: o.reason } : {},
+  }),
 };
 
 async function send(call: Call, baseUrl: string, token: string): Promise<{ ok: boolean; status: number; body: unknown }> {
@@ -127,6 +154,9 @@ async function main(argv: string[]): Promise<number> {
       scopes: { type: 'string' },
       template: { type: 'string' },
       pdf: { type: 'string' },
+      reason: { type: 'string' },
+      page: { type: 'string' },
+      'per-page': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

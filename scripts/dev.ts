@@ -40,8 +40,13 @@ async function main() {
   if (!dev.success) throw new Error(`Invalid environment: ${dev.error.issues.map((issue) => issue.message).join('; ')}`);
   const { DATABASE_URL, REDIS_URL, QSTASH_RETRY_SCALE } = dev.data;
   // The public port is taken first, so that a port in use fails at once; wrangler dev gets another.
+  // The e-mail API stand-in's mailbox is served on it too, at /dev/mailbox as under `npm start`.
   const workerPort = await freePort();
-  const front = await serveFront(config.PORT, workerPort);
+  const emailApi = await serveStandin(createEmailApiStandin(EMAIL_API_KEY));
+  const front = await serveFront(config.PORT, workerPort, Number(new URL(emailApi.url).port)).catch(async (err: unknown) => {
+    await emailApi.close();
+    throw err;
+  });
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const tokenSecret = config.TOKEN_SECRET ?? secrets.token_secret;
   const adminToken = config.ADMIN_TOKEN ?? secrets.admin_token;
@@ -67,7 +72,6 @@ async function main() {
     qstash: { retryTimeScale: QSTASH_RETRY_SCALE ?? 1 },
     timestampAuthority: !config.TSA_URL,
   });
-  const emailApi = await serveStandin(createEmailApiStandin(EMAIL_API_KEY));
 
   const vars: Record<string, string> = {
     // The driver insists on a complete URL; the stand-in serves whichever database it was given.
@@ -154,7 +158,7 @@ async function main() {
   // the embedded server's, so that what a request left behind is relayed just as it would be.
   const cron = setInterval(() => void fetch(`http://127.0.0.1:${config.PORT}/__scheduled?cron=*+*+*+*+*`).catch(() => undefined), 15_000);
   cron.unref();
-  console.log(await welcome(seeding, keys, config.BASE_URL, `${emailApi.url}/dev/mailbox`));
+  console.log(await welcome(seeding, keys, config.BASE_URL));
   console.log(
     `\nE-signing API listening on ${config.BASE_URL} (workerd; database: ${standins.neon.backend}; limits: ${standins.redis ? 'Redis' : 'in-process'})`,
   );
@@ -164,7 +168,8 @@ async function main() {
 const WHOLE_BODY_BYTES = 21 * 1024 * 1024;
 
 /**
- * The public port: a small Node proxy in front of wrangler dev, which serves the Worker on a port of
+ * The public port: a small Node proxy in front of wrangler dev (and of the dev mailbox, at
+ * /dev/mailbox), which serves the Worker on a port of
  * its own. It is there for a body the Worker begins to read and leaves unfinished: a chunked body
  * over a size limit, which the limit counts as it reads and refuses at 1 MiB with 413. workerd then
  * drops its connection after an answer that promised to keep it, and wrangler dev's own proxy,
@@ -181,9 +186,11 @@ const WHOLE_BODY_BYTES = 21 * 1024 * 1024;
  * In production Cloudflare's edge holds the client's connection, and hands the Worker a chunked
  * body as a stream of unknown length.
  */
-function serveFront(port: number, workerPort: number): Promise<Server> {
+function serveFront(port: number, workerPort: number, mailboxPort: number): Promise<Server> {
   const upstream = new Agent({ keepAlive: true });
   const server = createServer(async (incoming, outgoing) => {
+    // The Worker has no dev pages; the mail it sent is shown by the e-mail API stand-in.
+    const target = /^\/dev\/mailbox(\.json)?(\?|$)/.test(incoming.url ?? '') ? mailboxPort : workerPort;
     const framed = incoming.headers['transfer-encoding'] !== undefined || incoming.headers['content-length'] !== undefined;
     const body = framed ? await readUpTo(incoming, WHOLE_BODY_BYTES) : Buffer.alloc(0);
     if (!body) return; // the client went away
@@ -196,7 +203,7 @@ function serveFront(port: number, workerPort: number): Promise<Server> {
       delete sent['transfer-encoding'];
       sent['content-length'] = String(body.length);
     }
-    const call = forward({ host: '127.0.0.1', port: workerPort, method: incoming.method, path: incoming.url, headers: sent, agent: upstream });
+    const call = forward({ host: '127.0.0.1', port: target, method: incoming.method, path: incoming.url, headers: sent, agent: upstream });
     let answered = false;
     call.on('response', async (answer) => {
       answered = true;

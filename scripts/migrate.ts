@@ -16,7 +16,7 @@ try {
   await database.close();
   console.log(`Migrations applied to ${new URL(url).host}${new URL(url).pathname}.`);
 } catch (err) {
-  // The URL carries the password: name the host only.
-  console.error(`Migrating ${new URL(url).host} failed: ${err instanceof Error ? err.message : String(err)}`);
+  // The message names host and database, never the URL's password.
+  console.error(`Migrating failed. ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }

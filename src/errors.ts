@@ -3,7 +3,7 @@
  * handler read this table, so the documented statuses cannot drift from the real ones.
  */
 export const errorStatus = {
-  // Spec section 7.
+  // The send's and the signing links' codes (docs/api-reference.md, sections 4.1, 4.2, 7).
   quota_exceeded: 402,
   template_not_found: 404,
   unknown_signer_role: 422,
@@ -12,7 +12,7 @@ export const errorStatus = {
   rate_limited: 429,
   signing_links_disabled: 403,
   envelope_not_found: 404,
-  // Codes the spec leaves open (contract section 5).
+  // The codes of authentication, permissions and the other endpoints (README, "Errors").
   unauthorized: 401,
   invalid_api_key: 401,
   insufficient_scope: 403,

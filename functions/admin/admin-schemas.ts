@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { scopes } from '../../src/domain/auth/scopes.js';
 import { userRoles } from '../../src/data/schema.js';
 import { emailAddress, requiredText, text, timestamp } from '../../src/http/schemas.js';
+import { envelopeStatuses } from '../../src/data/schema.js';
 
 export const adminSecurity = [{ adminToken: [] }];
 
@@ -67,3 +68,31 @@ export const ApiKeyCreated = z
 
 export const companyIdParam = z.object({ companyId: z.string().openapi({ format: 'uuid' }) });
 export const apiKeyIdParam = z.object({ id: z.string() });
+
+export const ApiKeySummary = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    prefix: z.string().openapi({ description: 'The start of the key, to recognise it; the key itself is never shown again.' }),
+    owner: z.string(),
+    scopes: z.array(z.enum(scopes)),
+    status: z.enum(['active', 'revoked']),
+    created_at: timestamp,
+    rotated_at: timestamp.nullable(),
+    revoked_at: timestamp.nullable(),
+  })
+  .openapi('ApiKeySummary');
+
+export const EnvelopeSummary = z
+  .object({
+    envelope_id: z.string(),
+    title: z.string(),
+    status: z.enum(envelopeStatuses),
+    template_id: z.string(),
+    sender: z.object({ email: z.string() }),
+    created_at: timestamp,
+    expires_at: timestamp.nullable(),
+    completed_at: timestamp.nullable(),
+    voided_at: timestamp.nullable(),
+  })
+  .openapi('EnvelopeSummary');

@@ -14,8 +14,14 @@ import { adminSecurity, companyIdParam } from './admin-schemas.js';
 /** Far more JSON than the largest template (500 fields, 50 roles, a 5,000-character message) takes. */
 export const MAX_TEMPLATE_JSON = 1_000_000;
 
+/** The template as a form field (`-F 'template=<template.json'`) or as a file (`-F 'template=@template.json'`). */
+const TemplatePart = z.union([text(MAX_TEMPLATE_JSON), z.instanceof(File)]).openapi({
+  type: 'string',
+  description: 'The template as JSON, sent as a field or as a file: settings, roles and fields (the seed format).',
+});
+
 const ImportForm = z.object({
-  template: text(MAX_TEMPLATE_JSON).openapi({ description: 'The template as JSON: settings, roles and fields (the seed format).' }),
+  template: TemplatePart,
   // The file name is stored with the document.
   document: z
     .instanceof(File)
@@ -41,9 +47,10 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { companyId } = c.req.valid('param');
   const { template, document } = c.req.valid('form');
+  const templateJson = await templateText(template);
   let json: unknown;
   try {
-    json = JSON.parse(template);
+    json = JSON.parse(templateJson);
   } catch {
     throw validationFailed([{ path: 'template', message: 'Not valid JSON.' }]);
   }
@@ -58,6 +65,16 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   );
   return c.json(imported, 201);
 };
+
+/**
+ * The JSON of the template part. A file part is held to what a field is: its size, and text the
+ * database can store (read as UTF-8; bytes that are not UTF-8 show as U+FFFD and fail the JSON).
+ */
+async function templateText(part: string | File): Promise<string> {
+  if (typeof part === 'string') return part;
+  if (part.size > MAX_TEMPLATE_JSON) throw validationFailed([{ path: 'template', message: `At most ${MAX_TEMPLATE_JSON} bytes of JSON.` }]);
+  return parseOrFail(text(MAX_TEMPLATE_JSON), await part.text(), 'template');
+}
 
 /**
  * The domain names a misplaced field from the template's root (`fields[0]`); in this form the

@@ -1,6 +1,6 @@
 /**
  * The whole domain in one drizzle schema. Every row below a company carries `company_id`, so that
- * every query can be scoped by tenant without a join (DESIGN invariant 1).
+ * every query can be scoped by tenant without a join (docs/api-reference.md, section 9.1).
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -197,7 +197,8 @@ export const contacts = pgTable(
   ],
 );
 
-export type EnvelopeStatus = 'sent' | 'completed' | 'declined' | 'voided' | 'expired';
+export const envelopeStatuses = ['sent', 'completed', 'declined', 'voided', 'expired'] as const;
+export type EnvelopeStatus = (typeof envelopeStatuses)[number];
 
 export const envelopes = pgTable(
   'envelopes',

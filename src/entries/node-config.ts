@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 const portMessage = 'must be a whole number from 1 to 65535';
 
-/** The embedded server's environment (contract section 1), validated once at start. */
+/** The embedded server's environment (README, "Configuration"), validated once at start. */
 const NodeEnv = z.object({
   PORT: z.coerce
     .number({ error: portMessage })

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { type ErrorCode, errorStatus } from '../errors.js';
 
-/** The one error body of spec section 7, as documented in the OpenAPI document. */
+/** The one error body (docs/api-reference.md, section 7), as documented in the OpenAPI document. */
 export function errorBodySchema(codes: readonly ErrorCode[]) {
   return z
     .object({

@@ -1,5 +1,5 @@
 /**
- * A rate limit rule of spec section 8.1: at most `limit` requests per `windowMs`, counted per
+ * A rate limit rule of docs/api-reference.md, section 8.1: at most `limit` requests per `windowMs`, counted per
  * identifier (an IP address or an API key id).
  */
 export type RateRule = { name: string; limit: number; windowMs: number };

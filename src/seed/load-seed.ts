@@ -11,7 +11,7 @@ import { generateDocument } from '../pdf/generate-document.js';
 import type { Services } from '../services.js';
 import { SeedFile } from './seed-file.js';
 
-export type SeededKey = { companyName: string; id: string; key: string; scopes: string[]; owner: string };
+export type SeededKey = { companyId: string; companyName: string; id: string; key: string; scopes: string[]; owner: string };
 
 type SeedCompany = SeedFile['companies'][number];
 type SeedTemplate = SeedCompany['templates'][number];
@@ -67,7 +67,7 @@ async function loadCompany(services: Services, company: SeedCompany, where: stri
   for (const [index, key] of company.api_keys.entries()) {
     const [known] = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1);
     if (!known) await atPath(`${where}.api_keys[${index}]`, () => createApiKey(services, companyId, key));
-    keys.push({ companyName: company.name, id: key.id, key: key.key, scopes: key.scopes, owner: key.owner });
+    keys.push({ companyId, companyName: company.name, id: key.id, key: key.key, scopes: key.scopes, owner: key.owner });
   }
 
   for (const [index, template] of company.templates.entries()) {

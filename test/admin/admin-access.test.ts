@@ -42,6 +42,10 @@ function adminRequests(company: TestCompany, pdf: Uint8Array, marker: string): A
       },
     },
     { label: 'admin OpenAPI document', method: 'GET', path: '/admin/v1/openapi.json' },
+    { label: 'list companies', method: 'GET', path: '/admin/v1/companies' },
+    { label: 'list users', method: 'GET', path: `/admin/v1/companies/${company.id}/users` },
+    { label: 'list api keys', method: 'GET', path: `/admin/v1/companies/${company.id}/api-keys` },
+    { label: 'list envelopes', method: 'GET', path: `/admin/v1/companies/${company.id}/envelopes` },
   ];
 }
 
@@ -118,7 +122,9 @@ describe('admin API with an admin token configured', () => {
       '/admin/v1/api-keys/{id}/rotate',
       '/admin/v1/companies',
       '/admin/v1/companies/{companyId}/api-keys',
+      '/admin/v1/companies/{companyId}/envelopes',
       '/admin/v1/companies/{companyId}/templates',
+      '/admin/v1/companies/{companyId}/users',
       '/admin/v1/companies/{companyId}/users/{email}',
       '/admin/v1/envelopes/{id}/audit',
       '/admin/v1/envelopes/{id}/document',
@@ -127,9 +133,9 @@ describe('admin API with an admin token configured', () => {
   });
 
   it('answers a wrong method on an admin path with 405 and Allow', async () => {
-    const answer = await call(stack, 'GET', '/admin/v1/companies', { token: ADMIN_TOKEN });
+    const answer = await call(stack, 'DELETE', '/admin/v1/companies', { token: ADMIN_TOKEN });
     expectError(answer, 405, 'method_not_allowed');
-    expect(answer.headers.get('allow')).toBe('POST');
+    expect(answer.headers.get('allow')).toBe('GET, POST');
   });
 });
 

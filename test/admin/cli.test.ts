@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, companies, users } from '../../src/data/schema.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
+import { createTestCompany, createTestTemplate } from '../support/factories.js';
+import { call } from '../support/http.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 import { exchange, unique } from './admin-support.js';
 
@@ -57,7 +59,7 @@ describe('admin CLI', () => {
   it('prints its commands for help', async () => {
     const run = await cli(['help']);
     expect(run.code).toBe(0);
-    for (const command of ['create-company', 'put-user', 'create-key', 'rotate-key', 'revoke-key', 'import-template']) {
+    for (const command of ['list-companies', 'list-users', 'list-keys', 'list-envelopes', 'create-company', 'put-user', 'create-key', 'rotate-key', 'revoke-key', 'import-template', 'void-envelope']) {
       expect(run.stdout).toContain(command);
     }
   });
@@ -144,6 +146,63 @@ describe('admin CLI', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ name: 'Lease', document: { file_name: 'lease.pdf', page_count: 1 }, fields: [{ role: 'Tenant' }] });
   });
 
+  it('list-companies, list-users and list-keys print one page each; a key by its prefix only', async () => {
+    const company = JSON.parse((await cli(['create-company', '--name', `CLI Lists ${unique()}`, '--quota', '5'])).stdout);
+    const email = `list-${unique()}@example.test`;
+    await cli(['put-user', '--company', company.id, '--email', email, '--name', 'Lister', '--role', 'owner']);
+    const key = JSON.parse((await cli(['create-key', '--company', company.id, '--owner', email, '--scopes', 'templates:read'])).stdout);
+
+    const companiesRun = await cli(['list-companies', '--per-page', '100']);
+    expect(companiesRun.code).toBe(0);
+    expect(JSON.parse(companiesRun.stdout).data).toContainEqual(company);
+    const usersRun = JSON.parse((await cli(['list-users', '--company', company.id])).stdout);
+    expect(usersRun.data).toEqual([expect.objectContaining({ email, role: 'owner' })]);
+    const keysRun = await cli(['list-keys', '--company', company.id, '--page', '1', '--per-page', '10']);
+    expect(keysRun.code).toBe(0);
+    expect(JSON.parse(keysRun.stdout)).toEqual({
+      data: [expect.objectContaining({ id: key.id, prefix: key.prefix, owner: email, status: 'active' })],
+      pagination: { page: 1, per_page: 10, total: 1, total_pages: 1 },
+    });
+    expect(keysRun.stdout).not.toContain(key.key);
+
+    const bad = await cli(['list-keys', '--company', company.id, '--per-page', '500']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('422 validation_failed');
+  });
+
+  it('list-envelopes shows a sent envelope, void-envelope voids it and its links stop working', async () => {
+    const company = await createTestCompany(stack);
+    const template = await createTestTemplate(stack, company.id);
+    const sent = await call(stack, 'POST', '/v1/envelopes/from-template', {
+      token: company.owner.token,
+      body: {
+        template_id: template.id,
+        recipients: [
+          { role: 'Client', name: 'Cleo', email: 'cleo@example.test' },
+          { role: 'Witness', name: 'Will', email: 'will@example.test' },
+        ],
+      },
+    });
+    expect(sent.status).toBe(201);
+    const id = sent.body.envelope_id as string;
+    const listed = JSON.parse((await cli(['list-envelopes', '--company', company.id])).stdout);
+    expect(listed.data).toEqual([expect.objectContaining({ envelope_id: id, status: 'sent' })]);
+
+    const voided = await cli(['void-envelope', id, '--reason', 'Sent to the wrong client']);
+    expect(voided.stderr).toBe('');
+    expect(voided.code).toBe(0);
+    expect(JSON.parse(voided.stdout)).toMatchObject({ envelope_id: id, status: 'voided' });
+    const links = await call(stack, 'GET', `/v1/envelopes/${id}/signing-links`, { token: company.owner.token });
+    const urls = links.body.signing_urls.map((link: { signing_url: string | null }) => link.signing_url);
+    expect(urls.length).toBeGreaterThan(0);
+    expect(urls.every((url: string | null) => url === null)).toBe(true);
+    expect(JSON.parse((await cli(['list-envelopes', '--company', company.id])).stdout).data[0]).toMatchObject({ status: 'voided' });
+
+    const unknown = await cli(['void-envelope', 'env_unknown']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('404 envelope_not_found');
+  });
+
   it('exits 1 with the error code and message on an error answer, printing nothing on stdout', async () => {
     const company = JSON.parse((await cli(['create-company', '--name', `CLI Errors ${unique()}`, '--quota', '5'])).stdout);
     const run = await cli(['create-key', '--company', company.id, '--owner', 'nobody@example.test', '--scopes', 'templates:read']);
@@ -174,7 +233,7 @@ describe('admin CLI', () => {
   });
 
   it('exits 2 on a usage mistake: a missing option, an unknown command or option', async () => {
-    for (const args of [['create-company', '--quota', '5'], ['create-company', '--name', 'X', '--quota', 'many'], ['launch'], ['create-company', '--colour', 'red'], ['rotate-key']]) {
+    for (const args of [['create-company', '--quota', '5'], ['create-company', '--name', 'X', '--quota', 'many'], ['launch'], ['create-company', '--colour', 'red'], ['rotate-key'], ['void-envelope'], ['list-users']]) {
       const run = await cli(args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stdout).toBe('');

@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, templateDocuments, templateFields, templateRoles, templates } from '../../src/data/schema.js';
+import { fieldTypes } from '../../src/domain/templates/template-definition.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createTestCompany, ndaDefinition, type TestCompany } from '../support/factories.js';
@@ -94,6 +96,19 @@ describe('POST /admin/v1/companies/{companyId}/templates', () => {
     expect(await db.select().from(templateFields).where(eq(templateFields.templateId, id))).toHaveLength(2);
     const audit = (await db.select().from(auditEvents).where(eq(auditEvents.companyId, company.id))).filter((event) => event.data.template_id === id);
     expect(audit.map((event) => [event.kind, event.actorType])).toEqual([['template.imported', 'admin']]);
+  });
+
+  it('imports the example of examples/ (every field type, on the PDF made for it) as the README shows', async () => {
+    const example = await readFile(new URL('../../examples/service-agreement.json', import.meta.url), 'utf8');
+    const pdf = await readFile(new URL('../../examples/service-agreement.pdf', import.meta.url));
+    const form = new FormData();
+    form.set('template', new Blob([example], { type: 'application/json' }), 'service-agreement.json');
+    form.set('document', new Blob([pdf], { type: 'application/pdf' }), 'service-agreement.pdf');
+    const answer = await importInto(company.id, form);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const types = new Set((answer.body.fields as { type: string }[]).map((field) => field.type));
+    expect([...types].sort()).toEqual([...fieldTypes].sort());
+    expect(answer.body.document).toMatchObject({ file_name: 'service-agreement.pdf', page_count: 2 });
   });
 
   it("shows the template at GET /v1/templates/{id} to the company's key, and to no other company", async () => {
@@ -250,6 +265,36 @@ describe('import refusals: nothing is stored', () => {
   it('refuses a form without the document part, or with text in its place', async () => {
     await expectRefused(importForm(oneSigner(), null), 422, 'validation_failed', ['document']);
     await expectRefused(importForm(oneSigner(), '%PDF-1.7 as text'), 422, 'validation_failed', ['document']);
+  });
+
+  it('takes the template part as a file too, as curl sends `-F template=@template.json`', async () => {
+    const definition = oneSigner();
+    const form = importForm(null);
+    form.set('template', new Blob([JSON.stringify(definition)], { type: 'application/json' }), 'template.json');
+    // A company of its own: the refusals around it expect theirs to stay without templates.
+    const importer = await createTestCompany(stack);
+    const answer = await importInto(importer.id, form);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body).toMatchObject({ name: definition.name, roles: [{ name: 'Signer' }], fields: [{ role: 'Signer', type: 'signature' }] });
+    expect((await templatesOf(importer.id)).map((row) => row.name)).toEqual([definition.name]);
+  });
+
+  it.each<[string, BlobPart, string[]]>([
+    ['not JSON', '{"name": "Broken", ', ['template']],
+    ['empty', '', ['template']],
+    ['text with a NUL character', '{"name":"A\u0000"}', ['template']],
+    ['bytes that are not UTF-8', Uint8Array.from([0x7b, 0xff, 0xfe, 0x7d]), ['template']],
+    ['over 1,000,000 bytes', `{"name":"${'x'.repeat(1_000_000)}"}`, ['template']],
+  ])('refuses a template file that is %s with 422 validation_failed', async (_label, content, paths) => {
+    const form = importForm(null);
+    form.set('template', new Blob([content], { type: 'application/json' }), 'template.json');
+    await expectRefused(form, 422, 'validation_failed', paths);
+  });
+
+  it('refuses a file of a template whose definition breaks the rules, with paths under template', async () => {
+    const form = importForm(null);
+    form.set('template', new Blob([JSON.stringify(oneSigner({ signing_order: 'random' }))]), 'template.json');
+    await expectRefused(form, 422, 'validation_failed', ['template.signing_order']);
   });
 
   it('refuses a form without the template part', async () => {

@@ -88,7 +88,7 @@ describe('bodies that are not what the endpoint takes', () => {
   });
 });
 
-describe('the codes the contract fixes', () => {
+describe('the codes the error table of the README fixes', () => {
   it('keeps the code of every error answer in its documented status', async () => {
     expect(errorCode(await call(stack, 'GET', '/v1/templates'))).toBe('unauthorized');
     expect(errorCode(await call(stack, 'POST', '/v1/auth/token', { body: { api_key: 'esk_test_unknown_key_123' } }))).toBe('invalid_api_key');

@@ -1,5 +1,5 @@
 /**
- * POST /v1/envelopes/from-template (spec 2.1–2.3, 3, 4.1, 8.3, 8.4; DESIGN invariants 3–5): the
+ * POST /v1/envelopes/from-template (docs/api-reference.md, sections 2.1–2.3, 3, 4.1, 8.3, 8.4 and guarantees 9.3–9.5): the
  * answer, what the envelope inherits, every bound, the order of the checks, the sender, quota,
  * the send rate limit, Idempotency-Key, and atomicity when a dependency fails mid-send.
  */
@@ -111,7 +111,7 @@ securitySuite(() => stack, {
 });
 
 describe('a successful send', () => {
-  it('answers 201 with exactly the envelope of spec 2.1, links per 2.2 in signing order, the locked cc included', async () => {
+  it('answers 201 with exactly the envelope of reference 2.1, links per 2.2 in signing order, the locked cc included', async () => {
     const { company, template } = await companyWithTemplate();
     const [client, witness] = ndaRecipients();
     // Supplied out of signing order and with a contact number: the answer echoes them as given.
@@ -193,7 +193,7 @@ describe('a successful send', () => {
   });
 });
 
-describe('what the envelope inherits (spec 4.1 rule 3)', () => {
+describe('what the envelope inherits (reference 4.1 rule 3)', () => {
   it('takes title, subject and message from the request when given', async () => {
     const { company, template } = await companyWithTemplate({ template: { email_message: 'Template message.' } });
     const people = ndaRecipients();
@@ -282,7 +282,7 @@ describe('what the envelope inherits (spec 4.1 rule 3)', () => {
   });
 });
 
-describe('bounds of spec 8.4', () => {
+describe('bounds of reference 8.4', () => {
   let company: TestCompany;
   let holder: TestKey;
   let template: { id: string };
@@ -454,7 +454,7 @@ describe('malformed bodies', () => {
   });
 });
 
-describe('roles (spec 4.1 rules 1–2)', () => {
+describe('roles (reference 4.1 rules 1–2)', () => {
   let company: TestCompany;
   let template: { id: string };
   const unknownRole = (answer: Answer, paths: string[]) => {
@@ -632,7 +632,7 @@ describe('templates of other companies', () => {
   });
 });
 
-describe('quota (spec 8.3)', () => {
+describe('quota (reference 8.3)', () => {
   it('refuses with 402 when none is left, storing nothing', async () => {
     const { company, body } = await companyWithTemplate({ quota: 0 });
     const before = await rowsOf(company.id);
@@ -919,7 +919,7 @@ describe('atomic send when a dependency fails', () => {
   });
 });
 
-describe('signing links stay secret (DESIGN invariant 3)', () => {
+describe('signing links stay secret (reference 9.3)', () => {
   it('never puts a signing URL in webhook event payloads or audit data', async () => {
     const { company, body } = await companyWithTemplate();
     const answer = await send(company.owner.token, body(), { 'Idempotency-Key': `order-${unique()}` });

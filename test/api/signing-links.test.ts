@@ -1,5 +1,5 @@
 /**
- * GET /v1/envelopes/{id}/signing-links (spec 2.2, 4.2): the entries the send returned, at any
+ * GET /v1/envelopes/{id}/signing-links (docs/api-reference.md, sections 2.2, 4.2): the entries the send returned, at any
  * time after it; refused when the envelope does not share links; dead links for an envelope that
  * can no longer be signed; each link bound to one recipient of one envelope.
  */

@@ -56,7 +56,7 @@ describe('POST /v1/envelopes/from-template on workerd', () => {
     expect([links.status, links.body.error.code]).toEqual([403, 'signing_links_disabled']);
   });
 
-  it('answers every send error of the spec with its code', async () => {
+  it('answers every send error of the API reference with its code', async () => {
     const unknownRole = await send({ ...ndaSend(), recipients: [{ role: 'client', name: 'C', email: 'c@example.test' }, ndaSend().recipients[1]] });
     expect([unknownRole.status, unknownRole.body.error.code]).toEqual([422, 'unknown_signer_role']);
     const locked = await send({ ...ndaSend(), recipients: [...ndaSend().recipients, { role: 'Counsel', name: 'X', email: 'x@example.test' }] });

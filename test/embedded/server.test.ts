@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user meets it (contract section 1): the real server in a child process, its
+ * `npm start` as a user meets it (README, "Quick start" and "Configuration"): the real server in a child process, its
  * printed lines run as printed, its environment variables honoured, its data kept across restarts.
  */
 import { existsSync } from 'node:fs';
@@ -126,6 +126,7 @@ describe('npm start on an empty DATA_DIR', () => {
     const output = first.output;
     expect(printed(output, 'Admin token')).toMatch(/^adm_\w{16,}$/);
     expect(printed(output, 'API key')).toBe('esk_test_acme_full_5Qm3x9Lr2Vt8Wp4Nz7Hc');
+    expect(printed(output, 'Company id')).toBe('7b0c2a4e-5d1f-4c3b-9a8e-1f2d3c4b5a60');
     expect(curlLines(output)).toHaveLength(2);
     expect(urlsIn(output).length).toBeGreaterThanOrEqual(5);
     for (const url of urlsIn(output)) expect(url.startsWith(`${firstBase}/`) || url === firstBase).toBe(true);

@@ -1,6 +1,6 @@
 /**
- * The code→status table against statements written apart from it: the API specification's and
- * the contract's codes restated here by hand, and the README's error tables, which are what
+ * The code→status table against statements written apart from it: the codes of
+ * docs/api-reference.md restated here by hand, and the README's error tables, which are what
  * integrators read. A code added, dropped or moved in src/errors.ts without the documentation
  * (or the other way round) fails here.
  */
@@ -9,7 +9,7 @@ import { ApiError, type ErrorCode, errorStatus } from '../../src/errors.js';
 import { documentedCodes } from '../support/documented-codes.js';
 
 describe('the code→status table', () => {
-  it('holds the statuses the API specification and the contract give', () => {
+  it('holds the statuses docs/api-reference.md gives', () => {
     expect(errorStatus).toMatchObject({
       quota_exceeded: 402,
       template_not_found: 404,

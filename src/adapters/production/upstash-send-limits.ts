@@ -3,7 +3,7 @@ import { rateRules } from '../../ports/rate-limiter.js';
 import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt, type SendLimits, type SendRelease } from '../../ports/send-limits.js';
 
 // One script, so Redis decides the whole admission atomically in one round trip. The order is
-// the contract: the limit first (a refused send takes nothing), then the Idempotency-Key claim (a
+// the rule: the limit first (a refused send takes nothing), then the Idempotency-Key claim (a
 // twin of a send in flight takes no quota), then the quota. The sliding window is the same as the
 // in-process one (the previous fixed window weighted by its overlap). A missing quota key is not
 // guessed: the caller rebuilds it from the database and asks again with that baseline, before the

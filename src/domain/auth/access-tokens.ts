@@ -1,7 +1,7 @@
 import { jwtVerify, SignJWT } from 'jose';
 import { isApiKeyId, isUuid } from '../../lib/ids.js';
 
-/** Access tokens live one hour (spec section 8.4). */
+/** Access tokens live one hour (docs/api-reference.md, section 8.4). */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 const ISSUER = 'esign-api';

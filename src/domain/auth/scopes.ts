@@ -12,7 +12,7 @@ export const scopes = [
 ] as const;
 export type Scope = (typeof scopes)[number];
 
-/** What each user role may do (contract section 4); a key's scopes can only narrow this. */
+/** What each user role may do (the README's table under "Authentication"); a key's scopes can only narrow this. */
 export const rolePermissions: Record<UserRole, readonly Scope[]> = {
   owner: scopes,
   admin: scopes,

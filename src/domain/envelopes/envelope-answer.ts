@@ -1,4 +1,4 @@
-/** The answer of a send (spec 2.1), what webhooks say of it, and how idempotency stores and replays it. */
+/** The answer of a send (docs/api-reference.md, section 2.1), what webhooks say of it, and how idempotency stores and replays it. */
 import type { Services } from '../../services.js';
 import { eventData } from '../webhooks/event-data.js';
 import type { EnvelopeRecipient } from './resolve-recipients.js';

@@ -1,5 +1,5 @@
 /**
- * Matching a send's recipients to the template's roles (spec 4.1 rules 1–2). Role names match
+ * Matching a send's recipients to the template's roles (docs/api-reference.md, section 4.1, rules 1–2). Role names match
  * exactly, as the template spells them: "client" or " Client" is not the role "Client" (a
  * recipient sent to the wrong role would be asked to sign the wrong fields). The answer lists the
  * unlocked roles, so a caller can correct its spelling.

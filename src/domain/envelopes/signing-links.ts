@@ -39,7 +39,7 @@ export type SigningLinkEntry = {
 type LinkRecipient = { id: string; name: string; email: string; type: RoleType };
 
 /**
- * The entries of spec 2.2 for every recipient of an envelope, in signing order. `live` is false
+ * The entries of docs/api-reference.md, section 2.2, for every recipient of an envelope, in signing order. `live` is false
  * for an envelope that can no longer be signed (voided, expired, finished): no link is given then.
  */
 export async function signingLinkEntries(

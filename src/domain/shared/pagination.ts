@@ -5,7 +5,22 @@ export type Page<T> = {
 
 export const pageOffset = (page: number, perPage: number) => (page - 1) * perPage;
 
-/** The list shape of spec 2.7: `total_pages` is 0 for an empty list, and a page past the end is empty. */
+/** The list shape (docs/api-reference.md, section 2.7): `total_pages` is 0 for an empty list, and a page past the end is empty. */
 export function toPage<T>(data: T[], total: number, page: number, perPage: number): Page<T> {
   return { data, pagination: { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) } };
+}
+
+/**
+ * One page of a list read as two queries made together: the page's rows and the count of all.
+ * Both must carry the same filter.
+ */
+export async function readPage<Row, T>(
+  rows: PromiseLike<Row[]>,
+  totals: PromiseLike<{ total: number }[]>,
+  toRecord: (row: Row) => T,
+  page: number,
+  perPage: number,
+): Promise<Page<T>> {
+  const [found, [counted]] = await Promise.all([rows, totals]);
+  return toPage(found.map(toRecord), counted?.total ?? 0, page, perPage);
 }

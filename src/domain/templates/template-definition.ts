@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { emailAddress, requiredText, text } from '../../http/schemas.js';
 
-const fieldTypes = ['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email'] as const;
+export const fieldTypes = ['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email'] as const;
 
 /** A PDF page is at most 14,400 points (200 inches) a side, so no field that fits a page is larger or further out. */
 export const MAX_PAGE_POINTS = 14_400;

@@ -32,7 +32,7 @@ export async function putUser(
   throw new Error('user upsert did not settle');
 }
 
-function toUser(row: typeof users.$inferSelect): User {
+export function toUser(row: typeof users.$inferSelect): User {
   return {
     id: row.id,
     email: row.email,

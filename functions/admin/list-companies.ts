@@ -1,0 +1,25 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { listCompanies } from '../../src/domain/companies/list-company-records.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { listOf, paginationQuery } from '../../src/http/schemas.js';
+import { adminSecurity, CompanyRecord } from './admin-schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/admin/v1/companies',
+  operationId: 'adminListCompanies',
+  tags: ['Admin'],
+  summary: 'List companies',
+  security: adminSecurity,
+  request: { query: paginationQuery },
+  responses: {
+    200: jsonContent(listOf(CompanyRecord), 'One page, newest first.', false),
+    ...errorResponses('unauthorized', 'validation_failed'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { page, per_page } = c.req.valid('query');
+  return c.json(await listCompanies(c.get('services'), page, per_page), 200);
+};
