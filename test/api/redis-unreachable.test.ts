@@ -39,6 +39,9 @@ describe('the request-rate limits when Redis fails', () => {
       expect(exchanged.status).toBe(200);
       expect(logged).toHaveBeenCalledWith(expect.stringContaining('rate limit "other" not counted'), expect.anything());
       expect(logged).toHaveBeenCalledWith(expect.stringContaining('rate limit "token" not counted'), expect.anything());
+      // An outage is said once in a while, not on every request.
+      await call(stack, 'GET', '/v1/contacts', { token: company.owner.token });
+      expect(logged.mock.calls.filter(([line]) => String(line).includes('"other"'))).toHaveLength(1);
     } finally {
       stack.services.rateLimiter = working;
     }

@@ -13,6 +13,9 @@ export const RATE_LIMIT_TIMEOUT_MS = 1000;
  * closed, with 503, so no send is ever taken beyond the plan.
  */
 export class FailOpenRateLimiter implements RateLimiter {
+  /** An outage would otherwise log every request: one line per rule every 10 seconds says enough. */
+  private readonly lastLogged = new Map<string, number>();
+
   constructor(
     private readonly inner: RateLimiter,
     private readonly timeoutMs = RATE_LIMIT_TIMEOUT_MS,
@@ -26,7 +29,11 @@ export class FailOpenRateLimiter implements RateLimiter {
     try {
       return await Promise.race([this.inner.limit(rule, identifier), timedOut]);
     } catch (err) {
-      logError(`rate limit "${rule.name}" not counted: Redis failed; the request goes on`, err);
+      const now = Date.now();
+      if (now - (this.lastLogged.get(rule.name) ?? 0) >= 10_000) {
+        this.lastLogged.set(rule.name, now);
+        logError(`rate limit "${rule.name}" not counted: Redis failed; requests go on uncounted`, err);
+      }
       return { success: true, limit: rule.limit, remaining: rule.limit, reset: 0, unmetered: true };
     } finally {
       clearTimeout(timer);
