@@ -31,7 +31,7 @@ describe('1000 other requests in 15 minutes per API key', () => {
     expect((await call(stack, 'GET', '/v1/templates', { token: company.owner.token })).status).toBe(200);
     stack.clock.advance(30 * 60 * 1000);
     expect((await call(stack, 'GET', '/v1/templates', { token: holder.token })).status).toBe(200);
-  });
+  }, 120_000);
 
   it('puts the RateLimit headers on every counted answer, errors included', async () => {
     const holder = await addKeyHolder(stack, company.id);

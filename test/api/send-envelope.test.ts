@@ -21,6 +21,7 @@ import { quotaPeriod } from '../../src/ports/send-limits.js';
 import { type Answer, call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany, type TestKey } from '../support/factories.js';
 import { securitySuite } from '../support/security-suite.js';
+import { expectErrorLogs } from '../support/expected-errors.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 
 const SEND = '/v1/envelopes/from-template';
@@ -852,6 +853,7 @@ describe('Idempotency-Key', () => {
 });
 
 describe('atomic send when a dependency fails', () => {
+  const { expectLogged } = expectErrorLogs();
   /** A statement that fails only when the transaction runs it (a promise rejected up front would go unhandled). */
   const failingStatement = (message: string): PromiseLike<unknown> => ({
     then: (onfulfilled, onrejected) => Promise.reject(new Error(message)).then(onfulfilled, onrejected),
@@ -878,6 +880,7 @@ describe('atomic send when a dependency fails', () => {
   async function failedSend(failure: Failure, headers: Record<string, string> = {}) {
     const setup = await companyWithTemplate({ quota: 5 });
     const request = setup.body();
+    expectLogged(failure === 'database write' ? /^send failed Error: could not write to disk/ : /^send failed Error: redis timeout/);
     const spy = failOnce(failure);
     let answer: Answer;
     try {

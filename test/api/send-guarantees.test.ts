@@ -12,6 +12,7 @@ import { quotaPeriod } from '../../src/ports/send-limits.js';
 import { ADMIN_TOKEN } from '../support/stack.js';
 import { type Answer, call, errorCode } from '../support/http.js';
 import { createTestCompany, createTestTemplate } from '../support/factories.js';
+import { expectErrorLogs } from '../support/expected-errors.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -19,6 +20,7 @@ beforeAll(async () => {
   stack = await openStack();
 });
 afterAll(() => stack.close());
+const { expectLogged } = expectErrorLogs();
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 const SEND = '/v1/envelopes/from-template';
@@ -79,6 +81,7 @@ describe('the transactional outbox', () => {
     const { company, body } = await companyWithTemplate(5);
     const request = body();
     // The queue is down for the request's own relay: as if the process died after the commit.
+    expectLogged(/^outbox relay failed; the sweeper will hand the messages over Error: queue unreachable/);
     const spy = vi.spyOn(stack.services.queue, 'publish').mockRejectedValueOnce(new Error('queue unreachable'));
     let answer: Answer;
     try {
@@ -111,6 +114,7 @@ describe('the transactional outbox', () => {
     const { company, body } = await companyWithTemplate(5);
     const request = body();
     const key = `order-${unique()}`;
+    expectLogged(/^outbox relay failed; the sweeper will hand the messages over Error: queue unreachable/);
     const spy = vi.spyOn(stack.services.queue, 'publish').mockRejectedValueOnce(new Error('queue unreachable'));
     let first: Answer;
     let twin: Answer;
@@ -258,6 +262,7 @@ describe('the send limit counts refused sends', () => {
     const { company, body } = await companyWithTemplate(5);
     const failing = (message: string): PromiseLike<unknown> => ({ then: (ok, fail) => Promise.reject(new Error(message)).then(ok, fail) });
     const atomic = stack.services.database.atomic;
+    expectLogged(/^send failed Error: disk full/, /^quota refund failed; queued for a retry Error: redis timeout/);
     const write = vi.spyOn(stack.services.database, 'atomic').mockImplementationOnce((build) => atomic((q) => [...build(q), failing('disk full')]));
     const refund = vi.spyOn(stack.services.sendLimits, 'release').mockRejectedValueOnce(new Error('redis timeout'));
     try {

@@ -15,6 +15,7 @@ import { eventKinds } from '../../src/domain/webhooks/event-catalog.js';
 import { call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { securitySuite } from '../support/security-suite.js';
+import { expectErrorLogs } from '../support/expected-errors.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -220,6 +221,7 @@ describe('removing', () => {
 });
 
 describe('delivering', () => {
+  const { expectLogged } = expectErrorLogs();
   /** A company subscribed to envelope.sent at the local subscriber, and a way to make one event. */
   async function subscribed(path = `/hooks/${unique()}`) {
     const company = await createTestCompany(stack);
@@ -353,6 +355,7 @@ describe('delivering', () => {
   });
 
   it('does not deliver again when recording a delivered attempt fails', async () => {
+    expectLogged(/^a delivered webhook could not be recorded Error: connection reset/);
     const { subscription, quietSend } = await subscribed();
     const event = await quietSend();
     const { db } = stack.services.database;

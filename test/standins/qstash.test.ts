@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQStashStandin, type QStashMessage, type QStashStandin } from '../../local/standins/qstash.js';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
+import { expectErrorLogs } from '../support/expected-errors.js';
 
 // The QStash stand-in, driven by the real @upstash/qstash Client and verified by its Receiver.
 const token = 'qstash-test-token';
@@ -57,6 +58,7 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5_000): Promis
 }
 
 describe('QStash stand-in', () => {
+  const { expectLogged } = expectErrorLogs();
   const arrivals: Arrival[] = [];
   let standin: QStashStandin;
   let qstash: ServedStandin;
@@ -205,6 +207,8 @@ describe('QStash stand-in', () => {
   });
 
   it('refuses a wrong token', async () => {
+    // The client library says so on its own.
+    expectLogged(/^\[Upstash QStash\] POST .* failed with status 401/);
     const stranger = new Client({ baseUrl: qstash.url, token: 'wrong', retry: false });
     await expect(stranger.publishJSON({ url: hook('plain'), body: {} })).rejects.toThrow(/Unauthorized/);
   });

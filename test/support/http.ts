@@ -20,7 +20,16 @@ export async function call<T = any>(stack: TestStack, method: string, path: stri
     headers['content-type'] ??= 'application/json';
     body = JSON.stringify(options.body);
   }
-  const response = await stack.app.request(path, { method, headers, body });
+  // An execution context as Workers give one: what the request leaves running is awaited on close.
+  const executionCtx = {
+    waitUntil: (work: Promise<unknown>) => {
+      const tracked = work.finally(() => stack.afterAnswers?.delete(tracked));
+      stack.afterAnswers?.add(tracked);
+    },
+    passThroughOnException: () => {},
+    props: {},
+  };
+  const response = await stack.app.request(path, { method, headers, body }, undefined, executionCtx);
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -3,6 +3,8 @@
  * PostgreSQL that the integration run provides. One per file (PGlite takes seconds to start);
  * tests keep apart by making their own companies.
  */
+import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from './seal-fixture.js';
 import { Redis } from '@upstash/redis';
 import { inject } from 'vitest';
@@ -23,6 +25,11 @@ const REDIS_TOKEN = 'integration-redis-token';
 
 export type TestStack = {
   app: ReturnType<typeof createApp>;
+  /**
+   * What requests left to run after their answers (the outbox relay), as Workers' waitUntil keeps
+   * it; `call` adds to it and `close` waits for it, so no relay outlives the database.
+   */
+  afterAnswers?: Set<Promise<unknown>>;
   services: EmbeddedServices;
   clock: ManualClock;
   close(): Promise<void>;
@@ -33,9 +40,16 @@ export type StackOptions = {
   adminToken?: string | undefined;
 };
 
+/** A fresh in-memory PGlite, from the migrated dump the fast run makes once (a plain new one elsewhere). */
+export async function migratedPglite(): Promise<PGlite> {
+  const template = inject('pgliteTemplate');
+  if (!template) return new PGlite();
+  return new PGlite({ loadDataDir: new Blob([await readFile(template)]) });
+}
+
 export async function openStack(options: StackOptions = {}): Promise<TestStack> {
   const databaseUrl = inject('databaseUrl');
-  const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl, { migrate: false }) : await openPgliteDatabase();
+  const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl, { migrate: false }) : await openPgliteDatabase(await migratedPglite());
   const clock = new ManualClock(new Date());
   const services = embeddedServices({
     database,
@@ -60,11 +74,14 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
     services.sendLimits = new UpstashSendLimits(redis, (companyId, period) => sendsInPeriod(database.db, companyId, period));
   }
   const app = createApp(services);
+  const afterAnswers = new Set<Promise<unknown>>();
   return {
     app,
     services,
     clock,
+    afterAnswers,
     close: async () => {
+      await Promise.allSettled([...afterAnswers]);
       services.inProcessQueue.close();
       await redisRest?.close();
       await database.close();
