@@ -47,9 +47,22 @@ export async function migratedPglite(): Promise<PGlite> {
   return new PGlite({ loadDataDir: new Blob([await readFile(template)]) });
 }
 
+/**
+ * Where files share a worker's modules (the fast run's `isolate: false`), they share its database
+ * too, as the integration run's files share one PostgreSQL: tests keep apart by making their own
+ * companies. It stays open for the worker's life.
+ */
+let workerDatabase: Promise<PGlite> | undefined;
+async function embeddedDatabase() {
+  if (process.env.TEST_SHARED_PGLITE !== 'true') return openPgliteDatabase(await migratedPglite());
+  workerDatabase ??= migratedPglite();
+  const database = await openPgliteDatabase(await workerDatabase);
+  return { ...database, close: async () => {} };
+}
+
 export async function openStack(options: StackOptions = {}): Promise<TestStack> {
   const databaseUrl = inject('databaseUrl');
-  const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl, { migrate: false }) : await openPgliteDatabase(await migratedPglite());
+  const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl, { migrate: false }) : await embeddedDatabase();
   const clock = new ManualClock(new Date());
   const services = embeddedServices({
     database,
