@@ -10,6 +10,6 @@ export default defineConfig({
     fileParallelism: false,
     sequence: { concurrent: false },
     testTimeout: 180_000,
-    hookTimeout: 90_000,
+    hookTimeout: 180_000,
   },
 });

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, projectRoot, type ServerRun, startServer } from '../embedded/server-process.js';
+import { freePort, projectRoot, type ServerRun, spawnServer, waitForListening } from '../embedded/server-process.js';
 import { readmeBlocks, statusMismatch } from './readme-blocks.js';
 
 const README_BASE = 'http://127.0.0.1:8787';
@@ -80,7 +80,9 @@ function runInShell(code: string): Promise<{ status: number; output: string }> {
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'readme-'));
   for (const name of ['examples', 'package.json', 'scripts', 'node_modules']) await symlink(join(projectRoot, name), join(folder, name));
-  server = await startServer({ PORT: String(await freePort()), DATA_DIR: join(folder, '.data') });
+  // A shared, busy machine may take long to start it; the test is about the README, not start-up time.
+  const run = spawnServer({ PORT: String(await freePort()), DATA_DIR: join(folder, '.data') });
+  server = { ...run, output: await waitForListening(run, 150_000).catch((err: unknown) => (run.kill(), Promise.reject(err))) };
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output)?.[1]);
   proxy = await recordingProxy(port);
   base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -89,7 +91,7 @@ beforeAll(async () => {
   shell = spawn('bash', ['--noprofile', '--norc'], { cwd: folder, env });
   shell.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   shell.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   shell?.stdin.end();
