@@ -1,29 +1,6 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
-import { requireCompany } from '../../src/domain/companies/find-company.js';
 import { listApiKeys } from '../../src/domain/companies/list-company-records.js';
-import type { AppEnv } from '../../src/http/app-env.js';
-import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
-import { listOf, paginationQuery } from '../../src/http/schemas.js';
-import { adminSecurity, companyIdParam, ApiKeySummary } from './admin-schemas.js';
+import { ApiKeySummary } from './admin-schemas.js';
+import { companyListHandler, companyListRoute } from './company-list.js';
 
-export const route = createRoute({
-  method: 'get',
-  path: '/admin/v1/companies/{companyId}/api-keys',
-  operationId: 'adminListApiKeys',
-  tags: ['Admin'],
-  summary: 'List the API keys of a company (prefixes only, never a key)',
-  security: adminSecurity,
-  request: { params: companyIdParam, query: paginationQuery },
-  responses: {
-    200: jsonContent(listOf(ApiKeySummary), 'One page, newest first.', false),
-    ...errorResponses('unauthorized', 'validation_failed', 'company_not_found'),
-  },
-});
-
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { companyId } = c.req.valid('param');
-  const { page, per_page } = c.req.valid('query');
-  const services = c.get('services');
-  await requireCompany(services, companyId);
-  return c.json(await listApiKeys(services, companyId, page, per_page), 200);
-};
+export const route = companyListRoute('api-keys', 'adminListApiKeys', 'List the API keys of a company (prefixes only, never a key)', ApiKeySummary);
+export const handler = companyListHandler(listApiKeys);

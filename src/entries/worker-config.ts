@@ -109,6 +109,13 @@ class Reader {
 }
 
 export function readWorkerConfig(env: Env): WorkerConfig {
+  const { config, problems } = checkWorkerConfig(env);
+  if (problems.length > 0) throw new Error(`The Worker's configuration is incomplete: ${problems.join('; ')}.`);
+  return config;
+}
+
+/** The configuration, and every problem with it (none when it is complete); `npm run deploy:check` reports them. */
+export function checkWorkerConfig(env: Env): { config: WorkerConfig; problems: string[] } {
   const read = new Reader(env);
   const databaseUrl = read.text('DATABASE_URL', 1);
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) read.problems.push('DATABASE_URL must be a postgres:// URL');
@@ -143,6 +150,5 @@ export function readWorkerConfig(env: Env): WorkerConfig {
   else if (redisSettings === 0 && config.ALLOW_IN_PROCESS_LIMITS !== 'true') {
     read.problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are required');
   }
-  if (read.problems.length > 0) throw new Error(`The Worker's configuration is incomplete: ${read.problems.join('; ')}.`);
-  return config;
+  return { config, problems: read.problems };
 }

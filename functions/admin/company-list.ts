@@ -1,0 +1,40 @@
+/**
+ * The admin lists of one company's records (users, API keys, envelopes): one route shape and one
+ * handler, given the record's schema and the domain's list verb.
+ */
+import { createRoute, type RouteHandler, type z } from '@hono/zod-openapi';
+import { requireCompany } from '../../src/domain/companies/find-company.js';
+import type { Page } from '../../src/domain/shared/pagination.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { listOf, paginationQuery } from '../../src/http/schemas.js';
+import type { Services } from '../../src/services.js';
+import { adminSecurity, companyIdParam } from './admin-schemas.js';
+
+export function companyListRoute<T extends z.ZodType>(records: string, operationId: string, summary: string, record: T) {
+  return createRoute({
+    method: 'get',
+    path: `/admin/v1/companies/{companyId}/${records}`,
+    operationId,
+    tags: ['Admin'],
+    summary,
+    security: adminSecurity,
+    request: { params: companyIdParam, query: paginationQuery },
+    responses: {
+      200: jsonContent(listOf(record), 'One page, newest first.', false),
+      ...errorResponses('unauthorized', 'validation_failed', 'company_not_found'),
+    },
+  });
+}
+
+type CompanyList<T> = (services: Services, companyId: string, page: number, perPage: number) => Promise<Page<T>>;
+
+export function companyListHandler<T>(list: CompanyList<T>): RouteHandler<ReturnType<typeof companyListRoute>, AppEnv> {
+  return async (c) => {
+    const { companyId } = c.req.valid('param');
+    const { page, per_page } = c.req.valid('query');
+    const services = c.get('services');
+    await requireCompany(services, companyId);
+    return c.json(await list(services, companyId, page, per_page), 200);
+  };
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:readme`: the README's shell examples, run in order against a fresh embedded server
+ * (test/readme). One file, its blocks in README order: nothing runs in parallel.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/readme/**/*.readme-test.ts'],
+    fileParallelism: false,
+    sequence: { concurrent: false },
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+  },
+});
