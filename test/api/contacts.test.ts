@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, type TestCompany } from '../support/factories.js';
-import { securitySuite } from '../support/security-suite.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -12,9 +11,6 @@ afterAll(() => stack.close());
 
 let n = 0;
 const newContact = () => ({ name: 'Bob Buyer', email: `bob${++n}@example.test`, contact_number: '+1 555 0100' });
-
-securitySuite(() => stack, { method: 'GET', path: '/v1/contacts', scope: 'contacts:read' });
-securitySuite(() => stack, { method: 'POST', path: '/v1/contacts', scope: 'contacts:write', roleWithout: 'viewer', body: newContact() });
 
 describe('POST /v1/contacts', () => {
   let company: TestCompany;

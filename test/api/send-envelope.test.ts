@@ -20,7 +20,6 @@ import { putUser } from '../../src/domain/users/put-user.js';
 import { quotaPeriod } from '../../src/ports/send-limits.js';
 import { type Answer, call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany, type TestKey } from '../support/factories.js';
-import { securitySuite } from '../support/security-suite.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 
@@ -102,14 +101,6 @@ function expectError(answer: Answer, status: number, code: string) {
 async function freshToken(holder: TestKey) {
   return (await exchangeApiKey(stack.services, holder.key)).access_token;
 }
-
-securitySuite(() => stack, {
-  method: 'POST',
-  path: SEND,
-  scope: 'envelopes:send',
-  roleWithout: 'viewer',
-  body: async (company: TestCompany) => ({ template_id: (await createTestTemplate(stack, company.id)).id, recipients: ndaRecipients() }),
-});
 
 describe('a successful send', () => {
   it('answers 201 with exactly the envelope of reference 2.1, links per 2.2 in signing order, the locked cc included', async () => {

@@ -10,7 +10,6 @@ import { verifySigningToken } from '../../src/domain/envelopes/signing-links.js'
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { type Answer, call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
-import { securitySuite } from '../support/security-suite.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -63,13 +62,6 @@ async function envelopeOfRecipient(recipientId: string) {
   const [row] = await stack.services.database.db.select({ envelopeId: recipients.envelopeId }).from(recipients).where(eq(recipients.id, recipientId));
   return row?.envelopeId ?? null;
 }
-
-securitySuite(() => stack, {
-  method: 'GET',
-  path: async (company) => `/v1/envelopes/${(await sendNda(company)).envelope_id}/signing-links`,
-  scope: 'envelopes:send',
-  roleWithout: 'viewer',
-});
 
 describe('GET /v1/envelopes/{id}/signing-links', () => {
   let company: TestCompany;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
-import { securitySuite } from '../support/security-suite.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -9,13 +8,6 @@ beforeAll(async () => {
   stack = await openStack();
 });
 afterAll(() => stack.close());
-
-securitySuite(() => stack, { method: 'GET', path: '/v1/templates', scope: 'templates:read' });
-securitySuite(() => stack, {
-  method: 'GET',
-  path: async (company) => `/v1/templates/${(await createTestTemplate(stack, company.id)).id}`,
-  scope: 'templates:read',
-});
 
 describe('GET /v1/templates', () => {
   let company: TestCompany;

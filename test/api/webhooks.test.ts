@@ -14,7 +14,6 @@ import { deliverWebhookEvent } from '../../src/domain/webhooks/dispatch-event.js
 import { eventKinds } from '../../src/domain/webhooks/event-catalog.js';
 import { call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
-import { securitySuite } from '../support/security-suite.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
@@ -61,27 +60,6 @@ beforeEach(() => {
 const unique = () => crypto.randomUUID().slice(0, 8);
 const hookUrl = () => `${base}/hooks/${unique()}`;
 const create = (company: TestCompany, body: unknown, token = company.owner.token) => call(stack, 'POST', '/v1/webhooks', { token, body });
-
-securitySuite(() => stack, { method: 'GET', path: '/v1/webhooks/events', scope: 'webhooks:read' });
-securitySuite(() => stack, { method: 'GET', path: '/v1/webhooks', scope: 'webhooks:read' });
-securitySuite(() => stack, { method: 'POST', path: '/v1/webhooks', scope: 'webhooks:write', roleWithout: 'member', body: { url: 'https://hooks.example.com/x', events: ['envelope.sent'] } });
-securitySuite(() => stack, {
-  method: 'DELETE',
-  path: async (company) => `/v1/webhooks/${(await create(company, { url: hookUrl(), events: ['envelope.sent'] })).body.id}`,
-  scope: 'webhooks:write',
-  roleWithout: 'member',
-});
-securitySuite(() => stack, {
-  method: 'GET',
-  path: async (company) => `/v1/webhooks/${(await create(company, { url: hookUrl(), events: ['envelope.sent'] })).body.id}/deliveries`,
-  scope: 'webhooks:read',
-});
-securitySuite(() => stack, {
-  method: 'POST',
-  path: async (company) => `/v1/webhooks/${(await create(company, { url: hookUrl(), events: ['envelope.sent'] })).body.id}/test`,
-  scope: 'webhooks:write',
-  roleWithout: 'member',
-});
 
 /** Standard Webhooks, computed independently of the service's own code. */
 function signatureOf(secret: string, id: string, timestamp: string, body: string) {
