@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FinishInput, finishDocument } from '../../src/pdf/finish-document.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
+import { installed } from '../support/outside-tools.js';
 import { createSelfSignedSeal, loadSealIdentity, type SealIdentity, sealPemProblems } from '../../src/pdf/seal-identity.js';
 
 const run = promisify(execFile);
@@ -60,7 +61,7 @@ beforeAll(async () => {
   ecdsa = await loadSealIdentity(await createSelfSignedSeal('E-Signing API test seal (EC)', COMPLETED, { keyType: 'ECDSA' }));
 }, 60_000);
 
-describe('the seal on a finished PDF', () => {
+describe.skipIf(!installed('pdfsig'))('the seal on a finished PDF', () => {
   it.each([
     ['1 page', 1, false],
     ['50 pages', 50, false],
