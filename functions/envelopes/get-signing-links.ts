@@ -1,10 +1,13 @@
 import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
 import { getSigningLinks } from '../../src/domain/envelopes/get-signing-links.js';
 import type { AppEnv } from '../../src/http/app-env.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, preload } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { SigningLinkEntry } from './envelope-schemas.js';
+
+/** The links are read while the key is checked: one round trip for both. */
+const links = preload((c, scope) => getSigningLinks(c.get('services'), scope.companyId, c.req.param('id') ?? ''));
 
 export const route = createRoute({
   method: 'get',
@@ -13,7 +16,7 @@ export const route = createRoute({
   tags: ['Envelopes'],
   summary: 'Get the signing links of a sent envelope',
   security: bearerSecurity,
-  middleware: guard('envelopes:send', rateRules.other),
+  middleware: guard('envelopes:send', rateRules.other, links),
   request: { params: z.object({ id: z.string().openapi({ example: 'env_3kTzQ8pL2mWv9XcR1bN4dY' }) }) },
   responses: {
     200: jsonContent(z.object({ signing_urls: z.array(SigningLinkEntry) }), 'One entry per recipient, in signing order.'),
@@ -21,5 +24,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
-  c.json(await getSigningLinks(c.get('services'), c.get('principal').companyId, c.req.valid('param').id), 200);
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(await links.get(c), 200);

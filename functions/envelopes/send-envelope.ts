@@ -1,21 +1,37 @@
 import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { requestHash } from '../../src/domain/envelopes/idempotency.js';
 import { loadSendContext } from '../../src/domain/envelopes/load-send-context.js';
+import { startSendAdmission } from '../../src/domain/envelopes/send-admission.js';
 import { sendEnvelope } from '../../src/domain/envelopes/send-envelope.js';
-import { unavailable } from '../../src/domain/shared/unavailable.js';
 import { relayOutbox } from '../../src/outbox/outbox.js';
 import { afterResponse } from '../../src/http/after-response.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { guard, preload } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
-import { reportRate } from '../../src/http/rate-limit.js';
+import { reportRate as reportRateHeaders } from '../../src/http/rate-limit.js';
+import type { RateDecision } from '../../src/ports/rate-limiter.js';
 import { Envelope, IdempotencyHeaders, SendRequest } from './envelope-schemas.js';
 
-/** The send's reads start while the key is checked (one database round trip for both). */
-const sendContext = preload(async (c, claims) => {
-  const parsed = SendRequest.safeParse(await c.req.json());
-  if (!parsed.success) return undefined;
-  return loadSendContext(c.get('services').database.db, claims, parsed.data, c.req.header('idempotency-key'));
-});
+/**
+ * The send's reads and its admission by the send limits start while the key is checked: one
+ * network wave for all three. A request the validator then refuses, or a key the check refuses,
+ * gives back what the admission took (`settle`).
+ */
+const sendReads = preload(
+  async (c, scope) => {
+    const services = c.get('services');
+    const request = SendRequest.parse(await c.req.json());
+    const idempotencyKey = IdempotencyHeaders.parse({ 'idempotency-key': c.req.header('idempotency-key') })['idempotency-key'];
+    const claim = idempotencyKey ? { key: idempotencyKey, requestHash: await requestHash(request) } : undefined;
+    const admission = startSendAdmission(services, scope, services.clock.now(), claim);
+    const context = await loadSendContext(services.database.db, scope, request, idempotencyKey).catch(async (err: unknown) => {
+      await admission.abandon();
+      throw err;
+    });
+    return { request, idempotencyKey, context, admission };
+  },
+  { settle: ({ admission }) => admission.abandon() },
+);
 
 export const route = createRoute({
   method: 'post',
@@ -26,7 +42,7 @@ export const route = createRoute({
   description:
     'Validates the body, the template and its roles, the sender, the send rate limit (100 sends in 15 minutes per key, refused sends included) and the quota (one API signature request per send), then sends atomically: a 201 means the envelope and its e-mails, webhook event, reminders and expiry are committed and will happen; any other answer means nothing of it exists. With an `Idempotency-Key`, a retry gets the first answer; a retry while the first request still runs waits briefly for it, or gets 409 `idempotency_request_in_progress` with `Retry-After`.',
   security: bearerSecurity,
-  middleware: guard('envelopes:send', null, sendContext),
+  middleware: guard('envelopes:send', null, sendReads),
   request: { headers: IdempotencyHeaders, body: jsonBody(SendRequest) },
   responses: {
     201: jsonContent(Envelope, 'The envelope, sent.'),
@@ -47,15 +63,9 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const services = c.get('services');
-  const principal = c.get('principal');
-  const request = c.req.valid('json');
-  const idempotencyKey = c.req.valid('header')['idempotency-key'];
-  const context =
-    sendContext.of(c) ??
-    (await loadSendContext(services.database.db, principal, request, idempotencyKey).catch((err: unknown) => {
-      throw unavailable(err);
-    }));
-  const outcome = await sendEnvelope({ services, principal, request, context, idempotencyKey, reportRate: (decision) => reportRate(c, decision) });
+  const { request, idempotencyKey, context, admission } = await sendReads.get(c);
+  const reportRate = (decision: RateDecision) => reportRateHeaders(c, decision);
+  const outcome = await sendEnvelope({ services, principal: c.get('principal'), request, context, admission, idempotencyKey, reportRate });
   afterResponse(c, () => relayOutbox(services, outcome.outbox));
   if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
   return c.json(outcome.envelope, 201);

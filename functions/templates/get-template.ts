@@ -1,10 +1,13 @@
 import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
 import { getTemplate } from '../../src/domain/templates/get-template.js';
 import type { AppEnv } from '../../src/http/app-env.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, preload } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { TemplateDetail } from './template-schemas.js';
+
+/** The template is read while the key is checked: one round trip for both. */
+const template = preload((c, scope) => getTemplate(c.get('services'), scope.companyId, c.req.param('id') ?? ''));
 
 export const route = createRoute({
   method: 'get',
@@ -13,7 +16,7 @@ export const route = createRoute({
   tags: ['Templates'],
   summary: 'Get one template with its roles',
   security: bearerSecurity,
-  middleware: guard('templates:read', rateRules.other),
+  middleware: guard('templates:read', rateRules.other, template),
   request: { params: z.object({ id: z.string().openapi({ format: 'uuid' }) }) },
   responses: {
     200: jsonContent(TemplateDetail, 'The template, its roles, inherited settings and field layout.'),
@@ -21,7 +24,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { id } = c.req.valid('param');
-  return c.json(await getTemplate(c.get('services'), c.get('principal').companyId, id), 200);
-};
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(await template.get(c), 200);

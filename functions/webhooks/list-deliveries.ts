@@ -1,11 +1,17 @@
 import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { listDeliveries } from '../../src/domain/webhooks/deliveries.js';
 import type { AppEnv } from '../../src/http/app-env.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, preload } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery } from '../../src/http/schemas.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { DeliveryAttempt, WebhookId } from './webhook-schemas.js';
+
+/** The page is read while the key is checked: one round trip for both. */
+const deliveriesPage = preload((c, scope) => {
+  const { page, per_page } = paginationQuery.parse(c.req.query());
+  return listDeliveries(c.get('services'), scope.companyId, c.req.param('id') ?? '', page, per_page);
+});
 
 export const route = createRoute({
   method: 'get',
@@ -14,7 +20,7 @@ export const route = createRoute({
   tags: ['Webhooks'],
   summary: "List a subscription's delivery attempts",
   security: bearerSecurity,
-  middleware: guard('webhooks:read', rateRules.other),
+  middleware: guard('webhooks:read', rateRules.other, deliveriesPage),
   request: { params: WebhookId, query: paginationQuery },
   responses: {
     200: jsonContent(listOf(DeliveryAttempt), 'One page of attempts, newest first.'),
@@ -22,7 +28,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { page, per_page } = c.req.valid('query');
-  return c.json(await listDeliveries(c.get('services'), c.get('principal').companyId, c.req.valid('param').id, page, per_page), 200);
-};
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(await deliveriesPage.get(c), 200);

@@ -1,11 +1,17 @@
 import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { listSubscriptions } from '../../src/domain/webhooks/subscriptions.js';
 import type { AppEnv } from '../../src/http/app-env.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, preload } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery } from '../../src/http/schemas.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { WebhookSubscription } from './webhook-schemas.js';
+
+/** The page is read while the key is checked: one round trip for both. */
+const subscriptionsPage = preload((c, scope) => {
+  const { page, per_page } = paginationQuery.parse(c.req.query());
+  return listSubscriptions(c.get('services'), scope.companyId, page, per_page);
+});
 
 export const route = createRoute({
   method: 'get',
@@ -14,7 +20,7 @@ export const route = createRoute({
   tags: ['Webhooks'],
   summary: 'List webhook subscriptions',
   security: bearerSecurity,
-  middleware: guard('webhooks:read', rateRules.other),
+  middleware: guard('webhooks:read', rateRules.other, subscriptionsPage),
   request: { query: paginationQuery },
   responses: {
     200: jsonContent(listOf(WebhookSubscription), 'One page of subscriptions, newest first; secrets are never shown again.'),
@@ -22,7 +28,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { page, per_page } = c.req.valid('query');
-  return c.json(await listSubscriptions(c.get('services'), c.get('principal').companyId, page, per_page), 200);
-};
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(await subscriptionsPage.get(c), 200);

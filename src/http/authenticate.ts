@@ -10,25 +10,51 @@ import { applyRate } from './rate-limit.js';
 
 const unauthorized = (message: string) => new ApiError('unauthorized', message);
 
+/** Whose data a route reads: the company and key of the verified token, or of the checked principal. */
+export type ReadScope = { companyId: string; apiKeyId: string };
+
 /**
- * Reads a route may start as soon as the token is verified, in parallel with the key lookup: they
- * are scoped by the token's company, which our signature vouches for, and are dropped unused if
- * the key turns out revoked or short of the scope. `of` gives the handler what was read, typed;
- * nothing when the preload failed, and the handler then reads for itself.
+ * A route's reads, started by the guard as soon as the token is verified, in the same network wave
+ * as the key lookup and the rate limit. They are scoped by the token's company, which our signature
+ * vouches for, and dropped unused if the key turns out revoked or short of the scope: nothing is
+ * shown before the checks pass. `get` gives the handler what was read, typed; an ApiError the reads
+ * threw (a 404) is thrown again; reads that failed otherwise (a request the validator will refuse, a
+ * database hiccup) or never ran are made again, now, with the principal's scope.
  */
 export type Preload<T> = {
-  run(c: Context<AppEnv>, claims: TokenClaims): Promise<void>;
-  of(c: Context<AppEnv>): T | undefined;
+  run(c: Context<AppEnv>, scope: ReadScope): Promise<void>;
+  get(c: Context<AppEnv>): Promise<T>;
+  /** Called once the request is answered, whatever the answer: `settle` of the reads, if any. */
+  settle(c: Context<AppEnv>): Promise<void>;
 };
 
-export function preload<T>(load: (c: Context<AppEnv>, claims: TokenClaims) => Promise<T | undefined>): Preload<T> {
-  const results = new WeakMap<Request, T>();
+type Outcome<T> = { value: T } | { error: ApiError };
+
+export function preload<T>(
+  load: (c: Context<AppEnv>, scope: ReadScope) => Promise<T>,
+  options: { settle?: (value: T) => Promise<void> } = {},
+): Preload<T> {
+  const outcomes = new WeakMap<Request, Outcome<T>>();
+  const loaded = new WeakMap<Request, T>(); // every value read, by the guard or by the handler
+  const remember = (c: Context<AppEnv>, value: T) => (loaded.set(c.req.raw, value), value);
   return {
-    run: async (c, claims) => {
-      const result = await load(c, claims).catch(() => undefined);
-      if (result !== undefined) results.set(c.req.raw, result);
+    run: async (c, scope) => {
+      try {
+        outcomes.set(c.req.raw, { value: remember(c, await load(c, scope)) });
+      } catch (err) {
+        if (err instanceof ApiError) outcomes.set(c.req.raw, { error: err });
+      }
     },
-    of: (c) => results.get(c.req.raw),
+    get: async (c) => {
+      const outcome = outcomes.get(c.req.raw);
+      if (outcome && 'value' in outcome) return outcome.value;
+      if (outcome) throw outcome.error;
+      return remember(c, await load(c, c.get('principal')));
+    },
+    settle: async (c) => {
+      const value = loaded.get(c.req.raw);
+      if (value !== undefined && options.settle) await options.settle(value);
+    },
   };
 }
 
@@ -47,7 +73,7 @@ async function verifyBearer(c: Context<AppEnv>): Promise<TokenClaims> {
  * they (403). The key lookup, the rate limit and the route's preload run as one parallel wave.
  * `rule` is null for a route that counts its requests itself (the send, which limits sends).
  */
-export function guard(scope: Scope, rule: RateRule | null, preloads?: Preload<unknown>): MiddlewareHandler<AppEnv>[] {
+export function guard<T>(scope: Scope, rule: RateRule | null, reads?: Preload<T>): MiddlewareHandler<AppEnv>[] {
   return [
     createMiddleware<AppEnv>(async (c, next) => {
       const claims = await verifyBearer(c);
@@ -55,13 +81,17 @@ export function guard(scope: Scope, rule: RateRule | null, preloads?: Preload<un
       const [principal, decision] = await Promise.all([
         loadPrincipal(services, claims),
         rule ? services.rateLimiter.limit(rule, `${rule.name}:key:${claims.apiKeyId}`) : undefined,
-        preloads?.run(c, claims),
+        reads?.run(c, claims),
       ]);
-      if (!principal) throw unauthorized('The API key behind this access token was revoked or rotated.');
-      if (rule && decision) applyRate(c, rule, decision);
-      authorize(principal, scope);
-      c.set('principal', principal);
-      await next();
+      try {
+        if (!principal) throw unauthorized('The API key behind this access token was revoked or rotated.');
+        if (rule && decision) applyRate(c, rule, decision);
+        authorize(principal, scope);
+        c.set('principal', principal);
+        await next();
+      } finally {
+        await reads?.settle(c);
+      }
     }),
   ];
 }

@@ -3,26 +3,40 @@
  * round trip in production): the Idempotency-Key is claimed first, so a twin of a send in flight
  * never takes quota; the attempt is counted against the send rate limit (refused sends count
  * too, so invalid requests cannot be retried without bound); and one unit of the company's
- * quota is taken only when the limit allows it and the send passed validation.
+ * quota is taken when the limit allows it. A send asks while it still reads its template, so the
+ * unit of a send that validation then refuses is given back (`release`) before it answers.
  */
 import type { RateDecision } from './rate-limiter.js';
 
 export type SendAttempt = {
   apiKeyId: string;
   companyId: string;
-  /** Quota period (`YYYY-MM`, UTC) and the plan's allowance for it. */
+  /** Quota period (`YYYY-MM`, UTC). */
   period: string;
-  allowance: number;
-  /** Take one quota unit: only a send that passed every other check asks for it. */
+  /**
+   * The plan's allowance for the period, as the database has it now; or `remembered`: the one the
+   * last admission of this company was given. A send asks while its reads are still on their way,
+   * and checks the decision against the allowance they bring (see send-admission.ts).
+   */
+  allowance: number | 'remembered';
+  /** Take one quota unit (given back if the send is then refused). */
   takeQuota: boolean;
+  /** Count the attempt against the send rate limit: false for the second step of one send. */
+  countAttempt?: boolean;
   /** Claim this Idempotency-Key for the send, remembering the hash of its body. */
   claim?: { key: string; requestHash: string };
 };
 
 export type SendAdmission = {
   rate: RateDecision;
-  /** `taken`; `exceeded` when none is left; `not_asked` when not asked for or refused before it. */
-  quota: 'taken' | 'exceeded' | 'not_asked';
+  /**
+   * `taken`; `exceeded` when none is left; `not_asked` when not asked for or refused before it;
+   * `allowance_unknown` when asked against a remembered allowance that no admission gave yet.
+   */
+  quota: 'taken' | 'exceeded' | 'not_asked' | 'allowance_unknown';
+  /** With `taken` or `exceeded`: the units used in the period (this one included) and the allowance they were held against. */
+  used?: number;
+  allowance?: number;
   /** Null without a claim; else whether it was won, or the body hash of the send holding it. */
   claim: null | { won: true } | { won: false; heldFor: string };
 };

@@ -5,13 +5,14 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { envelopes, outboxMessages } from '../../src/data/schema.js';
+import { revokeApiKey } from '../../src/domain/auth/manage-api-keys.js';
+import { companies, envelopes, outboxMessages } from '../../src/data/schema.js';
 import { housekeeping } from '../../src/outbox/housekeeping.js';
 import { SWEEP_GRACE_MS } from '../../src/outbox/outbox.js';
 import { quotaPeriod } from '../../src/ports/send-limits.js';
 import { ADMIN_TOKEN } from '../support/stack.js';
 import { type Answer, call, errorCode } from '../support/http.js';
-import { createTestCompany, createTestTemplate } from '../support/factories.js';
+import { addKeyHolder, createTestCompany, createTestTemplate } from '../support/factories.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
@@ -274,5 +275,72 @@ describe('the send limit counts refused sends', () => {
     await vi.waitFor(async () => expect(await quotaUsed(company.id)).toBe(0));
     expect(refund).toHaveBeenCalledTimes(2);
     refund.mockRestore();
+  });
+});
+
+describe('the admission asked with the reads', () => {
+  const expectError = (answer: Answer, status: number, code: string) => {
+    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+    expect(errorCode(answer)).toBe(code);
+  };
+  const setAllowance = (companyId: string, allowance: number) =>
+    stack.services.database.db.update(companies).set({ apiSignatureRequestsPerPeriod: allowance }).where(eq(companies.id, companyId));
+
+  it('holds a lowered allowance at once, though the previous sends were admitted against the higher one', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    for (let i = 0; i < 2; i++) expect((await send(company.owner.token, body())).status).toBe(201);
+    await setAllowance(company.id, 2);
+    const refused = await send(company.owner.token, body());
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.details).toMatchObject({ allowance: 2 });
+    expect(await quotaUsed(company.id)).toBe(2);
+    expect(await envelopesOf(company.id)).toHaveLength(2);
+  });
+
+  it('holds a raised allowance at once: the send that was refused goes through, and the one after the new bound is refused', async () => {
+    const { company, body } = await companyWithTemplate(2);
+    for (let i = 0; i < 2; i++) expect((await send(company.owner.token, body())).status).toBe(201);
+    expect(errorCode(await send(company.owner.token, body()))).toBe('quota_exceeded');
+    await setAllowance(company.id, 3);
+    expect((await send(company.owner.token, body())).status).toBe(201);
+    expect(errorCode(await send(company.owner.token, body()))).toBe('quota_exceeded');
+    expect(await quotaUsed(company.id)).toBe(3);
+    expect(await envelopesOf(company.id)).toHaveLength(3);
+  });
+
+  it('gives back the unit and the Idempotency-Key claim of a key revoked since its token was issued', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    const holder = await addKeyHolder(stack, company.id);
+    // A first send, so that the allowance is known and the next admission takes its unit early.
+    expect((await send(holder.token, body())).status).toBe(201);
+    await revokeApiKey(stack.services, holder.id);
+    expectError(await send(holder.token, body(), 'revoked-key-send'), 401, 'unauthorized');
+    expect(await quotaUsed(company.id)).toBe(1);
+    expect(await envelopesOf(company.id)).toHaveLength(1);
+    expect((await send(company.owner.token, body(), 'revoked-key-send')).status).toBe(201);
+  });
+
+  it('gives back the unit of a send without the scope, and of one the validator refuses', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    const reader = await addKeyHolder(stack, company.id, { scopes: ['templates:read'] });
+    expect((await send(company.owner.token, body())).status).toBe(201);
+    expectError(await send(reader.token, body(), 'no-scope-send'), 403, 'insufficient_scope');
+    // A body the send's reads can parse, which the route's validator refuses for its media type.
+    const plain = await call(stack, 'POST', SEND, { token: company.owner.token, rawBody: JSON.stringify(body()), headers: { 'content-type': 'text/plain', 'Idempotency-Key': 'plain-send' } });
+    expectError(plain, 422, 'validation_failed');
+    expect(await quotaUsed(company.id)).toBe(1);
+    // The claims were given back too: the keys send now.
+    expect((await send(company.owner.token, body(), 'no-scope-send')).status).toBe(201);
+    expect((await send(company.owner.token, body(), 'plain-send')).status).toBe(201);
+    expect(await quotaUsed(company.id)).toBe(3);
+  });
+
+  it('gives a replayed send its first answer and keeps one unit for it', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    const first = body();
+    const answers = [await send(company.owner.token, first, 'replayed-send'), await send(company.owner.token, first, 'replayed-send')];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+    expect(answers[1]!.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await quotaUsed(company.id)).toBe(1);
   });
 });

@@ -15,6 +15,8 @@ export class MemorySendLimits implements SendLimits {
   private readonly counts = new Map<string, number>();
   private readonly loading = new Map<string, Promise<void>>();
   private readonly claims = new Map<string, { requestHash: string; expires: number }>();
+  /** The allowance each company's last admission was given, for the next one that comes without. */
+  private readonly allowances = new Map<string, number>();
 
   constructor(
     clock: Clock,
@@ -26,7 +28,8 @@ export class MemorySendLimits implements SendLimits {
   async admit(attempt: SendAttempt, now: Date): Promise<SendAdmission> {
     const quotaKey = attempt.takeQuota ? await this.load(attempt.companyId, attempt.period) : '';
     const at = now.getTime();
-    const rate = this.limiter.decide(rateRules.send, `${rateRules.send.name}:key:${attempt.apiKeyId}`, at);
+    const rateKey = `${rateRules.send.name}:key:${attempt.apiKeyId}`;
+    const rate = attempt.countAttempt === false ? this.limiter.peek(rateRules.send, rateKey, at) : this.limiter.decide(rateRules.send, rateKey, at);
     if (!rate.success) return { rate, quota: 'not_asked', claim: null };
 
     let claim: SendAdmission['claim'] = null;
@@ -39,13 +42,16 @@ export class MemorySendLimits implements SendLimits {
       claim = { won: true };
     }
     if (!attempt.takeQuota) return { rate, quota: 'not_asked', claim };
+    if (attempt.allowance !== 'remembered') this.allowances.set(attempt.companyId, attempt.allowance);
+    const allowance = this.allowances.get(attempt.companyId);
+    if (allowance === undefined) return { rate, quota: 'allowance_unknown', claim };
     const used = this.counts.get(quotaKey) ?? 0;
-    if (used >= attempt.allowance) {
+    if (used >= allowance) {
       if (attempt.claim) this.claims.delete(`${attempt.apiKeyId}:${attempt.claim.key}`);
-      return { rate, quota: 'exceeded', claim };
+      return { rate, quota: 'exceeded', claim, used, allowance };
     }
     this.counts.set(quotaKey, used + 1);
-    return { rate, quota: 'taken', claim };
+    return { rate, quota: 'taken', claim, used: used + 1, allowance };
   }
 
   async release(release: SendRelease): Promise<void> {

@@ -8,10 +8,12 @@ import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt,
 // in-process one (the previous fixed window weighted by its overlap). A missing quota key is not
 // guessed: the caller rebuilds it from the database and asks again with that baseline, before the
 // attempt was counted. A claim holds `hash|expiry`, its expiry on the caller's clock like the window.
+// An empty allowance means the one remembered from the company's last admission that gave one
+// (KEYS[5]); a send asks before its own read of the allowance is back.
 const ADMIT = `
 local take_quota = ARGV[6] == '1'
 if take_quota and redis.call('EXISTS', KEYS[4]) == 0 then
-  if ARGV[9] == '' then return {'rebuild', 0, '', 0} end
+  if ARGV[9] == '' then return {'rebuild', 0, '', 0, 0} end
   redis.call('SET', KEYS[4], ARGV[9], 'EX', tonumber(ARGV[8]), 'NX')
 end
 local limit = tonumber(ARGV[1])
@@ -19,25 +21,36 @@ local window = tonumber(ARGV[2])
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
 local weighted = math.floor(previous * (1 - (tonumber(ARGV[3]) % window) / window) + current)
-if weighted >= limit then return {'limited', weighted, '', 0} end
-redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], window * 2)
+if ARGV[10] == '1' then
+  if weighted >= limit then return {'limited', weighted, '', 0, 0} end
+  redis.call('INCR', KEYS[1])
+  redis.call('PEXPIRE', KEYS[1], window * 2)
+  weighted = weighted + 1
+end
 if ARGV[4] ~= '' then
   local now = tonumber(ARGV[3])
   local held = redis.call('GET', KEYS[3])
   if held then
     local bar = string.find(held, '|', 1, true)
-    if bar and tonumber(string.sub(held, bar + 1)) > now then return {'held', weighted + 1, string.sub(held, 1, bar - 1), 0} end
+    if bar and tonumber(string.sub(held, bar + 1)) > now then return {'held', weighted, string.sub(held, 1, bar - 1), 0, 0} end
   end
   redis.call('SET', KEYS[3], ARGV[4] .. '|' .. (now + tonumber(ARGV[5])), 'PX', tonumber(ARGV[5]))
 end
-if not take_quota then return {'ok', weighted + 1, '', 0} end
-local used = tonumber(redis.call('GET', KEYS[4]) or '0')
-if used >= tonumber(ARGV[7]) then
-  if ARGV[4] ~= '' then redis.call('DEL', KEYS[3]) end
-  return {'exceeded', weighted + 1, '', used}
+if not take_quota then return {'ok', weighted, '', 0, 0} end
+local allowance = ARGV[7]
+if allowance == '' then
+  allowance = redis.call('GET', KEYS[5])
+  if not allowance then return {'unknown', weighted, '', 0, 0} end
+else
+  redis.call('SET', KEYS[5], allowance, 'EX', tonumber(ARGV[8]))
 end
-return {'taken', weighted + 1, '', redis.call('INCR', KEYS[4])}`;
+allowance = tonumber(allowance)
+local used = tonumber(redis.call('GET', KEYS[4]) or '0')
+if used >= allowance then
+  if ARGV[4] ~= '' then redis.call('DEL', KEYS[3]) end
+  return {'exceeded', weighted, '', used, allowance}
+end
+return {'taken', weighted, '', redis.call('INCR', KEYS[4]), allowance}`;
 
 const RELEASE = `
 if ARGV[1] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then
@@ -49,7 +62,7 @@ return 1`;
 /** A quota key outlives its month by a few days, then expires by itself. */
 const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
 
-type AdmitReply = [code: 'rebuild' | 'limited' | 'held' | 'ok' | 'exceeded' | 'taken', counted: number, heldFor: string, used: number];
+type AdmitReply = [code: 'rebuild' | 'limited' | 'held' | 'ok' | 'unknown' | 'exceeded' | 'taken', counted: number, heldFor: string, used: number, allowance: number];
 
 /** The send's limits in Upstash Redis, shared by every isolate in every location. */
 export class UpstashSendLimits implements SendLimits {
@@ -68,14 +81,14 @@ export class UpstashSendLimits implements SendLimits {
     let reply = await this.run(attempt, now, '');
     // Once a month per company (or after Redis lost the key): rebuild the count from the database.
     if (reply[0] === 'rebuild') reply = await this.run(attempt, now, String(await this.baseline(attempt.companyId, attempt.period)));
-    const [code, counted, heldFor] = reply;
+    const [code, counted, heldFor, used, allowance] = reply;
     const rule = rateRules.send;
     const windowStart = Math.floor(now.getTime() / rule.windowMs) * rule.windowMs;
     const rate = { success: code !== 'limited', limit: rule.limit, remaining: Math.max(0, rule.limit - counted), reset: windowStart + rule.windowMs };
     if (code === 'limited') return { rate, quota: 'not_asked', claim: null };
     const claim: SendAdmission['claim'] = !attempt.claim ? null : code === 'held' ? { won: false, heldFor } : { won: true };
-    const quota = code === 'taken' ? 'taken' : code === 'exceeded' ? 'exceeded' : 'not_asked';
-    return { rate, quota, claim };
+    if (code === 'taken' || code === 'exceeded') return { rate, quota: code, claim, used, allowance };
+    return { rate, quota: code === 'unknown' ? 'allowance_unknown' : 'not_asked', claim };
   }
 
   async release(release: SendRelease): Promise<void> {
@@ -98,6 +111,7 @@ export class UpstashSendLimits implements SendLimits {
         `esign:send:${attempt.apiKeyId}:${window - 1}`,
         attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none',
         quotaKey(attempt.companyId, attempt.period),
+        `esign:allowance:${attempt.companyId}`,
       ],
       [
         String(rule.limit),
@@ -106,9 +120,10 @@ export class UpstashSendLimits implements SendLimits {
         attempt.claim?.requestHash ?? '',
         String(CLAIM_TTL_MS),
         attempt.takeQuota ? '1' : '0',
-        String(attempt.allowance),
+        attempt.allowance === 'remembered' ? '' : String(attempt.allowance),
         String(QUOTA_TTL_SECONDS),
         baseline,
+        attempt.countAttempt === false ? '0' : '1',
       ],
     );
   }

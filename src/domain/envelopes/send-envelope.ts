@@ -1,12 +1,13 @@
 /**
  * POST /v1/envelopes/from-template: create the envelope from a template and send it, atomically.
  *
- * On the request path a send costs two sequential database round trips and one Redis round trip:
- * one wave of parallel reads (made while the caller's key is checked), one admission by the send
- * limits (rate limit, Idempotency-Key claim and quota in one step), one write batch. The batch
- * holds the envelope and every side effect as outbox rows, so once it commits the send has
- * happened: its e-mails, webhook event, reminders and expiry will go out, relayed after the answer
- * (or by the sweeper, should this request die first). Before it commits, nothing exists anywhere.
+ * On the request path a send costs two sequential network waves: the send's reads (made while the
+ * caller's key is checked) together with its admission by the send limits (rate limit,
+ * Idempotency-Key claim and quota in one Redis step), then one write batch. The batch holds the
+ * envelope and every side effect as outbox rows, so once it commits the send has happened: its
+ * e-mails, webhook event, reminders and expiry will go out, relayed after the answer (or by the
+ * sweeper, should this request die first). Before it commits, nothing exists anywhere, and a send
+ * refused after its admission gives back what the admission took.
  */
 import { auditEvents, envelopeFields, envelopes, recipients, webhookEvents } from '../../data/schema.js';
 import type { Db } from '../../data/database.js';
@@ -24,7 +25,7 @@ import { envelopeFollowUps } from './follow-ups.js';
 import { type Earlier, keyReused, liveRecord, readEarlier, recordAnswer, requestHash, requestInProgress } from './idempotency.js';
 import type { SendContext } from './load-send-context.js';
 import { duplicateRoleIssues, type EnvelopeRecipient, resolveRecipients } from './resolve-recipients.js';
-import { type RateReport, sendAdmission } from './send-admission.js';
+import type { RateReport, StartedAdmission } from './send-admission.js';
 import type { SendRequest } from './send-request.js';
 import { signingLinkEntries } from './signing-links.js';
 
@@ -45,20 +46,21 @@ export type SendInput = {
   principal: Principal;
   request: SendRequest;
   context: SendContext;
+  /** Started with the reads (startSendAdmission), with the same Idempotency-Key claim. */
+  admission: StartedAdmission;
   idempotencyKey?: string | undefined;
   /** Told the send rate limit's decision as soon as it is known, whatever the answer. */
   reportRate: RateReport;
 };
 
 export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
-  const { services, principal, request, context, idempotencyKey } = input;
+  const { services, principal, request, context, idempotencyKey, admission, reportRate } = input;
   const now = services.clock.now();
   const hash = idempotencyKey ? await requestHash(request) : '';
-  const admission = sendAdmission(services, principal, context.company?.allowance ?? 0, now, input.reportRate);
 
   const earlier = liveRecord(context.earlier, now);
   if (idempotencyKey && earlier) {
-    await admission.admit(false);
+    await admission.refuse(null, reportRate);
     if (earlier.requestHash !== hash) throw keyReused(idempotencyKey);
     return replay(earlier, services, now);
   }
@@ -67,11 +69,12 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
   try {
     valid = validate(principal, request, context);
   } catch (err) {
-    return admission.refuse(err);
+    if (!(err instanceof ApiError)) throw err;
+    return admission.refuse(err, reportRate) as Promise<never>;
   }
   const { template, company, sender, envelopeRecipients } = valid;
 
-  const admitted = await admission.admit(true, idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined);
+  const admitted = await admission.admit(company.allowance, reportRate);
   if (idempotencyKey && admitted.claim && !admitted.claim.won) {
     if (admitted.claim.heldFor !== hash) throw keyReused(idempotencyKey);
     return awaitFirstAnswer(services, principal, idempotencyKey, hash);
@@ -145,7 +148,7 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
         : []),
     ]);
   } catch (err) {
-    await admission.release(idempotencyKey);
+    await admission.release();
     // The key's claim had lapsed and a twin committed first: answer as it did.
     if (idempotencyKey && isUniqueViolation(err)) return awaitFirstAnswer(services, principal, idempotencyKey, hash);
     throw unavailable(err);

@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+
 export type Page<T> = {
   data: T[];
   pagination: { page: number; per_page: number; total: number; total_pages: number };
@@ -23,4 +25,23 @@ export async function readPage<Row, T>(
 ): Promise<Page<T>> {
   const [found, [counted]] = await Promise.all([rows, totals]);
   return toPage(found.map(toRecord), counted?.total ?? 0, page, perPage);
+}
+
+/** A column every row of a page carries: how many rows the query matches before LIMIT and OFFSET. */
+export const totalOfAll = () => sql<number>`count(*) over ()`.mapWith(Number);
+
+/**
+ * One page of a list from one query whose rows carry `total` (totalOfAll), so the page and the
+ * count come in one round trip. A page past the end has no row to carry it: only then is
+ * `countAll` asked.
+ */
+export async function pageWithTotal<Row extends { total: number }, T>(
+  rows: Row[],
+  toRecord: (row: Row) => T,
+  page: number,
+  perPage: number,
+  countAll: () => PromiseLike<{ total: number }[]>,
+): Promise<Page<T>> {
+  const total = rows[0]?.total ?? (page > 1 ? ((await countAll())[0]?.total ?? 0) : 0);
+  return toPage(rows.map(toRecord), total, page, perPage);
 }

@@ -1,28 +1,21 @@
-import { count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import { templates } from '../../data/schema.js';
 import type { Services } from '../../services.js';
-import { type Page, pageOffset, toPage } from '../shared/pagination.js';
-import { rolesOfTemplates, type TemplateSummary, toTemplateSummary } from './template-record.js';
+import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
+import { rolesJson } from './template-reads.js';
+import { type TemplateSummary, toTemplateSummary } from './template-record.js';
 
-/** GET /v1/templates: the company's templates, newest first, with roles but no field layout. */
-export async function listTemplates(
-  services: Services,
-  companyId: string,
-  page: number,
-  perPage: number,
-): Promise<Page<TemplateSummary>> {
+/** GET /v1/templates: the company's templates, newest first, with roles but no field layout: one query. */
+export async function listTemplates(services: Services, companyId: string, page: number, perPage: number): Promise<Page<TemplateSummary>> {
   const { db } = services.database;
-  const [rows, [totals]] = await Promise.all([
-    db
-      .select()
-      .from(templates)
-      .where(eq(templates.companyId, companyId))
-      .orderBy(desc(templates.createdAt), desc(templates.id))
-      .limit(perPage)
-      .offset(pageOffset(page, perPage)),
-    db.select({ total: count() }).from(templates).where(eq(templates.companyId, companyId)),
-  ]);
-  const roles = await rolesOfTemplates(db, rows.map((row) => row.id));
-  const data = rows.map((row) => toTemplateSummary(row, roles.get(row.id) ?? []));
-  return toPage(data, totals?.total ?? 0, page, perPage);
+  const mine = eq(templates.companyId, companyId);
+  const rows = await db
+    .select({ template: templates, roles: rolesJson(sql`${templates.id}`), total: totalOfAll() })
+    .from(templates)
+    .where(mine)
+    .orderBy(desc(templates.createdAt), desc(templates.id))
+    .limit(perPage)
+    .offset(pageOffset(page, perPage));
+  const toRecord = (row: (typeof rows)[number]) => toTemplateSummary(row.template, row.roles);
+  return pageWithTotal(rows, toRecord, page, perPage, () => db.select({ total: count() }).from(templates).where(mine));
 }

@@ -1,5 +1,3 @@
-import { asc, inArray } from 'drizzle-orm';
-import type { Db } from '../../data/database.js';
 import { type Reminders, type RoleType, type SigningOrder, templateRoles, type templates } from '../../data/schema.js';
 
 export type TemplateRole = {
@@ -26,19 +24,7 @@ export type TemplateSummary = {
 };
 
 type TemplateRow = typeof templates.$inferSelect;
-type RoleRow = typeof templateRoles.$inferSelect;
-
-export async function rolesOfTemplates(db: Db, templateIds: string[]): Promise<Map<string, RoleRow[]>> {
-  const byTemplate = new Map<string, RoleRow[]>(templateIds.map((id) => [id, []]));
-  if (templateIds.length === 0) return byTemplate;
-  const rows = await db
-    .select()
-    .from(templateRoles)
-    .where(inArray(templateRoles.templateId, templateIds))
-    .orderBy(asc(templateRoles.order), asc(templateRoles.name));
-  for (const row of rows) byTemplate.get(row.templateId)?.push(row);
-  return byTemplate;
-}
+type RoleRow = Pick<typeof templateRoles.$inferSelect, 'name' | 'type' | 'order' | 'locked' | 'recipientName' | 'recipientEmail'>;
 
 export function toTemplateSummary(template: TemplateRow, roles: RoleRow[]): TemplateSummary {
   return {

@@ -1,8 +1,9 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import { webhookDeliveries, webhookEvents } from '../../data/schema.js';
 import { randomBase62 } from '../../lib/crypto.js';
+import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
-import { type Page, pageOffset, toPage } from '../shared/pagination.js';
+import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import { type AttemptResult, attemptDelivery } from './deliver-event.js';
 import { testEventKind } from './event-catalog.js';
 import { liveSubscription } from './subscriptions.js';
@@ -23,22 +24,25 @@ const delivered = (statusCode: number | null) => statusCode !== null && statusCo
 
 /** GET /v1/webhooks/{id}/deliveries: the subscription's attempts, newest first. */
 export async function listDeliveries(services: Services, companyId: string, id: string, page: number, perPage: number): Promise<Page<DeliveryAttempt>> {
-  const subscription = await liveSubscription(services, companyId, id);
-  const mine = and(eq(webhookDeliveries.subscriptionId, subscription.id), eq(webhookDeliveries.companyId, companyId));
+  // The subscription is checked alongside the page (one round trip): the page is dropped if it is not found.
+  const subscription = liveSubscription(services, companyId, id);
+  if (!isUuid(id)) await subscription; // not found, before a query could choke on the id
+  const mine = and(eq(webhookDeliveries.subscriptionId, id), eq(webhookDeliveries.companyId, companyId));
   const { db } = services.database;
-  const [rows, [totals]] = await Promise.all([
+  const [, rows] = await Promise.all([
+    subscription,
     db
-      .select({ delivery: webhookDeliveries, kind: webhookEvents.kind })
+      .select({ delivery: webhookDeliveries, kind: webhookEvents.kind, total: totalOfAll() })
       .from(webhookDeliveries)
       .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
       .where(mine)
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.attempt))
       .limit(perPage)
       .offset(pageOffset(page, perPage)),
-    db.select({ total: count() }).from(webhookDeliveries).where(mine),
   ]);
-  return toPage(
-    rows.map(({ delivery, kind }) => ({
+  return pageWithTotal(
+    rows,
+    ({ delivery, kind }) => ({
       event_id: delivery.eventId,
       event_type: kind,
       attempt: delivery.attempt,
@@ -48,10 +52,10 @@ export async function listDeliveries(services: Services, companyId: string, id: 
       error_type: delivery.errorType as AttemptResult['errorType'],
       error: delivery.error,
       created_at: delivery.createdAt.toISOString(),
-    })),
-    totals?.total ?? 0,
+    }),
     page,
     perPage,
+    () => db.select({ total: count() }).from(webhookDeliveries).where(mine),
   );
 }
 

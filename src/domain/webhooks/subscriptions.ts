@@ -1,10 +1,10 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../data/errors.js';
 import { webhookSubscriptions } from '../../data/schema.js';
 import { ApiError, validationFailed } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
-import { type Page, pageOffset, toPage } from '../shared/pagination.js';
+import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import type { EventKind } from './event-catalog.js';
 import { sealSecret, secretKeysOf } from './secret-box.js';
 import { newWebhookSecret } from './standard-webhooks.js';
@@ -93,11 +93,14 @@ const subscribedAlready = (url: string, id: string | null) =>
 export async function listSubscriptions(services: Services, companyId: string, page: number, perPage: number): Promise<Page<Subscription>> {
   const live = and(eq(webhookSubscriptions.companyId, companyId), isNull(webhookSubscriptions.deletedAt));
   const { db } = services.database;
-  const [rows, [totals]] = await Promise.all([
-    db.select().from(webhookSubscriptions).where(live).orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id)).limit(perPage).offset(pageOffset(page, perPage)),
-    db.select({ total: count() }).from(webhookSubscriptions).where(live),
-  ]);
-  return toPage(rows.map(toSubscription), totals?.total ?? 0, page, perPage);
+  const rows = await db
+    .select({ ...getTableColumns(webhookSubscriptions), total: totalOfAll() })
+    .from(webhookSubscriptions)
+    .where(live)
+    .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id))
+    .limit(perPage)
+    .offset(pageOffset(page, perPage));
+  return pageWithTotal(rows, toSubscription, page, perPage, () => db.select({ total: count() }).from(webhookSubscriptions).where(live));
 }
 
 /** A live subscription of the company, or `webhook_not_found` (also for another company's id). */
