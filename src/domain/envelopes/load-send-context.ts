@@ -1,25 +1,30 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../data/database.js';
-import {
-  brandSettings,
-  companies,
-  templateDocuments,
-  templateFields,
-  templateRoles,
-  templates,
-  users,
-} from '../../data/schema.js';
+import { brandSettings, companies, type Reminders, type SigningOrder, users } from '../../data/schema.js';
 import { isUuid } from '../../lib/ids.js';
+import { rolesJson } from '../templates/template-reads.js';
 import { readEarlier } from './idempotency.js';
 import type { SendRequest } from './send-request.js';
+
+/** What a send takes from its template; the fields are copied inside the database (copyTemplateFields). */
+export type SendTemplate = {
+  id: string;
+  name: string;
+  emailSubject: string | null;
+  emailMessage: string | null;
+  expiryDays: number | null;
+  reminders: Reminders | null;
+  signingOrder: SigningOrder;
+  shareSigningLinks: boolean;
+};
 
 export type SendContext = Awaited<ReturnType<typeof loadSendContext>>;
 
 /**
- * Everything a send decides on, read in one wave of parallel queries, all scoped by the company of
- * the (verified) access token: the template with its roles, fields and document hash, the sender
- * named by sender_email (the default, the key's owner, comes with the key check),
- * the company's allowance and brand, and an earlier answer for the same Idempotency-Key.
+ * Everything a send decides on, read in one wave, all scoped by the company of the (verified)
+ * access token: one query for the company's allowance and brand with the template, its roles and
+ * its document's hash; beside it, when asked for, the sender named by sender_email (the default,
+ * the key's owner, comes with the key check) and an earlier answer for the same Idempotency-Key.
  */
 export async function loadSendContext(
   db: Db,
@@ -28,17 +33,27 @@ export async function loadSendContext(
   idempotencyKey: string | undefined,
 ) {
   const { companyId, apiKeyId } = scope;
+  // An id of no template when the given one is not a uuid, so the query stays the same.
   const templateId = isUuid(request.template_id) ? request.template_id : '00000000-0000-0000-0000-000000000000';
-  const sameTemplate = (table: typeof templateRoles | typeof templateFields | typeof templateDocuments) =>
-    and(eq(table.templateId, templateId), eq(table.companyId, companyId));
+  const ofThisCompany = sql`(select t.id from templates t where t.id = ${templateId} and t.company_id = ${companyId})`;
   const senderSelection = { id: users.id, email: users.email, active: users.active, esignSeat: users.esignSeat };
 
-  const [[template], roles, fields, [document], [sender], [company], earlier] = await Promise.all([
-    db.select().from(templates).where(and(eq(templates.id, templateId), eq(templates.companyId, companyId))).limit(1),
-    db.select().from(templateRoles).where(sameTemplate(templateRoles)).orderBy(asc(templateRoles.order), asc(templateRoles.name)),
-    db.select().from(templateFields).where(sameTemplate(templateFields)),
-    db.select({ sha256: templateDocuments.sha256 }).from(templateDocuments).where(sameTemplate(templateDocuments)).limit(1),
-    // Without sender_email the sender is the key's owner, whom the key check reads anyway.
+  const [[company], [sender], earlier] = await Promise.all([
+    db
+      .select({
+        allowance: companies.apiSignatureRequestsPerPeriod,
+        defaultEmailMessage: brandSettings.defaultEmailMessage,
+        template: sql<SendTemplate | null>`(
+          select json_build_object('id', t.id, 'name', t.name, 'emailSubject', t.email_subject, 'emailMessage', t.email_message,
+            'expiryDays', t.expiry_days, 'reminders', t.reminders, 'signingOrder', t.signing_order, 'shareSigningLinks', t.share_signing_links)
+          from templates t where t.id = ${templateId} and t.company_id = ${companyId})`,
+        roles: rolesJson(ofThisCompany),
+        documentSha256: sql<string | null>`(select d.sha256 from template_documents d where d.template_id = ${ofThisCompany})`,
+      })
+      .from(companies)
+      .leftJoin(brandSettings, and(eq(brandSettings.companyId, companies.id), eq(brandSettings.active, true)))
+      .where(eq(companies.id, companyId))
+      .limit(1),
     request.sender_email
       ? db
           .select(senderSelection)
@@ -46,13 +61,14 @@ export async function loadSendContext(
           .where(and(eq(users.companyId, companyId), eq(sql`lower(${users.email})`, request.sender_email.toLowerCase())))
           .limit(1)
       : Promise.resolve([]),
-    db
-      .select({ allowance: companies.apiSignatureRequestsPerPeriod, defaultEmailMessage: brandSettings.defaultEmailMessage })
-      .from(companies)
-      .leftJoin(brandSettings, and(eq(brandSettings.companyId, companies.id), eq(brandSettings.active, true)))
-      .where(eq(companies.id, companyId))
-      .limit(1),
     idempotencyKey ? readEarlier(db, apiKeyId, idempotencyKey) : undefined,
   ]);
-  return { template, roles, fields, documentSha256: document?.sha256, sender, company, earlier };
+  return {
+    template: company?.template ?? undefined,
+    roles: company?.roles ?? [],
+    documentSha256: company?.documentSha256 ?? undefined,
+    sender,
+    company: company && { allowance: company.allowance, defaultEmailMessage: company.defaultEmailMessage },
+    earlier,
+  };
 }

@@ -9,6 +9,7 @@
  * sweeper, should this request die first). Before it commits, nothing exists anywhere, and a send
  * refused after its admission gives back what the admission took.
  */
+import { sql } from 'drizzle-orm';
 import { auditEvents, envelopeFields, envelopes, recipients, webhookEvents } from '../../data/schema.js';
 import type { Db } from '../../data/database.js';
 import { isUniqueViolation } from '../../data/errors.js';
@@ -18,7 +19,6 @@ import { type OutboxMessage, outboxInsert } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { unavailable } from '../shared/unavailable.js';
-import { placementOf } from '../templates/field-placement.js';
 import { templateNotFound } from '../templates/get-template.js';
 import { type Envelope, sentEventData, withLinks, withoutLinks } from './envelope-answer.js';
 import { envelopeFollowUps } from './follow-ups.js';
@@ -115,7 +115,7 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
         createdAt: now,
       }),
       q.insert(recipients).values(withIds.map((recipient) => recipientRow(recipient, principal.companyId, envelopeId))),
-      ...fieldRows(q, context, withIds, principal.companyId, envelopeId),
+      ...copyTemplateFields(q, { companyId: principal.companyId, envelopeId, templateId: template.id, recipients: withIds }),
       q.insert(auditEvents).values({
         companyId: principal.companyId,
         envelopeId,
@@ -215,16 +215,20 @@ function recipientRow(recipient: EnvelopeRecipient & { id: string }, companyId: 
   };
 }
 
-/** The template's field layout, copied onto the envelope so later template edits do not move it. */
-function fieldRows(q: Db, context: SendContext, withIds: (EnvelopeRecipient & { id: string })[], companyId: string, envelopeId: string) {
-  const recipientOfRole = new Map(withIds.map((recipient) => [recipient.roleId, recipient.id]));
-  const rows = context.fields
-    .filter((field) => recipientOfRole.has(field.roleId))
-    .map((field) => ({
-      companyId,
-      envelopeId,
-      recipientId: recipientOfRole.get(field.roleId)!,
-      ...placementOf(field),
-    }));
-  return rows.length > 0 ? [q.insert(envelopeFields).values(rows)] : [];
+/**
+ * The template's field layout, copied onto the envelope (so later template edits do not move it)
+ * inside the database, as one INSERT … SELECT: each field goes to the recipient of its role.
+ */
+function copyTemplateFields(q: Db, to: { companyId: string; envelopeId: string; templateId: string; recipients: { roleId: string; id: string }[] }) {
+  if (to.recipients.length === 0) return [];
+  const recipientOfRole = sql.join(
+    to.recipients.map((recipient) => sql`when ${recipient.roleId}::uuid then ${recipient.id}`),
+    sql` `,
+  );
+  return [q.insert(envelopeFields).select(sql`
+    select gen_random_uuid(), ${to.companyId}::uuid, ${to.envelopeId}, case f.role_id ${recipientOfRole} end,
+      f.type, f.label, f.page, f.x, f.y, f.width, f.height, f.required, null
+    from template_fields f
+    where f.template_id = ${to.templateId} and f.company_id = ${to.companyId}
+      and f.role_id in (${sql.join(to.recipients.map((recipient) => sql`${recipient.roleId}::uuid`), sql`, `)})`)];
 }
