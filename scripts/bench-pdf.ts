@@ -31,11 +31,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { SourceMap } from 'node:module';
 import { cpus, loadavg } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { Hono } from 'hono';
-import { Miniflare, fetch as miniflareFetch } from 'miniflare';
+import { Miniflare } from 'miniflare';
+import { hotspots as hotspotsOf, openInspector, type Profile, profileCpu } from './workerd-profile.js';
 import { respondWithState, tokenOf } from '../functions/signing/signing-page.js';
 import type { FieldType } from '../src/data/schema.js';
 import { signingToken, verifySigningToken } from '../src/domain/envelopes/signing-links.js';
@@ -332,88 +333,6 @@ async function threadCpu(mf: Miniflare, pid: number, path: string) {
   return { isolate: Math.max(...deltas), all: deltas.reduce((a, b) => a + b, 0), body };
 }
 
-// ---- CPU profiles through the inspector ------------------------------------------------------------
-
-type CallFrame = { functionName: string; url: string; lineNumber: number; columnNumber: number };
-type Profile = { nodes: { id: number; callFrame: CallFrame }[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] };
-
-async function inspector(mf: Miniflare) {
-  const url = new URL('/core:user:bench', await mf.getInspectorURL());
-  url.protocol = 'http:';
-  const res = await miniflareFetch(url, { headers: { Upgrade: 'websocket' } });
-  const ws = res.webSocket;
-  if (!ws) throw new Error(`No inspector WebSocket at ${url}`);
-  ws.accept();
-  let nextId = 1;
-  const waiting = new Map<number, (result: unknown) => void>();
-  ws.addEventListener('message', (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
-  });
-  const send = <T>(method: string, params: object = {}) =>
-    new Promise<T>((done) => {
-      const id = nextId++;
-      waiting.set(id, done as (result: unknown) => void);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  await send('Profiler.enable');
-  return {
-    async profile(path: string): Promise<Profile> {
-      await send('Profiler.start');
-      await request(mf, path);
-      return (await send<{ profile: Profile }>('Profiler.stop')).profile;
-    },
-    close: () => ws.close(),
-  };
-}
-
-/** Each sample lasts until the next, as DevTools counts it. */
-function eachSample(profile: Profile, fn: (nodeId: number, ms: number) => void) {
-  let at = profile.startTime;
-  const times = profile.timeDeltas.map((delta) => (at += delta));
-  profile.samples.forEach((id, i) => fn(id, ((times[i + 1] ?? profile.endTime) - (times[i] ?? profile.endTime)) / 1000));
-}
-
-/**
- * As `npm run size` counts it: every sample but "(idle)" and "(program)" (workerd's own native work,
- * reported apart). A sample spans until the next one, so when the machine takes the core away the
- * wait lands in whatever was sampled; `bySamples` (samples × the usual interval) does not grow so.
- */
-function profileCpu(profile: Profile) {
-  const names = new Map(profile.nodes.map((n) => [n.id, n.callFrame.functionName]));
-  const ms = { cpu: 0, program: 0, gc: 0, bySamples: 0, interval: 0 };
-  const spans: number[] = [];
-  let busy = 0;
-  eachSample(profile, (id, span) => {
-    const name = names.get(id);
-    spans.push(span);
-    if (name === '(program)') ms.program += span;
-    else if (name !== '(idle)') (ms.cpu += span), busy++;
-    if (name === '(garbage collector)') ms.gc += span;
-  });
-  ms.interval = spans.length ? median(spans) : 0;
-  ms.bySamples = busy * ms.interval;
-  return ms;
-}
-
-const packageOf = (source: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1] ?? `(this repo) ${relative(root, resolve(root, source))}`;
-
-/** Self time per package (and per file of ours), mean over the profiles. */
-function hotspots(profiles: Profile[], map: SourceMap) {
-  const totals = new Map<string, number>();
-  for (const profile of profiles) {
-    const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
-    eachSample(profile, (id, span) => {
-      const frame = frames.get(id)!;
-      if (frame.functionName === '(idle)' || frame.functionName === '(program)') return;
-      const entry = frame.url.endsWith('bench-pdf-worker.js') && frame.lineNumber >= 0 ? (map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string }) : {};
-      const key = entry.originalSource ? packageOf(entry.originalSource) : frame.functionName.startsWith('(') ? frame.functionName : `(native) ${frame.functionName || 'anonymous'}`;
-      totals.set(key, (totals.get(key) ?? 0) + span / profiles.length);
-    });
-  }
-  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([name, ms]) => ({ name, ms: round(ms) }));
-}
-
 // ---- Figures ---------------------------------------------------------------------------------------
 
 const round = (n: number) => Number(n.toFixed(2));
@@ -506,12 +425,12 @@ const threadAll = bySubject(() => [] as number[]);
 const profiles = bySubject(() => [] as Profile[]);
 {
   const mf = await start(worker.code, true);
-  const devtools = await inspector(mf);
+  const devtools = await openInspector(mf, 'bench');
   try {
     await request(mf, '/prepare', { method: 'POST', body: prepared });
     for (const subject of SUBJECT_NAMES) await request(mf, paths[subject]);
     for (const order of rounds(runs)) {
-      for (const subject of order) profiles[subject].push(await devtools.profile(paths[subject]));
+      for (const subject of order) profiles[subject].push(await devtools.profile(() => request(mf, paths[subject])));
       process.stderr.write('p');
     }
   } finally {
@@ -564,12 +483,12 @@ const result = {
     finishBySamples: summary(profiles.finish.map((p) => profileCpu(p).bySamples)),
     finishGc: summary(profiles.finish.map((p) => profileCpu(p).gc)),
     sampleIntervalMs: round(median(profiles.finish.map((p) => profileCpu(p).interval))),
-    finishHotspots: hotspots(profiles.finish, worker.map),
+    finishHotspots: hotspotsOf(profiles.finish, worker.map, 'bench-pdf-worker.js', root),
     sealToBaseline: ratio(profiled.seal.median, profiled.baseline.median),
-    sealHotspots: hotspots(profiles.seal, worker.map),
+    sealHotspots: hotspotsOf(profiles.seal, worker.map, 'bench-pdf-worker.js', root),
     signToBaseline: ratio(profiled.sign.median, profiled.baseline.median),
     signBySamples: summary(profiles.sign.map((p) => profileCpu(p).bySamples)),
-    signHotspots: hotspots(profiles.sign, worker.map),
+    signHotspots: hotspotsOf(profiles.sign, worker.map, 'bench-pdf-worker.js', root),
   },
 };
 

@@ -27,6 +27,11 @@ import { openNodePostgresDatabase } from '../src/adapters/postgres/node-postgres
 import { productionServices } from '../src/adapters/production/production-services.js';
 import { createApp } from '../src/app.js';
 import { exchangeApiKey } from '../src/domain/auth/exchange-api-key.js';
+import { scopes } from '../src/domain/auth/scopes.js';
+import type { TemplateDefinition } from '../src/domain/templates/template-definition.js';
+import { importTemplate } from '../src/domain/templates/import-template.js';
+import { generateDocument } from '../src/pdf/generate-document.js';
+import { measureWorkerd, type WorkerdRoute } from './bench-workerd.js';
 import { readWorkerConfig } from '../src/entries/worker-config.js';
 import { randomBase62 } from '../src/lib/crypto.js';
 import { rateRules } from '../src/ports/rate-limiter.js';
@@ -42,11 +47,13 @@ if (process.argv.includes('--soak')) {
 
 const number = (fallback: string) => ({ type: 'string', default: fallback }) as const;
 const { values: opts } = parseArgs({
-  options: { sends: number('1500'), concurrency: number('8'), rounds: number('5'), warmup: number('50'), json: { type: 'string' } },
+  options: {
+    sends: number('1500'), concurrency: number('8'), rounds: number('5'), warmup: number('50'), 'cold-runs': number('5'), 'cpu-runs': number('15'), json: { type: 'string' },
+  },
 });
-const [sends, concurrency, rounds, warmup] = [opts.sends, opts.concurrency, opts.rounds, opts.warmup].map(Number) as [number, number, number, number];
-if (![sends, concurrency, rounds].every((n) => Number.isInteger(n) && n > 0) || !Number.isInteger(warmup) || warmup < 0) {
-  throw new Error('--sends, --concurrency and --rounds take positive whole numbers, --warmup a whole number');
+const [sends, concurrency, rounds, warmup, coldRuns, cpuRuns] = [opts.sends, opts.concurrency, opts.rounds, opts.warmup, opts['cold-runs'], opts['cpu-runs']].map(Number) as [number, number, number, number, number, number];
+if (![sends, concurrency, rounds, coldRuns, cpuRuns].every((n) => Number.isInteger(n) && n > 0) || !Number.isInteger(warmup) || warmup < 0) {
+  throw new Error('--sends, --concurrency, --rounds, --cold-runs and --cpu-runs take positive whole numbers, --warmup a whole number');
 }
 // Every key sends at most the send limit, and each is exchanged once over HTTP, within the per-IP
 // exchange limit (a margin of 2 for a person trying the server at the same time).
@@ -61,17 +68,19 @@ const COMPANY_ID = 'b3e1c0de-0c0f-4e5a-8b6c-7d8e9f0a1b2c';
 const runId = randomBase62(8); // new key ids per run: limits kept in a shared Redis never carry over
 
 /** The demo company as a company of its own (so it can sit beside the demo in a shared database). */
-async function writeBenchSeed(dir: string): Promise<{ path: string; keys: string[] }> {
+async function writeBenchSeed(dir: string): Promise<{ path: string; keys: string[]; everyScope: string }> {
   const demo = JSON.parse(await readFile(join(projectRoot, 'seed/demo.json'), 'utf8'));
   const acme = demo.companies[0];
   const nda = acme.templates.find((template: { name: string }) => template.name === 'Mutual NDA');
   const keys = Array.from({ length: keyCount }, (_, i) => ({
     id: `key_bench_${runId}_${i}`, owner: 'olivia@acme.test', key: `esk_test_bench_${randomBase62(32)}`, scopes: ['contacts:read', 'envelopes:send'],
   }));
-  const company = { ...acme, id: COMPANY_ID, name: 'Bench Ltd', api_signature_requests_per_period: 1_000_000, api_keys: keys, templates: [{ ...nda, id: TEMPLATE_ID }] };
+  // Parts 2 and 3 read templates and write contacts too: a key with every scope.
+  const everyScope = { id: `key_bench_${runId}_all`, owner: 'olivia@acme.test', key: `esk_test_bench_${randomBase62(32)}`, scopes: [...scopes] };
+  const company = { ...acme, id: COMPANY_ID, name: 'Bench Ltd', api_signature_requests_per_period: 1_000_000, api_keys: [...keys, everyScope], templates: [{ ...nda, id: TEMPLATE_ID }] };
   const path = join(dir, 'bench-seed.json');
   await writeFile(path, JSON.stringify({ companies: [company] }));
-  return { path, keys: keys.map((key) => key.key) };
+  return { path, keys: keys.map((key) => key.key), everyScope: everyScope.key };
 }
 
 let sent = 0;
@@ -86,6 +95,27 @@ const sendBody = () => {
     ],
   });
 };
+
+/** A template of `roles` signer roles, 10 fields each, for the send's CPU at its size. */
+function rolesTemplate(roles: number): TemplateDefinition {
+  const names = Array.from({ length: roles }, (_, i) => `Signer ${i + 1}`);
+  return {
+    name: `Bench: ${roles} roles`, email_subject: null, email_message: null, expiry_days: 30, reminders: { first_after_days: 2, every_days: 3 },
+    signing_order: 'parallel', share_signing_links: false,
+    roles: names.map((name, i) => ({ name, type: 'signer' as const, order: i + 1, locked: false })),
+    fields: names.flatMap((role, r) =>
+      Array.from({ length: 10 }, (_, f) => ({ role, type: f === 0 ? ('signature' as const) : ('text' as const), page: 1 + (r % 2), x: 40 + (f % 5) * 100, y: 40 + (r % 20) * 36, width: 90, height: 18, required: f === 0 })),
+    ),
+  };
+}
+const rolesSendBody = (templateId: string, roles: number) => () => {
+  const n = `${runId}.${sent++}`;
+  return JSON.stringify({ template_id: templateId, recipients: Array.from({ length: roles }, (_, i) => ({ role: `Signer ${i + 1}`, name: `Signer ${i + 1}`, email: `signer${i + 1}.${n}@bench.test` })) });
+};
+let contactsMade = 0;
+const contactBody = () => JSON.stringify({ name: 'Bench Contact', email: `contact.${runId}.${contactsMade++}@bench.test` });
+/** The roles of the templates the send's CPU is measured at. */
+const SEND_SIZES = [2, 10, 50] as const;
 
 function stats(latencies: number[], elapsedMs: number) {
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -231,7 +261,7 @@ async function productionRoundTrips(seed: Seed) {
     if (!redis) throw new Error('The Redis stand-in did not start');
     const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
     // The Worker's configuration, aimed at the stand-ins as `npm run dev` aims it.
-    const config = readWorkerConfig({
+    const workerEnv: Record<string, string> = {
       DATABASE_URL: 'postgres://bench:bench@neon.localhost/esign', // the stand-in serves its own database
       NEON_FETCH_ENDPOINT: neon.sqlEndpoint, UPSTASH_REDIS_REST_URL: redis.url, UPSTASH_REDIS_REST_TOKEN: redis.token,
       QSTASH_URL: qstash.url, QSTASH_TOKEN: qstash.token,
@@ -240,10 +270,18 @@ async function productionRoundTrips(seed: Seed) {
       EMAIL_API_URL: `${sinkUrl}/emails`, EMAIL_API_KEY: 'bench-email-key', EMAIL_FROM: 'Bench <bench@bench.test>',
       WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
       SEAL_KEY_PEM: TEST_SEAL_KEY_PEM, SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
-    });
+    };
+    const config = readWorkerConfig(workerEnv);
     const services = productionServices(config);
     const app = createApp(services);
-    const { access_token } = await exchangeApiKey(services, seed.keys[0]!);
+    // The send's CPU is measured at several sizes: a template of each, in the database the stand-in serves.
+    const sized = new Map<number, string>();
+    for (const roles of SEND_SIZES) {
+      const definition = rolesTemplate(roles);
+      const template = await importTemplate(seeding, COMPANY_ID, definition, { fileName: 'bench.pdf', bytes: await generateDocument(definition.name, 2) });
+      sized.set(roles, template.id);
+    }
+    const { access_token } = await exchangeApiKey(services, seed.everyScope);
     const serviceAt = new Map([[neon.url, 'neon'], [redis.url, 'redis'], [qstash.url, 'qstash']]);
 
     /** One request to the app, with every request it makes to a stand-in and when. */
@@ -279,19 +317,58 @@ async function productionRoundTrips(seed: Seed) {
       const waves = SERVICES.map((s) => wavesOf(onPath.filter((c) => c.service === s)));
       const perService = Object.fromEntries(SERVICES.map((s, i) => [s, { requests: waves[i]!.reduce((n, w) => n + w.requests, 0), waves: waves[i]!.length }]));
       const afterWaves = SERVICES.flatMap((s) => wavesOf(after.filter((c) => c.service === s))).map((wave) => ({ ...wave, after_response: true }));
-      return { label, ms, per_service: perService, timeline: [...waves.flat(), ...afterWaves].sort((a, b) => a.from_ms - b.from_ms) };
+      // The request's own sequential waits: requests to any service that overlap form one network wave.
+      const networkWaves = wavesOf(onPath.map((c) => ({ ...c, service: 'any' }))).length;
+      return { label, ms, network_waves: networkWaves, per_service: perService, timeline: [...waves.flat(), ...afterWaves].sort((a, b) => a.from_ms - b.from_ms) };
     };
-    const send = (label: string) => traced(label, '/v1/envelopes/from-template', { method: 'POST', body: sendBody() });
-    const trivial = (label: string) => traced(label, '/v1/contacts?per_page=1');
+    const send = (label: string, body = sendBody) => traced(label, '/v1/envelopes/from-template', { method: 'POST', body: body() });
+    const gets = {
+      contacts: 'GET /v1/contacts?per_page=1',
+      templates: 'GET /v1/templates',
+      template: `GET /v1/templates/${TEMPLATE_ID}`,
+    };
     // The first send runs in a fresh "isolate", with a Redis stand-in that knows no script yet (so
-    // its first EVALSHA may fail with NOSCRIPT); the later two are the steady state the aim is about.
+    // its first EVALSHA may fail with NOSCRIPT); the first GET likewise for the other limit's script.
     const requests = {
       send_first: await send('POST /v1/envelopes/from-template (first request)'),
-      trivial: await trivial('GET /v1/contacts?per_page=1'),
+      get_first: await traced(`${gets.contacts} (first of its limit)`, '/v1/contacts?per_page=1'),
+      get_contacts: await traced(gets.contacts, '/v1/contacts?per_page=1'),
+      get_templates: await traced(gets.templates, '/v1/templates'),
+      get_template: await traced(gets.template, `/v1/templates/${TEMPLATE_ID}`),
+      post_contact: await traced('POST /v1/contacts', '/v1/contacts', { method: 'POST', body: contactBody() }),
       send: await send('POST /v1/envelopes/from-template'),
+      send_10_roles: await send('POST /v1/envelopes/from-template (10 roles, 100 fields)', rolesSendBody(sized.get(10)!, 10)),
     };
-    const steady = requests.send.per_service;
-    return { database: neon.backend, aim_holds: steady.neon!.waves <= 2 && steady.redis!.waves <= 1, requests };
+    const steady = [requests.send, requests.send_10_roles];
+    const steadyGets = [requests.get_contacts, requests.get_templates, requests.get_template];
+    const roundTrips = {
+      database: neon.backend,
+      aims: {
+        get_one_wave: steadyGets.every((r) => r.network_waves === 1),
+        send_two_waves: steady.every((r) => r.network_waves <= 2 && r.per_service.qstash!.requests === 0),
+      },
+      requests,
+    };
+
+    // Part 3: the deployed bundle in workerd, over the same stand-ins.
+    const json = (body: () => string) => () => ({ method: 'POST', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: body() });
+    const get = () => ({ headers: { authorization: `Bearer ${access_token}` } });
+    const routes: WorkerdRoute[] = [
+      { name: gets.contacts, path: '/v1/contacts?per_page=1', init: get, expect: 200 },
+      { name: gets.templates, path: '/v1/templates', init: get, expect: 200 },
+      { name: 'GET /v1/templates/{id}', path: `/v1/templates/${TEMPLATE_ID}`, init: get, expect: 200 },
+      { name: 'POST /v1/contacts', path: '/v1/contacts', init: json(contactBody), expect: 201 },
+      { name: 'GET /v1/openapi.json', path: '/v1/openapi.json', expect: 200 },
+      ...SEND_SIZES.map((roles) => ({ name: `send, ${roles} roles (${roles * 10} fields)`, path: '/v1/envelopes/from-template', init: json(rolesSendBody(sized.get(roles)!, roles)), expect: 201 })),
+    ];
+    const workerd = await measureWorkerd({
+      bindings: { ...workerEnv, ALLOW_IN_PROCESS_LIMITS: 'false' },
+      firstRequest: { name: gets.contacts, path: '/v1/contacts?per_page=1', init: get, expect: 200 },
+      routes,
+      coldRuns,
+      warmRuns: cpuRuns,
+    });
+    return { roundTrips, workerd };
   } finally {
     globalThis.fetch = realFetch;
     sink.close();
@@ -311,17 +388,47 @@ function printEmbedded(e: Awaited<ReturnType<typeof embeddedThroughput>>) {
   console.log(`send ÷ baseline: throughput ×${r.throughput}, p50 ×${r.p50}, p99 ×${r.p99}`);
 }
 
-function printRoundTrips(p: Awaited<ReturnType<typeof productionRoundTrips>>) {
+type Production = Awaited<ReturnType<typeof productionRoundTrips>>;
+
+function printRoundTrips(p: Production['roundTrips']) {
   console.log(`\nRound trips through the production adapters (Neon HTTP over ${p.database}, Upstash REST over Redis, QStash)`);
   for (const r of Object.values(p.requests)) {
     const counts = Object.entries(r.per_service).map(([s, c]) => `${s} ${c.requests} req / ${c.waves} wave${c.waves === 1 ? '' : 's'}`);
-    console.log(`${r.label}: ${counts.join(', ')}; ${r.ms} ms`);
+    console.log(`${r.label}: ${r.network_waves} network wave${r.network_waves === 1 ? '' : 's'} before the answer (${counts.join(', ')}); ${r.ms} ms`);
     for (const [i, w] of r.timeline.entries()) {
       const after = 'after_response' in w ? '  (after the answer)' : '';
       console.log(`  ${i + 1}. ${w.service.padEnd(6)} ${String(w.from_ms).padStart(6)}–${String(w.to_ms).padEnd(6)} ms  ${w.calls.join('; ')}${after}`);
     }
   }
-  console.log(`Aim (steady-state send: ≤ 2 database waves, ≤ 1 Redis wave before the answer): ${p.aim_holds ? 'holds' : 'DOES NOT HOLD'}`);
+}
+
+function printWorkerd(w: Production['workerd']) {
+  console.log(`\nThe deployed bundle in workerd (${w.bundle.modules} module${w.bundle.modules === 1 ? '' : 's'}, ${w.bundle.raw_kib} KiB, ${w.bundle.gzip_kib} KiB gzip -9)`);
+  const c = w.cold_start;
+  console.log(`cold start (process start to the answer of ${c.first_request}, all threads): ${c.worker.median_ms} ms; trivial Worker ${c.trivial_worker.median_ms} ms; ours ${c.ours_ms} ms (×${c.ratio_to_trivial})`);
+  console.log('CPU per request, warm (isolate thread, medians):');
+  for (const [name, s] of Object.entries(w.cpu_per_request)) {
+    const js = w.profiled_js_per_request[name]!;
+    console.log(`  ${`${s.median_ms} ms`.padStart(10)}  ${name}  (min ${s.min_ms}, max ${s.max_ms}); profiled JavaScript ${js.median_ms} ms: ${js.hotspots.slice(0, 4).map((h) => `${h.name} ${h.ms}`).join(', ')}`);
+  }
+}
+
+/** Every aim of the performance section of the README, judged in this run. */
+function judge(embedded: Awaited<ReturnType<typeof embeddedThroughput>>, p: Production) {
+  const cpu = p.workerd.cpu_per_request;
+  const sendCpu = (roles: number) => cpu[`send, ${roles} roles (${roles * 10} fields)`]!.median_ms;
+  const waves = (key: keyof Production['roundTrips']['requests']) => p.roundTrips.requests[key].network_waves;
+  const aims = [
+    { aim: 'an authenticated GET in 1 network wave', measured: `contacts ${waves('get_contacts')}, templates ${waves('get_templates')}, template ${waves('get_template')}`, holds: p.roundTrips.aims.get_one_wave },
+    { aim: 'a send in 2 network waves, the queue publish after the answer', measured: `${waves('send')} (2 roles), ${waves('send_10_roles')} (10 roles)`, holds: p.roundTrips.aims.send_two_waves },
+    { aim: 'send CPU in workerd < 5 ms up to 10 roles and 100 fields', measured: `${sendCpu(2)} ms (2 roles), ${sendCpu(10)} ms (10), ${sendCpu(50)} ms (50)`, holds: sendCpu(2) < 5 && sendCpu(10) < 5 },
+    { aim: 'cold start (load, evaluation, first request) < 50 ms CPU beyond a trivial Worker', measured: `${p.workerd.cold_start.ours_ms} ms`, holds: p.workerd.cold_start.ours_ms < 50 },
+    { aim: `bundle ≤ ${p.workerd.bundle.budget_gzip_kib} KiB gzip`, measured: `${p.workerd.bundle.gzip_kib} KiB`, holds: p.workerd.bundle.gzip_kib <= p.workerd.bundle.budget_gzip_kib },
+    { aim: 'embedded send ≤ 3× a GET (p50)', measured: `×${embedded.send_vs_baseline.p50} (throughput ×${embedded.send_vs_baseline.throughput})`, holds: embedded.send_vs_baseline.p50 <= 3 },
+  ];
+  console.log('\nAims');
+  for (const a of aims) console.log(`  ${a.holds ? 'holds        ' : 'DOES NOT HOLD'}  ${a.aim}: ${a.measured}`);
+  return aims;
 }
 
 const tmp = await mkdtemp(join(tmpdir(), 'bench-'));
@@ -329,10 +436,14 @@ try {
   const seed = await writeBenchSeed(tmp);
   const embedded = await embeddedThroughput(tmp, seed);
   printEmbedded(embedded);
-  const roundTrips = await productionRoundTrips(seed);
-  printRoundTrips(roundTrips);
-  if (opts.json) await writeFile(opts.json, `${JSON.stringify({ embedded, round_trips: roundTrips }, null, 2)}\n`);
-  if (!roundTrips.aim_holds) process.exitCode = 1;
+  const production = await productionRoundTrips(seed);
+  printRoundTrips(production.roundTrips);
+  printWorkerd(production.workerd);
+  const aims = judge(embedded, production);
+  if (opts.json) {
+    await writeFile(opts.json, `${JSON.stringify({ embedded, round_trips: production.roundTrips, workerd: production.workerd, aims }, null, 2)}\n`);
+  }
+  if (!aims.every((a) => a.holds)) process.exitCode = 1;
 } finally {
   await rm(tmp, { recursive: true, force: true });
 }

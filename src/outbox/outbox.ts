@@ -7,6 +7,7 @@
  */
 import { and, asc, inArray, isNull, lte } from 'drizzle-orm';
 import type { Db, Statement } from '../data/database.js';
+import { insertRows } from '../data/insert-rows.js';
 import { outboxMessages } from '../data/schema.js';
 import { logError } from '../lib/log-error.js';
 import type { QueueMessage } from '../ports/queue.js';
@@ -18,21 +19,15 @@ export type OutboxMessage = QueueMessage & { dedupeId: string };
 /** The statement that records side effects; goes in the batch of the change that causes them. */
 export function outboxInsert(q: Db, companyId: string, messages: OutboxMessage[], now: Date): Statement[] {
   if (messages.length === 0) return [];
-  return [
-    q
-      .insert(outboxMessages)
-      .values(
-        messages.map((message) => ({
-          id: message.dedupeId,
-          companyId,
-          topic: message.topic,
-          body: message.body,
-          dueAt: message.notBefore ?? null,
-          createdAt: now,
-        })),
-      )
-      .onConflictDoNothing(),
-  ];
+  const rows = messages.map((message) => ({
+    id: message.dedupeId,
+    companyId,
+    topic: message.topic,
+    body: message.body,
+    dueAt: message.notBefore ?? null,
+    createdAt: now,
+  }));
+  return [insertRows(q, outboxMessages, rows).onConflictDoNothing()];
 }
 
 /**

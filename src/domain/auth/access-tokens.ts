@@ -30,7 +30,7 @@ export async function issueAccessToken(secret: Uint8Array, claims: TokenClaims, 
  */
 export async function verifyAccessToken(secret: Uint8Array, token: string, now: Date): Promise<TokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, secret, {
+    const { payload } = await jwtVerify(token, await verificationKey(secret), {
       issuer: ISSUER,
       audience: AUDIENCE,
       algorithms: ['HS256'],
@@ -47,4 +47,15 @@ export async function verifyAccessToken(secret: Uint8Array, token: string, now: 
   } catch {
     return null;
   }
+}
+
+// The HMAC key, imported once per secret: jose would import the raw bytes on every verification.
+const verificationKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function verificationKey(secret: Uint8Array): Promise<CryptoKey> {
+  let key = verificationKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    verificationKeys.set(secret, key);
+  }
+  return key;
 }

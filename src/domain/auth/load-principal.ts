@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../data/database.js';
 import { apiKeys, users } from '../../data/schema.js';
 import type { Services } from '../../services.js';
 import type { TokenClaims } from './access-tokens.js';
@@ -10,7 +11,26 @@ import type { Scope } from './scopes.js';
  * token was issued. Read on every request, so revocation and role changes apply at once.
  */
 export async function loadPrincipal(services: Services, claims: TokenClaims): Promise<Principal | null> {
-  const [row] = await services.database.db
+  const [row] = await keyLookup(services.database.db).execute({ apiKeyId: claims.apiKeyId, companyId: claims.companyId });
+  if (!row || row.revokedAt || row.version !== claims.keyVersion) return null;
+  return {
+    companyId: claims.companyId,
+    apiKeyId: claims.apiKeyId,
+    scopes: row.scopes as Scope[],
+    owner: { id: row.ownerId, email: row.ownerEmail, role: row.ownerRole, active: row.ownerActive, esignSeat: row.ownerEsignSeat },
+  };
+}
+
+// Every request makes this query: it is built once per database, not once per request.
+const prepared = new WeakMap<Db, ReturnType<typeof prepareKeyLookup>>();
+function keyLookup(db: Db) {
+  let query = prepared.get(db);
+  if (!query) prepared.set(db, (query = prepareKeyLookup(db)));
+  return query;
+}
+
+function prepareKeyLookup(db: Db) {
+  return db
     .select({
       scopes: apiKeys.scopes,
       version: apiKeys.version,
@@ -23,13 +43,7 @@ export async function loadPrincipal(services: Services, claims: TokenClaims): Pr
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
-    .where(and(eq(apiKeys.id, claims.apiKeyId), eq(apiKeys.companyId, claims.companyId)))
-    .limit(1);
-  if (!row || row.revokedAt || row.version !== claims.keyVersion) return null;
-  return {
-    companyId: claims.companyId,
-    apiKeyId: claims.apiKeyId,
-    scopes: row.scopes as Scope[],
-    owner: { id: row.ownerId, email: row.ownerEmail, role: row.ownerRole, active: row.ownerActive, esignSeat: row.ownerEsignSeat },
-  };
+    .where(and(eq(apiKeys.id, sql.placeholder('apiKeyId')), eq(apiKeys.companyId, sql.placeholder('companyId'))))
+    .limit(1)
+    .prepare('key_lookup');
 }

@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { auditEvents, envelopeFields, envelopes, recipients, webhookEvents } from '../../data/schema.js';
 import type { Db } from '../../data/database.js';
 import { isUniqueViolation } from '../../data/errors.js';
+import { insertRows } from '../../data/insert-rows.js';
 import { ApiError, validationFailed } from '../../errors.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { type OutboxMessage, outboxInsert } from '../../outbox/outbox.js';
@@ -114,7 +115,7 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
         documentSha256: valid.documentSha256,
         createdAt: now,
       }),
-      q.insert(recipients).values(withIds.map((recipient) => recipientRow(recipient, principal.companyId, envelopeId))),
+      insertRows(q, recipients, withIds.map((recipient) => recipientRow(recipient, principal.companyId, envelopeId))),
       ...copyTemplateFields(q, { companyId: principal.companyId, envelopeId, templateId: template.id, recipients: withIds }),
       q.insert(auditEvents).values({
         companyId: principal.companyId,

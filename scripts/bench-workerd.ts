@@ -1,0 +1,218 @@
+/**
+ * The Worker as deployed, inside workerd (part 3 of `npm run bench`): its bundle size, its cold
+ * start and the CPU time of each route measured, all against a trivial Worker in the same run.
+ *
+ * The bundle is built as `wrangler deploy` builds it (a dry run of wrangler.toml) and run by
+ * Miniflare with the compatibility date and flags of wrangler.toml, its [vars], and bindings that
+ * aim the production adapters at the stand-ins of part 2 (Neon HTTP, Upstash REST, QStash).
+ *
+ * CPU time is read from /proc/<pid>/task/<tid>/schedstat: nanoseconds each of workerd's threads
+ * actually ran, which does not grow when the shared machine takes the core away (wall time does).
+ * - Cold start: a fresh workerd process per run, from its start to the answer of its first request
+ *   (an authenticated GET): the module's load and evaluation, the app's build and the request,
+ *   all threads summed. The trivial Worker's process, measured the same way, is the baseline: our
+ *   own cost is the difference.
+ * - Per route, warm: the isolate's thread (the one that ran the most) over each request and what
+ *   follows its answer (the outbox relay of a send), rounds alternating the routes.
+ * Linux only (it reads /proc).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { SourceMap } from 'node:module';
+import { Miniflare } from 'miniflare';
+import { hotspots, openInspector, type Profile, profileCpu } from './workerd-profile.js';
+
+
+const root = resolve(import.meta.dirname, '..');
+export const BUDGET_GZIP_KIB = 500;
+
+export type WorkerdRoute = { name: string; path: string; init?: () => RequestInit; expect: number };
+
+const round = (n: number) => Math.round(n * 100) / 100;
+export function median(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+const summary = (values: number[]) => ({ median_ms: round(median(values)), min_ms: round(Math.min(...values)), max_ms: round(Math.max(...values)), runs: values.length });
+
+/** The deploy bundle: wrangler's dry run, as `npm run size` makes it. */
+async function buildDeployBundle(dir: string) {
+  const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' };
+  await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', dir], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }).catch(
+    (err: { stdout?: string; stderr?: string }) => {
+      throw new Error(`wrangler deploy --dry-run failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+    },
+  );
+  const files = (await readdir(dir)).filter((file) => file.endsWith('.js'));
+  const modules = await Promise.all(files.map(async (file) => ({ path: join(dir, file), contents: await readFile(join(dir, file)) })));
+  const raw = modules.reduce((n, m) => n + m.contents.length, 0);
+  const gzip = modules.reduce((n, m) => n + gzipSync(m.contents, { level: 9 }).length, 0);
+  // The entry keeps the name of wrangler.toml's `main`; other modules are chunks it imports.
+  const entry = `${/^main\s*=\s*"(?:.*\/)?([^/"]+)\.ts"/m.exec(toml)?.[1] ?? 'index'}.js`;
+  if (!files.includes(entry)) throw new Error(`No ${entry} among the bundle's modules (${files.join(', ')})`);
+  return { dir, main: join(dir, entry), files, rawKiB: round(raw / 1024), gzipKiB: round(gzip / 1024) };
+}
+
+const toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
+const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+const compatibilityFlags = JSON.parse(/^compatibility_flags\s*=\s*(\[[^\]]*\])/m.exec(toml)?.[1] ?? '[]') as string[];
+/** wrangler.toml's [vars] (plain `NAME = "value"` lines). */
+const tomlVars = Object.fromEntries(
+  [...(/^\[vars\]\n([\s\S]*?)(?:^\[|$(?![\s\S]))/m.exec(toml)?.[1] ?? '').matchAll(/^(\w+)\s*=\s*"([^"]*)"/gm)].map((m) => [m[1]!, m[2]!]),
+);
+
+type Subject = { script: string } | { dir: string; main: string; files: string[] };
+
+async function start(subject: Subject, bindings: Record<string, string>, inspect = false): Promise<Miniflare> {
+  const base = { name: 'bench', compatibilityDate, compatibilityFlags, bindings: { ...tomlVars, ...bindings }, ...(inspect ? { inspectorPort: 0 } : {}) };
+  if ('script' in subject) {
+    const mf = new Miniflare({ ...base, modules: true, script: subject.script });
+    await mf.ready;
+    return mf;
+  }
+  // Every module of the bundle, listed, the entry first (Miniflare cannot follow computed imports).
+  const ordered = [subject.main, ...subject.files.map((file) => join(subject.dir, file)).filter((path) => path !== subject.main)];
+  const modules = ordered.map((path) => ({ type: 'ESModule' as const, path, contents: readFileSync(path) }));
+  const mf = new Miniflare({ ...base, modules, modulesRoot: subject.dir });
+  await mf.ready;
+  return mf;
+}
+
+/** The workerd process Miniflare started (a child of this one). */
+function workerdPid(): number {
+  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
+    try {
+      const [, comm, rest] = /^\d+ \((.*)\) (.*)$/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))!;
+      return comm === 'workerd' && Number(rest!.split(' ')[1]) === process.pid ? [Number(pid)] : [];
+    } catch {
+      return [];
+    }
+  });
+  if (children.length !== 1) throw new Error(`Expected one workerd child process, found ${children.length}.`);
+  return children[0]!;
+}
+
+function threadNanos(pid: number): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      times.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return times;
+}
+const totalMs = (times: Map<string, number>) => [...times.values()].reduce((a, b) => a + b, 0) / 1e6;
+
+async function ask(mf: Miniflare, route: WorkerdRoute): Promise<void> {
+  const res = await mf.dispatchFetch(`http://bench.test${route.path}`, (route.init?.() ?? {}) as never);
+  const body = await res.text();
+  if (res.status !== route.expect) throw new Error(`${route.name} answered ${res.status} in workerd: ${body.slice(0, 300)}`);
+}
+
+/** What follows an answer (the outbox relay) runs within this; an idle thread gains no CPU meanwhile. */
+const AFTER_ANSWER_MS = 150;
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+export async function measureWorkerd(options: {
+  bindings: Record<string, string>;
+  firstRequest: WorkerdRoute;
+  routes: WorkerdRoute[];
+  coldRuns: number;
+  warmRuns: number;
+}) {
+  const tmp = await mkdtemp(join(tmpdir(), 'bench-workerd-'));
+  try {
+    const bundle = await buildDeployBundle(join(tmp, 'worker'));
+    const trivial = { script: "export default { fetch: () => new Response('ok') };" };
+    const trivialFirst: WorkerdRoute = { name: 'GET / (trivial Worker)', path: '/', expect: 200 };
+
+    // 1. Cold starts, ours and the trivial Worker's interleaved, the order alternating.
+    const cold = { worker: [] as number[], trivial: [] as number[] };
+    for (let run = 0; run < options.coldRuns; run++) {
+      const order = run % 2 ? (['trivial', 'worker'] as const) : (['worker', 'trivial'] as const);
+      for (const which of order) {
+        const mf = await start(which === 'worker' ? bundle : trivial, options.bindings);
+        try {
+          await ask(mf, which === 'worker' ? options.firstRequest : trivialFirst);
+          cold[which].push(totalMs(threadNanos(workerdPid())));
+        } finally {
+          await mf.dispose();
+        }
+        process.stderr.write('c');
+      }
+    }
+
+    // 2. Each route, warm, on one isolate: the isolate's thread per request.
+    const routes = [...options.routes, { ...trivialFirst, name: 'trivial request (same Worker, unknown path)', path: '/bench-trivial', expect: 404 }];
+    const cpu = new Map(routes.map((route) => [route.name, [] as number[]]));
+    const mf = await start(bundle, options.bindings);
+    try {
+      const pid = workerdPid();
+      for (const route of routes) await ask(mf, route); // warm-up
+      for (let run = 0; run < options.warmRuns; run++) {
+        for (const route of run % 2 ? [...routes].reverse() : routes) {
+          await pause(AFTER_ANSWER_MS);
+          const before = threadNanos(pid);
+          await ask(mf, route);
+          await pause(AFTER_ANSWER_MS);
+          const deltas = [...threadNanos(pid)].map(([tid, ns]) => (ns - (before.get(tid) ?? 0)) / 1e6);
+          cpu.get(route.name)!.push(Math.max(...deltas));
+        }
+        process.stderr.write('w');
+      }
+    } finally {
+      await mf.dispose();
+    }
+
+    // 3. The same requests under the DevTools profiler: the JavaScript our isolate ran, and where.
+    const profiles = new Map(routes.map((route) => [route.name, [] as Profile[]]));
+    const inspected = await start(bundle, options.bindings, true);
+    const devtools = await openInspector(inspected, 'bench', 100);
+    try {
+      for (const route of routes) await ask(inspected, route);
+      for (let run = 0; run < options.warmRuns; run++) {
+        for (const route of run % 2 ? [...routes].reverse() : routes) {
+          await pause(AFTER_ANSWER_MS);
+          profiles.get(route.name)!.push(await devtools.profile(async () => {
+            await ask(inspected, route);
+            await pause(AFTER_ANSWER_MS);
+          }));
+        }
+        process.stderr.write('p');
+      }
+    } finally {
+      devtools.close();
+      await inspected.dispose();
+    }
+    process.stderr.write('\n');
+    const map = new SourceMap(JSON.parse(await readFile(`${bundle.main}.map`, 'utf8')));
+    const file = bundle.main.split('/').at(-1)!;
+
+    const coldWorker = median(cold.worker);
+    const coldTrivial = median(cold.trivial);
+    return {
+      bundle: { raw_kib: bundle.rawKiB, gzip_kib: bundle.gzipKiB, modules: bundle.files.length, budget_gzip_kib: BUDGET_GZIP_KIB },
+      cold_start: {
+        first_request: options.firstRequest.name,
+        worker: summary(cold.worker),
+        trivial_worker: summary(cold.trivial),
+        ours_ms: round(coldWorker - coldTrivial),
+        ratio_to_trivial: round(coldWorker / coldTrivial),
+      },
+      cpu_per_request: Object.fromEntries([...cpu].map(([name, values]) => [name, summary(values)])),
+      profiled_js_per_request: Object.fromEntries(
+        [...profiles].map(([name, list]) => [name, { ...summary(list.map((p) => profileCpu(p).bySamples)), hotspots: hotspots(list, map, file, root, 8, true) }]),
+      ),
+    };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

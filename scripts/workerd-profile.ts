@@ -1,0 +1,98 @@
+/**
+ * CPU profiles of a Worker running under Miniflare, taken with the DevTools Profiler through
+ * workerd's inspector, and where their time goes. Shared by the benches that measure in workerd
+ * (`npm run bench`, `npm run bench:pdf`): an independent check of the thread CPU time they read
+ * from /proc, and the breakdown by package that tells what to work on.
+ */
+import { relative, resolve } from 'node:path';
+import type { SourceMap } from 'node:module';
+import { type Miniflare, fetch as miniflareFetch } from 'miniflare';
+
+type CallFrame = { functionName: string; url: string; lineNumber: number; columnNumber: number };
+export type Profile = { nodes: { id: number; callFrame: CallFrame }[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] };
+
+/** The inspector of the Worker named `name` (Miniflare started with `inspectorPort: 0`). */
+export async function openInspector(mf: Miniflare, name: string, samplingIntervalUs?: number) {
+  const url = new URL(`/core:user:${name}`, await mf.getInspectorURL());
+  url.protocol = 'http:';
+  const res = await miniflareFetch(url, { headers: { Upgrade: 'websocket' } });
+  const ws = res.webSocket;
+  if (!ws) throw new Error(`No inspector WebSocket at ${url}`);
+  ws.accept();
+  let nextId = 1;
+  const waiting = new Map<number, (result: unknown) => void>();
+  ws.addEventListener('message', (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
+  });
+  const send = <T>(method: string, params: object = {}) =>
+    new Promise<T>((done) => {
+      const id = nextId++;
+      waiting.set(id, done as (result: unknown) => void);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await send('Profiler.enable');
+  if (samplingIntervalUs) await send('Profiler.setSamplingInterval', { interval: samplingIntervalUs });
+  return {
+    /** A profile of whatever `work` makes the Worker do. */
+    async profile(work: () => Promise<unknown>): Promise<Profile> {
+      await send('Profiler.start');
+      await work();
+      return (await send<{ profile: Profile }>('Profiler.stop')).profile;
+    },
+    close: () => ws.close(),
+  };
+}
+
+/** Each sample lasts until the next, as DevTools counts it. */
+function eachSample(profile: Profile, fn: (nodeId: number, ms: number) => void) {
+  let at = profile.startTime;
+  const times = profile.timeDeltas.map((delta) => (at += delta));
+  profile.samples.forEach((id, i) => fn(id, ((times[i + 1] ?? profile.endTime) - (times[i] ?? profile.endTime)) / 1000));
+}
+
+/**
+ * As `npm run size` counts it: every sample but "(idle)" and "(program)" (workerd's own native work,
+ * reported apart). A sample spans until the next one, so when the machine takes the core away the
+ * wait lands in whatever was sampled; `bySamples` (samples × the usual interval) does not grow so.
+ */
+export function profileCpu(profile: Profile) {
+  const names = new Map(profile.nodes.map((n) => [n.id, n.callFrame.functionName]));
+  const ms = { cpu: 0, program: 0, gc: 0, bySamples: 0, interval: 0 };
+  const spans: number[] = [];
+  let busy = 0;
+  eachSample(profile, (id, span) => {
+    const name = names.get(id);
+    spans.push(span);
+    if (name === '(program)') ms.program += span;
+    else if (name !== '(idle)') (ms.cpu += span), busy++;
+    if (name === '(garbage collector)') ms.gc += span;
+  });
+  const sorted = [...spans].sort((a, b) => a - b);
+  ms.interval = sorted.length ? sorted[sorted.length >> 1]! : 0;
+  ms.bySamples = busy * ms.interval;
+  return ms;
+}
+
+/**
+ * Self time per package (and per file of ours), mean over the profiles, for frames of `bundleFile`
+ * mapped by `map`. With `bySamples`, each sample counts as the profile's usual interval: for
+ * profiles that include idle waits, whose spans would land on the sample before the wait.
+ */
+export function hotspots(profiles: Profile[], map: SourceMap, bundleFile: string, root: string, count = 10, bySamples = false) {
+  const packageOf = (source: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1] ?? `(this repo) ${relative(root, resolve(root, source))}`;
+  const totals = new Map<string, number>();
+  for (const profile of profiles) {
+    const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    const interval = profileCpu(profile).interval;
+    eachSample(profile, (id, measured) => {
+      const span = bySamples ? interval : measured;
+      const frame = frames.get(id)!;
+      if (frame.functionName === '(idle)' || frame.functionName === '(program)') return;
+      const entry = frame.url.endsWith(bundleFile) && frame.lineNumber >= 0 ? (map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string }) : {};
+      const key = entry.originalSource ? packageOf(entry.originalSource) : frame.functionName.startsWith('(') ? frame.functionName : `(native) ${frame.functionName || 'anonymous'}`;
+      totals.set(key, (totals.get(key) ?? 0) + span / profiles.length);
+    });
+  }
+  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, ms]) => ({ name, ms: Number(ms.toFixed(2)) }));
+}
