@@ -150,6 +150,18 @@ export async function measureWorkerd(options: {
       }
     }
 
+    // Where the first request's time goes: a cold isolate under the profiler (not counted above).
+    const firstProfile = await (async () => {
+      const mf = await start(bundle, options.bindings, true);
+      const devtools = await openInspector(mf, 'bench', 100);
+      try {
+        return await devtools.profile(() => ask(mf, options.firstRequest));
+      } finally {
+        devtools.close();
+        await mf.dispose();
+      }
+    })();
+
     // 2. Each route, warm, on one isolate: the isolate's thread per request.
     const routes = [...options.routes, { ...trivialFirst, name: 'trivial request (same Worker, unknown path)', path: '/bench-trivial', expect: 404 }];
     const cpu = new Map(routes.map((route) => [route.name, [] as number[]]));
@@ -206,6 +218,8 @@ export async function measureWorkerd(options: {
         trivial_worker: summary(cold.trivial),
         ours_ms: round(coldWorker - coldTrivial),
         ratio_to_trivial: round(coldWorker / coldTrivial),
+        first_request_profiled_js_ms: round(profileCpu(firstProfile).bySamples),
+        first_request_hotspots: hotspots([firstProfile], map, file, root, 12, true),
       },
       cpu_per_request: Object.fromEntries([...cpu].map(([name, values]) => [name, summary(values)])),
       profiled_js_per_request: Object.fromEntries(

@@ -406,6 +406,7 @@ function printWorkerd(w: Production['workerd']) {
   console.log(`\nThe deployed bundle in workerd (${w.bundle.modules} module${w.bundle.modules === 1 ? '' : 's'}, ${w.bundle.raw_kib} KiB, ${w.bundle.gzip_kib} KiB gzip -9)`);
   const c = w.cold_start;
   console.log(`cold start (process start to the answer of ${c.first_request}, all threads): ${c.worker.median_ms} ms; trivial Worker ${c.trivial_worker.median_ms} ms; ours ${c.ours_ms} ms (×${c.ratio_to_trivial})`);
+  console.log(`  its first request under the profiler: ${c.first_request_profiled_js_ms} ms of JavaScript: ${c.first_request_hotspots.map((h) => `${h.name} ${h.ms}`).join(', ')}`);
   console.log('CPU per request, warm (isolate thread, medians):');
   for (const [name, s] of Object.entries(w.cpu_per_request)) {
     const js = w.profiled_js_per_request[name]!;

@@ -1,9 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { adminEndpoints, v1Endpoints } from '../functions/routes.js';
-import { registerWebhookDocs } from '../functions/webhooks/webhook-events-doc.js';
-import { signingRoutes } from '../functions/signing/signing-routes.js';
+import { adminEndpoints, type Endpoint, type EndpointEntry, loadEndpoints, v1Endpoints } from '../functions/routes.js';
 import { ApiError } from './errors.js';
 import type { AppEnv } from './http/app-env.js';
 import { handleError, handleNotFound, payloadTooLarge } from './http/error-handler.js';
@@ -14,9 +12,13 @@ import type { Services } from './services.js';
 
 const MiB = 1024 * 1024;
 
-type Endpoint = { route: { method: string; path: string }; handler: unknown };
-
-/** The one app both entries serve: Node (embedded and tests) and the Worker (production). */
+/**
+ * The one app both entries serve: Node (embedded and tests) and the Worker (production).
+ *
+ * Its routing shell knows every path and method, and loads what answers one on its first request:
+ * an endpoint's module (its schemas, its domain code), the signing pages, the OpenAPI documents.
+ * An isolate that serves only `GET /v1/contacts` never evaluates the rest (the Worker's cold start).
+ */
 export function createApp(services: Services) {
   const root = new Hono<AppEnv>();
   root.onError(handleError);
@@ -31,59 +33,118 @@ export function createApp(services: Services) {
   root.use('/admin/*', requireAdmin);
   root.use('/admin/*', bodyLimit({ maxSize: 20 * MiB, onError: () => Promise.reject(payloadTooLarge('20 MiB')) }));
 
-  const v1 = mount(v1Endpoints);
-  v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-  registerWebhookDocs(v1 as never);
-  serveDocument(v1, '/v1/openapi.json', () =>
-    v1.getOpenAPI31Document({
+  serveDocument(root, '/v1/openapi.json', async () => {
+    const [{ registerWebhookDocs }, endpoints] = await Promise.all([import('../functions/webhooks/webhook-events-doc.js'), loadEndpoints(v1Endpoints)]);
+    const v1 = documented(endpoints);
+    v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    registerWebhookDocs(v1 as never);
+    return v1.getOpenAPI31Document({
       openapi: '3.1.0',
       info: { title: 'E-Signing API', version: '1.0.0', description: describeErrorCodes() },
       servers: [{ url: services.config.baseUrl }],
-    }),
-  );
+    });
+  });
+  mount(root, v1Endpoints, services);
 
-  const admin = mount(adminEndpoints);
-  admin.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', { type: 'http', scheme: 'bearer' });
-  serveDocument(admin, '/admin/v1/openapi.json', () =>
-    admin.getOpenAPI31Document({
+  serveDocument(root, '/admin/v1/openapi.json', async () => {
+    const admin = documented(await loadEndpoints(adminEndpoints));
+    admin.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', { type: 'http', scheme: 'bearer' });
+    return admin.getOpenAPI31Document({
       openapi: '3.1.0',
       info: { title: 'E-Signing API: admin', version: '1.0.0' },
       servers: [{ url: services.config.baseUrl }],
-    }),
-  );
+    });
+  });
+  mount(root, adminEndpoints, services);
 
-  root.route('/', v1);
-  root.route('/', admin);
   // The signing page behind the links: HTML with its own body limit, errors and security headers.
-  root.route('/', signingRoutes);
+  mountLater(root, '/sign/*', services, async () => (await import('../functions/signing/signing-routes.js')).signingRoutes);
   return root;
+}
+
+/** Mounts routes that are loaded on the first request under `pattern` (the signing pages, the queue callbacks). */
+export function mountLater(root: Hono<AppEnv>, pattern: string, services: Services, load: () => Promise<Hono<AppEnv>>) {
+  const app = loadOnce(async () => withServices(services).route('/', await load()));
+  root.all(pattern, async (c) => forward(c, await app()));
+}
+
+/**
+ * Mounts a table of endpoints: each answers through an app of its own, built on its first request.
+ * Other methods on their paths get `405 method_not_allowed`.
+ */
+function mount(root: Hono<AppEnv>, entries: EndpointEntry[], services: Services) {
+  const allowed = new Map<string, string[]>();
+  for (const entry of entries) {
+    const app = loadOnce(async () => endpointApp(await entry.load(), services));
+    const path = honoPath(entry.path);
+    root.on(entry.method.toUpperCase(), path, async (c) => forward(c, await app()));
+    allowed.set(path, [...(allowed.get(path) ?? []), entry.method.toUpperCase()]);
+  }
+  for (const [path, methods] of allowed) {
+    root.all(path, () => {
+      throw new ApiError('method_not_allowed', `Use ${methods.join(' or ')} on this path.`, { allowed: methods }, { Allow: methods.join(', ') });
+    });
+  }
+}
+
+/** One endpoint: its route's validation and middleware, then its handler, with the app's errors. */
+function endpointApp(endpoint: Endpoint, services: Services) {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.onError(handleError);
+  app.use('*', async (c, next) => {
+    c.set('services', services);
+    await next();
+  });
+  app.openapi(endpoint.route as never, endpoint.handler as never);
+  return app;
+}
+
+function withServices(services: Services) {
+  const app = new Hono<AppEnv>();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use('*', async (c, next) => {
+    c.set('services', services);
+    await next();
+  });
+  return app;
+}
+
+/** The endpoints registered for their documentation only. */
+function documented(endpoints: Endpoint[]) {
+  const app = new OpenAPIHono<AppEnv>();
+  for (const { route, handler } of endpoints) app.openapi(route as never, handler as never);
+  return app;
+}
+
+/** Hands the request to the app that answers it, with the runtime's environment and context. */
+function forward(c: Context<AppEnv>, app: { fetch: Hono<AppEnv>['fetch'] }) {
+  let executionCtx: Context['executionCtx'] | undefined;
+  try {
+    executionCtx = c.executionCtx;
+  } catch {
+    // Hono throws when the runtime gave no execution context (Node).
+  }
+  return app.fetch(c.req.raw, c.env, executionCtx);
+}
+
+/** Builds on first use; a build that failed (a module that could not load) is tried again next time. */
+function loadOnce<T>(build: () => Promise<T>): () => Promise<T> {
+  let built: Promise<T> | undefined;
+  return () =>
+    (built ??= build().catch((err: unknown) => {
+      built = undefined;
+      throw err;
+    }));
 }
 
 /**
  * Serves an OpenAPI document built once, on its first request: it describes routes that never
  * change while the app runs, and building it takes milliseconds of CPU.
  */
-function serveDocument(app: OpenAPIHono<AppEnv>, path: string, build: () => object) {
-  let body: string | undefined;
-  app.get(path, (c) => {
-    body ??= JSON.stringify(build());
-    return c.body(body, 200, { 'content-type': 'application/json' });
-  });
+function serveDocument(root: Hono<AppEnv>, path: string, build: () => Promise<object>) {
+  const body = loadOnce(async () => JSON.stringify(await build()));
+  root.get(path, async (c) => c.body(await body(), 200, { 'content-type': 'application/json' }));
 }
 
-/** Mounts endpoints, then answers other methods on their paths with `405 method_not_allowed`. */
-function mount(endpoints: Endpoint[]) {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  const allowed = new Map<string, string[]>();
-  for (const { route, handler } of endpoints) {
-    app.openapi(route as never, handler as never);
-    const path = route.path.replaceAll(/\{(\w+)\}/g, ':$1');
-    allowed.set(path, [...(allowed.get(path) ?? []), route.method.toUpperCase()]);
-  }
-  for (const [path, methods] of allowed) {
-    app.all(path, () => {
-      throw new ApiError('method_not_allowed', `Use ${methods.join(' or ')} on this path.`, { allowed: methods }, { Allow: methods.join(', ') });
-    });
-  }
-  return app;
-}
+const honoPath = (path: string) => path.replaceAll(/\{(\w+)\}/g, ':$1');

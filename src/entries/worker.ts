@@ -3,11 +3,10 @@
  * start-up, so a Worker with a missing or malformed variable fails to start, naming it, instead of
  * answering 500 to every request.
  *
- * The app itself is built on the first request instead: evaluating its modules (route schemas, the
- * database schema, the Neon driver, the OpenAPI routes) took about two thirds of the start-up CPU
- * time, over its 50 ms budget (`npm run size`). The first request of each isolate pays for it.
- * `import()` is what defers that work: the bundler wraps each module reached only this way in a
- * function that runs on the first call.
+ * The app itself is built on the first request instead, and builds only its routing shell: each
+ * endpoint, the signing pages and the queue callbacks (with the PDF and seal code behind them) are
+ * evaluated on their own first request (src/app.ts). `import()` is what defers that work: the
+ * bundler wraps each module reached only this way in a function that runs on the first call.
  */
 import { env } from 'cloudflare:workers';
 import { readWorkerConfig } from './worker-config.js';
@@ -15,20 +14,18 @@ import { readWorkerConfig } from './worker-config.js';
 const config = readWorkerConfig(env);
 
 async function buildApp() {
-  const [{ Receiver }, { productionServices }, { createApp }, { queueCallbackRoutes }, { housekeeping }] = await Promise.all([
-    import('@upstash/qstash'),
+  const [{ productionServices }, { createApp, mountLater }] = await Promise.all([
     import('../adapters/production/production-services.js'),
     import('../app.js'),
-    import('../http/queue-callback.js'),
-    import('../outbox/housekeeping.js'),
   ]);
   const services = productionServices(config);
   const app = createApp(services);
-  app.route(
-    '/',
-    queueCallbackRoutes(new Receiver({ currentSigningKey: config.QSTASH_CURRENT_SIGNING_KEY, nextSigningKey: config.QSTASH_NEXT_SIGNING_KEY })),
-  );
-  return { app, housekeeping: () => housekeeping(services) };
+  mountLater(app, '/internal/*', services, async () => {
+    const [{ Receiver }, { queueCallbackRoutes }] = await Promise.all([import('@upstash/qstash'), import('../http/queue-callback.js')]);
+    return queueCallbackRoutes(new Receiver({ currentSigningKey: config.QSTASH_CURRENT_SIGNING_KEY, nextSigningKey: config.QSTASH_NEXT_SIGNING_KEY }));
+  });
+  const housekeeping = async () => (await import('../outbox/housekeeping.js')).housekeeping(services);
+  return { app, housekeeping };
 }
 
 type Built = Awaited<ReturnType<typeof buildApp>>;

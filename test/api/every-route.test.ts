@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { v1Endpoints } from '../../functions/routes.js';
+import { loadEndpoints, v1Endpoints } from '../../functions/routes.js';
 import type { UserRole } from '../../src/data/schema.js';
 import type { Scope } from '../../src/domain/auth/scopes.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
@@ -74,7 +74,7 @@ const exercises: Record<string, Exercise> = {
   'POST /v1/webhooks/{id}/test': { id: 'webhookId' },
 };
 
-const routes = v1Endpoints.map(({ route }) => ({ operation: `${route.method.toUpperCase()} ${route.path}`, method: route.method.toUpperCase(), path: route.path, secured: 'security' in route && Boolean(route.security) }));
+const routes = (await loadEndpoints(v1Endpoints)).map(({ route }) => ({ operation: `${route.method.toUpperCase()} ${route.path}`, method: route.method.toUpperCase(), path: route.path, secured: 'security' in route && Boolean(route.security) }));
 const pathFor = (path: string, exercise: Exercise, held: Holdings) => (exercise.id ? path.replace('{id}', held[exercise.id]) : path);
 
 describe('every /v1 route', () => {

@@ -15,6 +15,7 @@ import { devMailboxRoutes } from '../../src/http/dev-mailbox.js';
 import { devWebhookRoutes } from '../../src/http/dev-webhooks.js';
 import { queueCallbackRoutes } from '../../src/http/queue-callback.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
+import { signingRoutes } from '../../functions/signing/signing-routes.js';
 import { asPathSegment, body, expectDocumentedAnswer, pathId, query, uniqueRoutes, who } from '../support/hostile-input.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 
@@ -35,7 +36,8 @@ beforeAll(async () => {
   const template = await createTestTemplate(stack, company.id);
   ids.template = template.id;
   ids.company = company.id;
-  routes = uniqueRoutes(stack.app.routes);
+  // The signing pages are mounted behind `/sign/*` and loaded on their first request: their own table.
+  routes = uniqueRoutes([...stack.app.routes, ...signingRoutes.routes]);
 }, 60_000);
 afterAll(() => stack.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { v1Endpoints } from '../../functions/routes.js';
+import { adminEndpoints, loadEndpoints, v1Endpoints } from '../../functions/routes.js';
 import { documentedCodes } from '../support/documented-codes.js';
 import { addKeyHolder, createTestCompany } from '../support/factories.js';
 import { call, errorCode } from '../support/http.js';
@@ -11,6 +11,16 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
+describe('the routing table', () => {
+  it("says where each endpoint answers as its module's own route does, each endpoint once", async () => {
+    for (const table of [v1Endpoints, adminEndpoints]) {
+      const modules = await loadEndpoints(table);
+      expect(table.map(({ method, path }) => `${method} ${path}`)).toEqual(modules.map(({ route }) => `${route.method} ${route.path}`));
+      expect(new Set(table.map(({ method, path }) => `${method} ${path}`)).size).toBe(table.length);
+    }
+  });
+});
+
 describe('GET /v1/openapi.json', () => {
   it('is an OpenAPI 3.1 document of every /v1 endpoint, without the admin API', async () => {
     const answer = await call(stack, 'GET', '/v1/openapi.json');
@@ -19,7 +29,7 @@ describe('GET /v1/openapi.json', () => {
     const operations = Object.entries(answer.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    expect(operations.sort()).toEqual(v1Endpoints.map(({ route }) => `${route.method.toUpperCase()} ${route.path}`).sort());
+    expect(operations.sort()).toEqual(v1Endpoints.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort());
     expect(operations.some((operation) => operation.includes('/admin'))).toBe(false);
     expect(answer.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });

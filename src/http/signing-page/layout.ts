@@ -46,11 +46,18 @@ ${options.body ?? ''}
   });
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
+// Made on first use: building a formatter loads locale data (milliseconds), which the API's own
+// requests never need, so it stays off the start-up of an isolate.
+let formats: { date: Intl.DateTimeFormat; time: Intl.DateTimeFormat } | undefined;
+const dateFormats = () =>
+  (formats ??= {
+    date: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+    time: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' }),
+  });
 
 /** A date as people read it, in UTC (the service does not know the signer's time zone). */
 export function dateText(at: Date, withTime = false): Html {
-  const text = withTime ? `${dateFormat.format(at)}, ${timeFormat.format(at)} UTC` : dateFormat.format(at);
+  const { date, time } = dateFormats();
+  const text = withTime ? `${date.format(at)}, ${time.format(at)} UTC` : date.format(at);
   return html`<time datetime="${at.toISOString()}">${text}</time>`;
 }
