@@ -404,3 +404,25 @@ export const outboxMessages = pgTable(
   },
   (t) => [index('outbox_messages_unrelayed').on(t.createdAt).where(sql`${t.relayedAt} is null`)],
 );
+
+/**
+ * The embedded server's queue (npm start): each message waits here until it is due, so pending
+ * reminders, expiries and retries outlive a restart, and a long wait holds no timer. Production
+ * hands its messages to QStash instead and leaves this table empty.
+ */
+export const queuedMessages = pgTable(
+  'queued_messages',
+  {
+    /** The message's deduplication id, or one of its own. */
+    id: text('id').primaryKey(),
+    /** Whose queue: each server's own name, so that servers sharing a database keep their messages apart. */
+    queue: text('queue').notNull(),
+    topic: text('topic').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** Deliveries tried so far; the next one waits for its backoff. */
+    attempt: integer('attempt').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('queued_messages_due').on(t.queue, t.dueAt)],
+);

@@ -78,6 +78,8 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
     },
     // Tests name the caller's address, so that per-IP limits can be tried without interference.
     clientIp: (c) => c.req.header('x-test-client-ip') ?? '203.0.113.1',
+    // Stacks share a database: each keeps its own queue.
+    queueName: `test-${crypto.randomUUID()}`,
   });
   // The integration run also decides sends in the machine's real Redis, through the production
   // script and the Upstash REST stand-in, so every send suite proves it there too.

@@ -17,10 +17,12 @@ export function embeddedServices(options: {
   config: AppConfig;
   clock?: Clock;
   clientIp?: Services['clientIp'];
+  /** The queue's name in the database: servers that share one keep their messages apart. */
+  queueName?: string;
 }): EmbeddedServices {
   const clock = options.clock ?? systemClock;
   const mailbox = new DevMailbox();
-  const queue = new InProcessQueue();
+  const queue = new InProcessQueue(options.database, { ...(options.queueName ? { name: options.queueName } : {}) });
   const services: EmbeddedServices = {
     database: options.database,
     rateLimiter: new MemoryRateLimiter(clock),

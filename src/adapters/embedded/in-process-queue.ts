@@ -1,61 +1,172 @@
+import { and, asc, eq, inArray, lte, min } from 'drizzle-orm';
+import type { Database } from '../../data/database.js';
+import { queuedMessages } from '../../data/schema.js';
+import { randomBase62 } from '../../lib/crypto.js';
+import { logError } from '../../lib/log-error.js';
 import type { Queue, QueueMessage } from '../../ports/queue.js';
 
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** How long the queue waits at most before it looks at its table again (rows another process wrote). */
+const MAX_WAIT_MS = 60_000;
+const BATCH = 100;
 const MAX_REMEMBERED_IDS = 100_000;
+/** The queue of the embedded server: the same name from one start to the next. */
+export const DEFAULT_QUEUE = 'embedded';
 
 export type Consumer = (message: QueueMessage) => Promise<void>;
+type Row = typeof queuedMessages.$inferSelect;
 
 /**
- * The embedded queue: runs each message's consumer in process once it is due, retrying a failed
- * one with backoff like QStash does. Messages live in memory only: the embedded server is for
- * development, and a restart drops pending timers.
+ * The embedded queue: each message is a row of `queued_messages` until its consumer has run, so a
+ * restart of the server keeps every pending reminder, expiry and retry, and a message due in days
+ * holds no timer: one timer waits for the earliest row. A message due now is delivered from memory
+ * right after its row is written; one due later, and a retry (with backoff, as many as QStash makes
+ * of ours), by the timer. Delivery is at least once: a server that dies mid-delivery delivers
+ * again on its next start, and every consumer is safe to run twice.
  */
 export class InProcessQueue implements Queue {
   private consumer: Consumer | undefined;
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerDue = Number.POSITIVE_INFINITY;
+  private running: Promise<void> | undefined;
+  private closed = false;
+  /** Rows being delivered now, so a timer run does not deliver them a second time. */
+  private readonly inFlight = new Set<string>();
+  /** Ids delivered lately: a relay handed over twice is delivered once. */
   private readonly seen = new Set<string>();
 
-  constructor(private readonly options: { maxRetries?: number; backoffMs?: (attempt: number) => number } = {}) {}
+  private readonly name: string;
 
-  /** The app registers what to do with each topic once it is built. */
+  constructor(
+    private readonly database: Database,
+    private readonly options: { name?: string; maxRetries?: number; backoffMs?: (attempt: number) => number } = {},
+  ) {
+    this.name = options.name ?? DEFAULT_QUEUE;
+  }
+
+  /** The app registers what to do with each topic once it is built; rows a previous run left are then delivered. */
   consume(consumer: Consumer): void {
     this.consumer = consumer;
+    this.arm(0);
   }
 
   async publish(messages: QueueMessage[]): Promise<void> {
-    for (const message of messages) {
-      if (message.dedupeId) {
-        if (this.seen.has(message.dedupeId)) continue;
-        this.seen.add(message.dedupeId);
-        // Sets keep insertion order: forget the oldest ids, so a long-running server stays bounded.
-        if (this.seen.size > MAX_REMEMBERED_IDS) this.seen.delete(this.seen.values().next().value!);
-      }
-      this.schedule(message, 0, Math.max(0, (message.notBefore?.getTime() ?? 0) - Date.now()));
+    const fresh = messages.filter((message) => !(message.dedupeId && this.seen.has(message.dedupeId)));
+    if (fresh.length === 0) return;
+    const now = Date.now();
+    const rows = fresh.map((message) => ({
+      id: message.dedupeId ?? `qm_${randomBase62(22)}`,
+      queue: this.name,
+      topic: message.topic,
+      body: message.body,
+      dueAt: new Date(Math.max(now, message.notBefore?.getTime() ?? now)),
+      attempt: 0,
+      createdAt: new Date(now),
+    }));
+    const written = await this.database.db.insert(queuedMessages).values(rows).onConflictDoNothing().returning();
+    for (const row of written) this.remember(row.id);
+    const due = written.filter((row) => row.dueAt.getTime() <= now);
+    if (due.length > 0) void this.deliver(due);
+    const later = written.filter((row) => row.dueAt.getTime() > now);
+    if (later.length > 0) this.arm(Math.min(...later.map((row) => row.dueAt.getTime())) - now);
+  }
+
+  /** Stops every pending delivery (tests and shutdown): the rows stay for the next start. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+  }
+
+  /** Runs the consumers of these rows together; each row goes once delivered, or waits for its retry. */
+  private async deliver(rows: Row[]): Promise<void> {
+    const delivered: string[] = [];
+    await Promise.all(
+      rows.map(async (row) => {
+        if (this.inFlight.has(row.id)) return;
+        this.inFlight.add(row.id);
+        try {
+          await this.consumer?.({ topic: row.topic, body: row.body });
+          delivered.push(row.id);
+        } catch {
+          await this.retryLater(row);
+        } finally {
+          this.inFlight.delete(row.id);
+        }
+      }),
+    );
+    if (delivered.length > 0 && !this.closed) {
+      await this.database.db
+        .delete(queuedMessages)
+        .where(inArray(queuedMessages.id, delivered))
+        .catch((err: unknown) => logError('queue: delivered messages stay queued and will be delivered again', err));
     }
   }
 
-  /** Stops every pending delivery (tests and shutdown). */
-  close(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+  private async retryLater(row: Row): Promise<void> {
+    if (this.closed) return;
+    const attempt = row.attempt + 1;
+    const { db } = this.database;
+    try {
+      if (attempt > (this.options.maxRetries ?? 5)) {
+        await db.delete(queuedMessages).where(inArray(queuedMessages.id, [row.id]));
+        return;
+      }
+      const waitMs = this.options.backoffMs?.(attempt) ?? 1000 * 2 ** (attempt - 1);
+      await db
+        .update(queuedMessages)
+        .set({ attempt, dueAt: new Date(Date.now() + waitMs) })
+        .where(inArray(queuedMessages.id, [row.id]));
+      this.arm(waitMs);
+    } catch (err) {
+      logError('queue: a failed delivery could not be rescheduled; it is tried again when the queue next looks', err);
+    }
   }
 
-  private schedule(message: QueueMessage, attempt: number, delayMs: number): void {
-    const due = Date.now() + delayMs;
-    // setTimeout cannot wait longer than about 24.8 days; a longer wait (a 30-day expiry) is
-    // taken in steps.
-    const timer = setTimeout(async () => {
-      this.timers.delete(timer);
-      if (Date.now() < due) return this.schedule(message, attempt, due - Date.now());
-      try {
-        await this.consumer?.(message);
-      } catch {
-        // As many retries as QStash makes of ours, so a delivery's schedule ends at the same attempt.
-        const maxRetries = this.options.maxRetries ?? 5;
-        if (attempt < maxRetries) this.schedule(message, attempt + 1, this.options.backoffMs?.(attempt + 1) ?? 1000 * 2 ** attempt);
+  /** One timer, for the earliest row due: set sooner when a row comes due sooner. */
+  private arm(inMs: number): void {
+    if (this.closed || !this.consumer) return;
+    const wait = Math.max(0, Math.min(inMs, MAX_WAIT_MS));
+    const due = Date.now() + wait;
+    if (this.timer !== undefined && due >= this.timerDue) return;
+    clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerDue = Number.POSITIVE_INFINITY;
+      this.running ??= this.runDue().finally(() => (this.running = undefined));
+    }, wait);
+    this.timer.unref?.();
+  }
+
+  /** Delivers the rows that are due, then waits for the next one. */
+  private async runDue(): Promise<void> {
+    const { db } = this.database;
+    try {
+      for (;;) {
+        if (this.closed) return;
+        const rows = await db
+          .select()
+          .from(queuedMessages)
+          .where(and(eq(queuedMessages.queue, this.name), lte(queuedMessages.dueAt, new Date())))
+          .orderBy(asc(queuedMessages.dueAt))
+          .limit(BATCH);
+        const fresh = rows.filter((row) => !this.inFlight.has(row.id));
+        if (fresh.length > 0) await this.deliver(fresh);
+        if (rows.length < BATCH || fresh.length === 0) break;
       }
-    }, Math.min(delayMs, MAX_TIMEOUT_MS));
-    timer.unref?.();
-    this.timers.add(timer);
+      if (this.closed) return;
+      const [next] = await db.select({ dueAt: min(queuedMessages.dueAt) }).from(queuedMessages).where(eq(queuedMessages.queue, this.name));
+      this.arm(next?.dueAt ? new Date(next.dueAt).getTime() - Date.now() : MAX_WAIT_MS);
+    } catch (err) {
+      if (this.closed) return;
+      logError('queue: reading the due messages failed; trying again shortly', err);
+      this.arm(1000);
+    }
+  }
+
+  private remember(id: string): void {
+    this.seen.add(id);
+    // Sets keep insertion order: forget the oldest ids, so a long-running server stays bounded.
+    if (this.seen.size > MAX_REMEMBERED_IDS) this.seen.delete(this.seen.values().next().value!);
   }
 }
+

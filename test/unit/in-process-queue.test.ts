@@ -1,0 +1,138 @@
+/**
+ * The embedded server's queue keeps its messages in the database: a message due later is a row,
+ * not a timer; a restarted server delivers what the previous one left; a retried delivery waits
+ * for its backoff and stops after the last retry; servers sharing a database keep apart.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { InProcessQueue } from '../../src/adapters/embedded/in-process-queue.js';
+import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
+import type { Database } from '../../src/data/database.js';
+import { queuedMessages } from '../../src/data/schema.js';
+import type { QueueMessage } from '../../src/ports/queue.js';
+import { migratedPglite } from '../support/stack.js';
+
+let database: Database;
+beforeAll(async () => {
+  database = await openPgliteDatabase(await migratedPglite());
+});
+afterAll(() => database.close());
+
+const queueName = () => `queue-test-${crypto.randomUUID()}`;
+const rowsOf = (name: string) => database.db.select().from(queuedMessages).where(eq(queuedMessages.queue, name));
+const inMs = (ms: number) => new Date(Date.now() + ms);
+
+function collecting() {
+  const delivered: QueueMessage[] = [];
+  return { delivered, consumer: async (message: QueueMessage) => void delivered.push(message) };
+}
+
+describe('the embedded queue', () => {
+  it('delivers a message due now at once, and keeps no row of it', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(database, { name });
+    const { delivered, consumer } = collecting();
+    queue.consume(consumer);
+    try {
+      await queue.publish([{ topic: 'email.signing-request', body: { envelope_id: 'env_1' }, dedupeId: `m-${name}` }]);
+      await vi.waitFor(() => expect(delivered).toEqual([{ topic: 'email.signing-request', body: { envelope_id: 'env_1' } }]), { timeout: 1000 });
+      await vi.waitFor(async () => expect(await rowsOf(name)).toHaveLength(0));
+    } finally {
+      queue.close();
+    }
+  });
+
+  it('keeps a thousand messages due later as rows, with one timer between them', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(database, { name });
+    queue.consume(collecting().consumer);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const later = Array.from({ length: 1000 }, (_, i) => ({ topic: 'envelope.remind', body: { n: i }, notBefore: inMs(3_600_000 + i), dedupeId: `r-${name}-${i}` }));
+      await queue.publish(later.slice(0, 500));
+      await queue.publish(later.slice(500));
+      expect(timers.mock.calls.length).toBeLessThanOrEqual(1);
+      const rows = await rowsOf(name);
+      expect(rows).toHaveLength(1000);
+      expect(rows.every((row) => row.dueAt.getTime() > Date.now() + 3_500_000)).toBe(true);
+    } finally {
+      timers.mockRestore();
+      queue.close();
+    }
+  });
+
+  it('delivers after a restart what the stopped server left, once', async () => {
+    const name = queueName();
+    const first = new InProcessQueue(database, { name });
+    const before = collecting();
+    first.consume(before.consumer);
+    await first.publish([{ topic: 'envelope.expire', body: { envelope_id: 'env_2' }, notBefore: inMs(200), dedupeId: `x-${name}` }]);
+    first.close();
+
+    const second = new InProcessQueue(database, { name });
+    const after = collecting();
+    second.consume(after.consumer);
+    try {
+      await vi.waitFor(() => expect(after.delivered).toEqual([{ topic: 'envelope.expire', body: { envelope_id: 'env_2' } }]), { timeout: 3000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(after.delivered).toHaveLength(1);
+      expect(before.delivered).toHaveLength(0);
+      expect(await rowsOf(name)).toHaveLength(0);
+    } finally {
+      second.close();
+    }
+  });
+
+  it('delivers a message handed over twice once', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(database, { name });
+    const { delivered, consumer } = collecting();
+    queue.consume(consumer);
+    try {
+      const message = { topic: 'webhook.dispatch', body: { event_id: 'msg_1' }, dedupeId: `d-${name}` };
+      await queue.publish([message]);
+      await queue.publish([message]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(delivered).toHaveLength(1);
+    } finally {
+      queue.close();
+    }
+  });
+
+  it('retries a failed delivery after its backoff, and drops it after the last retry', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(database, { name, maxRetries: 2, backoffMs: () => 50 });
+    const attempts: number[] = [];
+    queue.consume(async () => {
+      attempts.push(Date.now());
+      throw new Error('the consumer failed');
+    });
+    try {
+      await queue.publish([{ topic: 'webhook.dispatch', body: {}, dedupeId: `f-${name}` }]);
+      await vi.waitFor(() => expect(attempts).toHaveLength(3), { timeout: 3000 });
+      expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(45);
+      await vi.waitFor(async () => expect(await rowsOf(name)).toHaveLength(0));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(attempts).toHaveLength(3);
+    } finally {
+      queue.close();
+    }
+  });
+
+  it("leaves another server's messages alone", async () => {
+    const [mine, theirs] = [queueName(), queueName()];
+    const other = new InProcessQueue(database, { name: theirs });
+    await other.publish([{ topic: 'envelope.remind', body: {}, notBefore: inMs(100), dedupeId: `o-${theirs}` }]);
+    other.close();
+    const queue = new InProcessQueue(database, { name: mine });
+    const { delivered, consumer } = collecting();
+    queue.consume(consumer);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(delivered).toHaveLength(0);
+      expect(await rowsOf(theirs)).toHaveLength(1);
+    } finally {
+      queue.close();
+    }
+  });
+});
