@@ -416,13 +416,23 @@ function printWorkerd(w: Production['workerd']) {
 
 /** Every aim of the performance section of the README, judged in this run. */
 function judge(embedded: Awaited<ReturnType<typeof embeddedThroughput>>, p: Production) {
-  const cpu = p.workerd.cpu_per_request;
-  const sendCpu = (roles: number) => cpu[`send, ${roles} roles (${roles * 10} fields)`]!.median_ms;
+  // CPU time as Workers count it: the JavaScript the isolate ran (the profiler's busy samples), what
+  // follows the answer included. The thread's CPU, shown beside it, adds the runtime's own socket
+  // and HTTP work and Miniflare's dispatch (about 2 ms for a trivial request).
+  const js = p.workerd.profiled_js_per_request;
+  const thread = p.workerd.cpu_per_request;
+  const name = (roles: number) => `send, ${roles} roles (${roles * 10} fields)`;
+  const sendCpu = (roles: number) => js[name(roles)]!.median_ms;
+  const sendThread = (roles: number) => thread[name(roles)]!.median_ms;
   const waves = (key: keyof Production['roundTrips']['requests']) => p.roundTrips.requests[key].network_waves;
   const aims = [
     { aim: 'an authenticated GET in 1 network wave', measured: `contacts ${waves('get_contacts')}, templates ${waves('get_templates')}, template ${waves('get_template')}`, holds: p.roundTrips.aims.get_one_wave },
     { aim: 'a send in 2 network waves, the queue publish after the answer', measured: `${waves('send')} (2 roles), ${waves('send_10_roles')} (10 roles)`, holds: p.roundTrips.aims.send_two_waves },
-    { aim: 'send CPU in workerd < 5 ms up to 10 roles and 100 fields', measured: `${sendCpu(2)} ms (2 roles), ${sendCpu(10)} ms (10), ${sendCpu(50)} ms (50)`, holds: sendCpu(2) < 5 && sendCpu(10) < 5 },
+    {
+      aim: 'send CPU in workerd < 5 ms up to 10 roles and 100 fields',
+      measured: `${sendCpu(2)} ms (2 roles), ${sendCpu(10)} ms (10), ${sendCpu(50)} ms (50); thread ${sendThread(2)}, ${sendThread(10)}, ${sendThread(50)} ms`,
+      holds: sendCpu(2) < 5 && sendCpu(10) < 5,
+    },
     { aim: 'cold start (load, evaluation, first request) < 50 ms CPU beyond a trivial Worker', measured: `${p.workerd.cold_start.ours_ms} ms`, holds: p.workerd.cold_start.ours_ms < 50 },
     { aim: `bundle ≤ ${p.workerd.bundle.budget_gzip_kib} KiB gzip`, measured: `${p.workerd.bundle.gzip_kib} KiB`, holds: p.workerd.bundle.gzip_kib <= p.workerd.bundle.budget_gzip_kib },
     { aim: 'embedded send ≤ 3× a GET (p50)', measured: `×${embedded.send_vs_baseline.p50} (throughput ×${embedded.send_vs_baseline.throughput})`, holds: embedded.send_vs_baseline.p50 <= 3 },

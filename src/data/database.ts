@@ -4,6 +4,7 @@
  * so that Neon's HTTP driver can carry the whole change as one batch in one round trip, while the
  * embedded and node-postgres adapters run the same list inside an ordinary transaction.
  */
+import type { SQLWrapper } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type * as schema from './schema.js';
 
@@ -16,6 +17,8 @@ export type Statement = PromiseLike<unknown>;
 export interface Database {
   readonly db: Db;
   atomic(build: (q: Db) => Statement[]): Promise<unknown[]>;
+  /** Writes whose results nobody reads, as one SQL statement (write-as-one.ts): the cheapest atomic change. */
+  writeAsOne(build: (q: Db) => SQLWrapper[]): Promise<void>;
   close(): Promise<void>;
 }
 

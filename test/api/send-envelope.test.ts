@@ -21,6 +21,7 @@ import { quotaPeriod } from '../../src/ports/send-limits.js';
 import { type Answer, call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany, type TestKey } from '../support/factories.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
+import { failNextSendWrite } from '../support/failing-writes.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 
 const SEND = '/v1/envelopes/from-template';
@@ -845,24 +846,15 @@ describe('Idempotency-Key', () => {
 
 describe('atomic send when a dependency fails', () => {
   const { expectLogged } = expectErrorLogs();
-  /** A statement that fails only when the transaction runs it (a promise rejected up front would go unhandled). */
-  const failingStatement = (message: string): PromiseLike<unknown> => ({
-    then: (onfulfilled, onrejected) => Promise.reject(new Error(message)).then(onfulfilled, onrejected),
-  });
-
   type Failure = 'database write' | 'send limits';
 
   /** Makes one dependency fail for the next send only; the app reads services per request. */
   function failOnce(failure: Failure) {
     const { services } = stack;
     switch (failure) {
-      case 'database write': {
-        const atomic = services.database.atomic;
-        // Fails after every statement of the batch has run, so the rollback itself is tested.
-        return vi.spyOn(services.database, 'atomic').mockImplementationOnce((build) =>
-          atomic((q) => [...build(q), failingStatement('could not write to disk')]),
-        );
-      }
+      case 'database write':
+        // Fails after every write of the send has run, so the rollback itself is tested.
+        return failNextSendWrite(services.database, 'could not write to disk');
       case 'send limits':
         return vi.spyOn(services.sendLimits, 'admit').mockRejectedValueOnce(new Error('redis timeout'));
     }

@@ -14,6 +14,7 @@ import { ADMIN_TOKEN } from '../support/stack.js';
 import { type Answer, call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate } from '../support/factories.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
+import { failNextSendWrite } from '../support/failing-writes.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -261,10 +262,8 @@ describe('the send limit counts refused sends', () => {
 
   it('gives a refund the store refused to the queue, which restores the count', async () => {
     const { company, body } = await companyWithTemplate(5);
-    const failing = (message: string): PromiseLike<unknown> => ({ then: (ok, fail) => Promise.reject(new Error(message)).then(ok, fail) });
-    const atomic = stack.services.database.atomic;
     expectLogged(/^send failed Error: disk full/, /^quota refund failed; queued for a retry Error: redis timeout/);
-    const write = vi.spyOn(stack.services.database, 'atomic').mockImplementationOnce((build) => atomic((q) => [...build(q), failing('disk full')]));
+    const write = failNextSendWrite(stack.services.database, 'disk full');
     const refund = vi.spyOn(stack.services.sendLimits, 'release').mockRejectedValueOnce(new Error('redis timeout'));
     try {
       const answer = await send(company.owner.token, body());

@@ -87,4 +87,22 @@ describe('UpstashSendLimits over real Redis', () => {
     expect((await limits.admit(base, now)).quota).toBe('exceeded');
     expect(await limits.used(base.companyId, '2026-11')).toBe(5);
   });
+
+  it('takes a unit against the allowance remembered from the last admission that gave one', async () => {
+    const base = attempt({ allowance: 'remembered' });
+    const first = await limits.admit(base, now);
+    expect(first).toMatchObject({ quota: 'allowance_unknown', rate: { success: true, remaining: 99 } });
+    expect(await limits.used(base.companyId, '2026-11')).toBe(0);
+    expect(await limits.admit({ ...base, allowance: 2, countAttempt: false }, now)).toMatchObject({ quota: 'taken', used: 1, allowance: 2, rate: { remaining: 99 } });
+    expect(await limits.admit(base, now)).toMatchObject({ quota: 'taken', used: 2, allowance: 2, rate: { remaining: 98 } });
+    expect(await limits.admit(base, now)).toMatchObject({ quota: 'exceeded', used: 2, allowance: 2, rate: { remaining: 97 } });
+  });
+
+  it('counts no attempt for the second step of one send, and refuses none by the rate limit there', async () => {
+    const base = attempt({ allowance: 1000, takeQuota: false });
+    for (let i = 0; i < 100; i++) expect((await limits.admit(base, now)).rate.success).toBe(true);
+    expect((await limits.admit(base, now)).rate.success).toBe(false);
+    const second = await limits.admit({ ...base, takeQuota: true, countAttempt: false }, now);
+    expect(second).toMatchObject({ quota: 'taken', rate: { success: true } });
+  });
 });

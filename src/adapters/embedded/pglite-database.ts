@@ -3,6 +3,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { type Database, type Db, runInTransaction } from '../../data/database.js';
 import { migrationsFolder } from '../../data/migrations.js';
+import { writeAsOne } from '../../data/write-as-one.js';
 import * as schema from '../../data/schema.js';
 
 /**
@@ -17,6 +18,7 @@ export async function openPgliteDatabase(source?: string | PGlite): Promise<Data
   return {
     db: db as unknown as Db,
     atomic: (build) => runInTransaction(db as unknown as Db, build),
+    writeAsOne: (build) => writeAsOne(db as unknown as Db, build),
     close: () => client.close(),
   };
 }

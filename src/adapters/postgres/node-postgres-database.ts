@@ -3,6 +3,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { type Database, type Db, runInTransaction } from '../../data/database.js';
 import { migrationsFolder } from '../../data/migrations.js';
+import { writeAsOne } from '../../data/write-as-one.js';
 import * as schema from '../../data/schema.js';
 import { describeDatabaseFailure } from './database-failure.js';
 
@@ -20,6 +21,7 @@ export async function openNodePostgresDatabase(url: string, options: { migrate?:
   return {
     db: db as unknown as Db,
     atomic: (build) => runInTransaction(db as unknown as Db, build),
+    writeAsOne: (build) => writeAsOne(db as unknown as Db, build),
     close: () => pool.end(),
   };
 }

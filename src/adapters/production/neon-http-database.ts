@@ -2,6 +2,7 @@ import { neon, neonConfig } from '@neondatabase/serverless';
 import { drizzle } from 'drizzle-orm/neon-http';
 import type { Database, Db } from '../../data/database.js';
 import * as schema from '../../data/schema.js';
+import { writeAsOne } from '../../data/write-as-one.js';
 
 /**
  * Neon over HTTP: every query is one stateless HTTPS request, which suits Workers. Atomic changes
@@ -21,6 +22,7 @@ export function openNeonHttpDatabase(databaseUrl: string, options: { fetchEndpoi
       if (statements.length === 0) return [];
       return [...(await db.batch(statements as unknown as Parameters<typeof db.batch>[0]))];
     },
+    writeAsOne: (build) => writeAsOne(db as unknown as Db, build),
     close: async () => {},
   };
 }

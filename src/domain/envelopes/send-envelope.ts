@@ -9,7 +9,7 @@
  * sweeper, should this request die first). Before it commits, nothing exists anywhere, and a send
  * refused after its admission gives back what the admission took.
  */
-import { sql } from 'drizzle-orm';
+import { type SQLWrapper, sql } from 'drizzle-orm';
 import { auditEvents, envelopeFields, envelopes, recipients, webhookEvents } from '../../data/schema.js';
 import type { Db } from '../../data/database.js';
 import { isUniqueViolation } from '../../data/errors.js';
@@ -96,7 +96,8 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
   const outbox = envelopeFollowUps({ envelopeId, eventId, template, recipients: withIds, now });
 
   try {
-    await services.database.atomic((q) => [
+    const { database } = services;
+    const writes = (q: Db) => [
       q.insert(envelopes).values({
         id: envelopeId,
         companyId: principal.companyId,
@@ -147,7 +148,11 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
             at: now,
           })
         : []),
-    ]);
+    ];
+    // Without an Idempotency-Key the whole send is one statement; with one, the record's expired
+    // predecessor is deleted before its successor is inserted, which one statement cannot do.
+    if (idempotencyKey) await database.atomic(writes);
+    else await database.writeAsOne((q) => writes(q) as unknown as SQLWrapper[]);
   } catch (err) {
     await admission.release();
     // The key's claim had lapsed and a twin committed first: answer as it did.
