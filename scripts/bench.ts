@@ -373,7 +373,7 @@ async function productionRoundTrips(seed: Seed) {
     globalThis.fetch = realFetch;
     sink.close();
     await standins?.close();
-    seeding.inProcessQueue.close();
+    await seeding.inProcessQueue.close();
     await database.close();
   }
 }

@@ -72,8 +72,10 @@ async function main() {
     closing = true;
     server.close();
     stopHousekeeping();
-    services.inProcessQueue.close();
-    void database.close().finally(() => process.exit(0));
+    void services.inProcessQueue
+      .close()
+      .then(() => database.close())
+      .finally(() => process.exit(0));
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

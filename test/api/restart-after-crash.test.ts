@@ -77,7 +77,7 @@ async function startProcess(options: { dies?: boolean } = {}): Promise<TestStack
     services,
     clock,
     close: async () => {
-      services.inProcessQueue.close();
+      await services.inProcessQueue.close();
       await database.close();
     },
   };

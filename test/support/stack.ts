@@ -97,7 +97,7 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
     afterAnswers,
     close: async () => {
       await Promise.allSettled([...afterAnswers]);
-      services.inProcessQueue.close();
+      await services.inProcessQueue.close();
       await redisRest?.close();
       await database.close();
     },

@@ -38,7 +38,7 @@ describe('the embedded queue', () => {
       await vi.waitFor(() => expect(delivered).toEqual([{ topic: 'email.signing-request', body: { envelope_id: 'env_1' } }]), { timeout: 1000 });
       await vi.waitFor(async () => expect(await rowsOf(name)).toHaveLength(0));
     } finally {
-      queue.close();
+      await queue.close();
     }
   });
 
@@ -57,7 +57,7 @@ describe('the embedded queue', () => {
       expect(rows.every((row) => row.dueAt.getTime() > Date.now() + 3_500_000)).toBe(true);
     } finally {
       timers.mockRestore();
-      queue.close();
+      await queue.close();
     }
   });
 
@@ -67,7 +67,7 @@ describe('the embedded queue', () => {
     const before = collecting();
     first.consume(before.consumer);
     await first.publish([{ topic: 'envelope.expire', body: { envelope_id: 'env_2' }, notBefore: inMs(200), dedupeId: `x-${name}` }]);
-    first.close();
+    await first.close();
 
     const second = new InProcessQueue(database, { name });
     const after = collecting();
@@ -79,7 +79,7 @@ describe('the embedded queue', () => {
       expect(before.delivered).toHaveLength(0);
       expect(await rowsOf(name)).toHaveLength(0);
     } finally {
-      second.close();
+      await second.close();
     }
   });
 
@@ -95,7 +95,7 @@ describe('the embedded queue', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(delivered).toHaveLength(1);
     } finally {
-      queue.close();
+      await queue.close();
     }
   });
 
@@ -115,7 +115,7 @@ describe('the embedded queue', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(attempts).toHaveLength(3);
     } finally {
-      queue.close();
+      await queue.close();
     }
   });
 
@@ -123,7 +123,7 @@ describe('the embedded queue', () => {
     const [mine, theirs] = [queueName(), queueName()];
     const other = new InProcessQueue(database, { name: theirs });
     await other.publish([{ topic: 'envelope.remind', body: {}, notBefore: inMs(100), dedupeId: `o-${theirs}` }]);
-    other.close();
+    await other.close();
     const queue = new InProcessQueue(database, { name: mine });
     const { delivered, consumer } = collecting();
     queue.consume(consumer);
@@ -132,7 +132,7 @@ describe('the embedded queue', () => {
       expect(delivered).toHaveLength(0);
       expect(await rowsOf(theirs)).toHaveLength(1);
     } finally {
-      queue.close();
+      await queue.close();
     }
   });
 });

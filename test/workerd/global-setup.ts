@@ -73,7 +73,7 @@ async function seed(sqlEndpoint: string): Promise<WorkerdStack['seeded']> {
     const template = await importTemplate(services, company.id, definition, { fileName: 'nda.pdf', bytes: await generateDocument(definition.name, 2) });
     return { companyId: company.id, apiKey: key.key, apiKeyId: key.id, templateId: template.id, templateName: definition.name };
   } finally {
-    services.inProcessQueue.close();
+    await services.inProcessQueue.close();
   }
 }
 

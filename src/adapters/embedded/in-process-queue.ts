@@ -16,12 +16,12 @@ export type Consumer = (message: QueueMessage) => Promise<void>;
 type Row = typeof queuedMessages.$inferSelect;
 
 /**
- * The embedded queue: each message is a row of `queued_messages` until its consumer has run, so a
- * restart of the server keeps every pending reminder, expiry and retry, and a message due in days
- * holds no timer: one timer waits for the earliest row. A message due now is delivered from memory
- * right after its row is written; one due later, and a retry (with backoff, as many as QStash makes
- * of ours), by the timer. Delivery is at least once: a server that dies mid-delivery delivers
- * again on its next start, and every consumer is safe to run twice.
+ * The embedded queue. A message due now is delivered from memory at once; whatever waits (a message
+ * due later, a retry after its backoff, as many retries as QStash makes of ours) is a row of
+ * `queued_messages` until its consumer has run. So a restart of the server keeps every pending
+ * reminder, expiry and retry, and a message due in days holds no timer: one timer waits for the
+ * earliest row. A stored message is delivered at least once: a server that dies mid-delivery
+ * delivers it again on its next start, and every consumer is safe to run twice.
  */
 export class InProcessQueue implements Queue {
   private consumer: Consumer | undefined;
@@ -62,22 +62,31 @@ export class InProcessQueue implements Queue {
       attempt: 0,
       createdAt: new Date(now),
     }));
-    const written = await this.database.db.insert(queuedMessages).values(rows).onConflictDoNothing().returning();
-    for (const row of written) this.remember(row.id);
-    const due = written.filter((row) => row.dueAt.getTime() <= now);
-    if (due.length > 0) void this.deliver(due);
-    const later = written.filter((row) => row.dueAt.getTime() > now);
-    if (later.length > 0) this.arm(Math.min(...later.map((row) => row.dueAt.getTime())) - now);
+    for (const row of rows) this.remember(row.id);
+    // Due now: delivered from memory, and kept as a row only if it fails (its retry waits).
+    const due = rows.filter((row) => row.dueAt.getTime() <= now);
+    if (due.length > 0) void this.deliver(due, false);
+    const later = rows.filter((row) => row.dueAt.getTime() > now);
+    if (later.length === 0) return;
+    const written = await this.database.db.insert(queuedMessages).values(later).onConflictDoNothing().returning({ dueAt: queuedMessages.dueAt });
+    if (written.length > 0) this.arm(Math.min(...written.map((row) => row.dueAt.getTime())) - now);
   }
 
-  /** Stops every pending delivery (tests and shutdown): the rows stay for the next start. */
-  close(): void {
+  /**
+   * Stops every pending delivery (tests and shutdown): the rows stay for the next start. Resolves
+   * once a look at the table that was under way has ended, so the database can then be closed.
+   */
+  async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    await this.running;
   }
 
-  /** Runs the consumers of these rows together; each row goes once delivered, or waits for its retry. */
-  private async deliver(rows: Row[]): Promise<void> {
+  /**
+   * Runs the consumers of these messages together. A delivered one's row goes (`stored`: it has
+   * one); a failed one waits for its retry as a row.
+   */
+  private async deliver(rows: Row[], stored: boolean): Promise<void> {
     const delivered: string[] = [];
     await Promise.all(
       rows.map(async (row) => {
@@ -87,13 +96,13 @@ export class InProcessQueue implements Queue {
           await this.consumer?.({ topic: row.topic, body: row.body });
           delivered.push(row.id);
         } catch {
-          await this.retryLater(row);
+          await this.retryLater(row, stored);
         } finally {
           this.inFlight.delete(row.id);
         }
       }),
     );
-    if (delivered.length > 0 && !this.closed) {
+    if (stored && delivered.length > 0 && !this.closed) {
       await this.database.db
         .delete(queuedMessages)
         .where(inArray(queuedMessages.id, delivered))
@@ -101,20 +110,19 @@ export class InProcessQueue implements Queue {
     }
   }
 
-  private async retryLater(row: Row): Promise<void> {
+  private async retryLater(row: Row, stored: boolean): Promise<void> {
     if (this.closed) return;
     const attempt = row.attempt + 1;
     const { db } = this.database;
     try {
       if (attempt > (this.options.maxRetries ?? 5)) {
-        await db.delete(queuedMessages).where(inArray(queuedMessages.id, [row.id]));
+        if (stored) await db.delete(queuedMessages).where(inArray(queuedMessages.id, [row.id]));
         return;
       }
       const waitMs = this.options.backoffMs?.(attempt) ?? 1000 * 2 ** (attempt - 1);
-      await db
-        .update(queuedMessages)
-        .set({ attempt, dueAt: new Date(Date.now() + waitMs) })
-        .where(inArray(queuedMessages.id, [row.id]));
+      const dueAt = new Date(Date.now() + waitMs);
+      if (stored) await db.update(queuedMessages).set({ attempt, dueAt }).where(inArray(queuedMessages.id, [row.id]));
+      else await db.insert(queuedMessages).values({ ...row, attempt, dueAt }).onConflictDoNothing();
       this.arm(waitMs);
     } catch (err) {
       logError('queue: a failed delivery could not be rescheduled; it is tried again when the queue next looks', err);
@@ -150,7 +158,7 @@ export class InProcessQueue implements Queue {
           .orderBy(asc(queuedMessages.dueAt))
           .limit(BATCH);
         const fresh = rows.filter((row) => !this.inFlight.has(row.id));
-        if (fresh.length > 0) await this.deliver(fresh);
+        if (fresh.length > 0) await this.deliver(fresh, true);
         if (rows.length < BATCH || fresh.length === 0) break;
       }
       if (this.closed) return;

@@ -8,14 +8,16 @@ export const webhookTopics = { deliver: 'webhook.deliver' } as const;
 /** Queue consumer: one delivery message per live subscription of the company that wants this event. */
 export async function dispatchWebhookEvent(services: Services, body: Record<string, unknown>): Promise<void> {
   const eventId = String(body.event_id);
-  const { db } = services.database;
-  const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).limit(1);
-  if (!event) return;
-  const subscriptions = await db
-    .select({ id: webhookSubscriptions.id, events: webhookSubscriptions.events })
-    .from(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.companyId, event.companyId), isNull(webhookSubscriptions.deletedAt), isNull(webhookSubscriptions.disabledAt)));
-  const wanting = subscriptions.filter((subscription) => subscription.events.includes(event.kind));
+  // The event and the company's live subscriptions in one query: no row when the event is gone.
+  const rows = await services.database.db
+    .select({ kind: webhookEvents.kind, subscriptionId: webhookSubscriptions.id, events: webhookSubscriptions.events })
+    .from(webhookEvents)
+    .leftJoin(
+      webhookSubscriptions,
+      and(eq(webhookSubscriptions.companyId, webhookEvents.companyId), isNull(webhookSubscriptions.deletedAt), isNull(webhookSubscriptions.disabledAt)),
+    )
+    .where(eq(webhookEvents.id, eventId));
+  const wanting = rows.flatMap(({ kind, subscriptionId, events }) => (subscriptionId && events?.includes(kind) ? [{ id: subscriptionId }] : []));
   await services.queue.publish(
     wanting.map((subscription) => ({
       topic: webhookTopics.deliver,
