@@ -61,6 +61,8 @@ async function main() {
     config: { tokenSecret: new TextEncoder().encode(tokenSecret), adminToken, baseUrl: config.BASE_URL, keyEnvironment: 'test' },
   });
   const keys = await loadSeedFile(seeding, config.SEED_FILE ?? fileURLToPath(demoSeedPath));
+  // The Worker runs the queue here (QStash); messages an `npm start` left in the same folder wait for it.
+  await seeding.inProcessQueue.close();
 
   // Retries of the local QStash can be hurried (0.05 turns its 12 s first retry into 0.6 s), to
   // watch a failing webhook receiver recover without waiting minutes.

@@ -35,25 +35,10 @@ export async function loadSendContext(
   const { companyId, apiKeyId } = scope;
   // An id of no template when the given one is not a uuid, so the query stays the same.
   const templateId = isUuid(request.template_id) ? request.template_id : '00000000-0000-0000-0000-000000000000';
-  const ofThisCompany = sql`(select t.id from templates t where t.id = ${templateId} and t.company_id = ${companyId})`;
   const senderSelection = { id: users.id, email: users.email, active: users.active, esignSeat: users.esignSeat };
 
   const [[company], [sender], earlier] = await Promise.all([
-    db
-      .select({
-        allowance: companies.apiSignatureRequestsPerPeriod,
-        defaultEmailMessage: brandSettings.defaultEmailMessage,
-        template: sql<SendTemplate | null>`(
-          select json_build_object('id', t.id, 'name', t.name, 'emailSubject', t.email_subject, 'emailMessage', t.email_message,
-            'expiryDays', t.expiry_days, 'reminders', t.reminders, 'signingOrder', t.signing_order, 'shareSigningLinks', t.share_signing_links)
-          from templates t where t.id = ${templateId} and t.company_id = ${companyId})`,
-        roles: rolesJson(ofThisCompany),
-        documentSha256: sql<string | null>`(select d.sha256 from template_documents d where d.template_id = ${ofThisCompany})`,
-      })
-      .from(companies)
-      .leftJoin(brandSettings, and(eq(brandSettings.companyId, companies.id), eq(brandSettings.active, true)))
-      .where(eq(companies.id, companyId))
-      .limit(1),
+    companyAndTemplate(db).execute({ companyId, templateId }),
     request.sender_email
       ? db
           .select(senderSelection)
@@ -71,4 +56,34 @@ export async function loadSendContext(
     company: company && { allowance: company.allowance, defaultEmailMessage: company.defaultEmailMessage },
     earlier,
   };
+}
+
+// Every send makes this query: it is built once per database, not once per request.
+const prepared = new WeakMap<Db, ReturnType<typeof prepareCompanyAndTemplate>>();
+function companyAndTemplate(db: Db) {
+  let query = prepared.get(db);
+  if (!query) prepared.set(db, (query = prepareCompanyAndTemplate(db)));
+  return query;
+}
+
+/** The company's allowance and brand, with the template, its roles and its document's hash (null when not the company's). */
+function prepareCompanyAndTemplate(db: Db) {
+  const [companyId, templateId] = [sql.placeholder('companyId'), sql.placeholder('templateId')];
+  const ofThisCompany = sql`(select t.id from templates t where t.id = ${templateId}::uuid and t.company_id = ${companyId}::uuid)`;
+  return db
+    .select({
+      allowance: companies.apiSignatureRequestsPerPeriod,
+      defaultEmailMessage: brandSettings.defaultEmailMessage,
+      template: sql<SendTemplate | null>`(
+        select json_build_object('id', t.id, 'name', t.name, 'emailSubject', t.email_subject, 'emailMessage', t.email_message,
+          'expiryDays', t.expiry_days, 'reminders', t.reminders, 'signingOrder', t.signing_order, 'shareSigningLinks', t.share_signing_links)
+        from templates t where t.id = ${templateId}::uuid and t.company_id = ${companyId}::uuid)`,
+      roles: rolesJson(ofThisCompany),
+      documentSha256: sql<string | null>`(select d.sha256 from template_documents d where d.template_id = ${ofThisCompany})`,
+    })
+    .from(companies)
+    .leftJoin(brandSettings, and(eq(brandSettings.companyId, companies.id), eq(brandSettings.active, true)))
+    .where(eq(companies.id, companyId))
+    .limit(1)
+    .prepare('send_context');
 }
