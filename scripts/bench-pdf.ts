@@ -27,7 +27,7 @@
  * pdf-lib) is measured apart, in `--cold` fresh isolates, whose first request is a trivial one; and
  * so is the signing page as the first request of `--cold` other fresh isolates.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { SourceMap } from 'node:module';
 import { cpus, loadavg } from 'node:os';
@@ -36,7 +36,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { Hono } from 'hono';
 import { Miniflare } from 'miniflare';
-import { hotspots as hotspotsOf, openInspector, type Profile, profileCpu } from './workerd-profile.js';
+import { hotspots as hotspotsOf, openInspector, type Profile, profileCpu, threadNanos, workerdPid } from './workerd-profile.js';
 import { respondWithState, tokenOf } from '../functions/signing/signing-page.js';
 import type { FieldType } from '../src/data/schema.js';
 import { signingToken, verifySigningToken } from '../src/domain/envelopes/signing-links.js';
@@ -290,33 +290,6 @@ async function start(code: string, inspect: boolean) {
 }
 
 // ---- Thread CPU time from /proc --------------------------------------------------------------------
-
-/** The workerd process Miniflare started (a child of this one). */
-function workerdPid(): number {
-  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const [, comm, rest] = /^\d+ \((.*)\) (.*)$/s.exec(stat)!;
-      return comm === 'workerd' && Number(rest!.split(' ')[1]) === process.pid ? [Number(pid)] : [];
-    } catch {
-      return [];
-    }
-  });
-  if (children.length !== 1) throw new Error(`Expected one workerd child process, found ${children.length}.`);
-  return children[0]!;
-}
-
-function threadNanos(pid: number): Map<string, number> {
-  const times = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      times.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
-    } catch {
-      // A thread that ended meanwhile.
-    }
-  }
-  return times;
-}
 
 async function request(mf: Miniflare, path: string, init?: RequestInit): Promise<string> {
   const res = await mf.dispatchFetch(`http://bench.test${path}`, init as never);

@@ -18,14 +18,14 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { SourceMap } from 'node:module';
 import { Miniflare } from 'miniflare';
-import { hotspots, openInspector, type Profile, profileCpu } from './workerd-profile.js';
+import { hotspots, openInspector, type Profile, profileCpu, threadNanos, workerdPid } from './workerd-profile.js';
 
 
 const root = resolve(import.meta.dirname, '..');
@@ -84,31 +84,6 @@ async function start(subject: Subject, bindings: Record<string, string>, inspect
   return mf;
 }
 
-/** The workerd process Miniflare started (a child of this one). */
-function workerdPid(): number {
-  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
-    try {
-      const [, comm, rest] = /^\d+ \((.*)\) (.*)$/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))!;
-      return comm === 'workerd' && Number(rest!.split(' ')[1]) === process.pid ? [Number(pid)] : [];
-    } catch {
-      return [];
-    }
-  });
-  if (children.length !== 1) throw new Error(`Expected one workerd child process, found ${children.length}.`);
-  return children[0]!;
-}
-
-function threadNanos(pid: number): Map<string, number> {
-  const times = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      times.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
-    } catch {
-      // A thread that ended meanwhile.
-    }
-  }
-  return times;
-}
 const totalMs = (times: Map<string, number>) => [...times.values()].reduce((a, b) => a + b, 0) / 1e6;
 
 async function ask(mf: Miniflare, route: WorkerdRoute): Promise<void> {

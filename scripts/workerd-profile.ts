@@ -1,12 +1,40 @@
 /**
- * CPU profiles of a Worker running under Miniflare, taken with the DevTools Profiler through
- * workerd's inspector, and where their time goes. Shared by the benches that measure in workerd
- * (`npm run bench`, `npm run bench:pdf`): an independent check of the thread CPU time they read
- * from /proc, and the breakdown by package that tells what to work on.
+ * The CPU time of a Worker running under Miniflare, shared by the benches that measure in workerd
+ * (`npm run bench`, `npm run bench:pdf`): its threads' CPU time read from /proc (Linux only), and
+ * CPU profiles taken with the DevTools Profiler through workerd's inspector, with where their time
+ * goes, an independent check and the breakdown by package that tells what to work on.
  */
+import { readFileSync, readdirSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { SourceMap } from 'node:module';
 import { type Miniflare, fetch as miniflareFetch } from 'miniflare';
+
+/** The workerd process Miniflare started (a child of this one). */
+export function workerdPid(): number {
+  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
+    try {
+      const [, comm, rest] = /^\d+ \((.*)\) (.*)$/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))!;
+      return comm === 'workerd' && Number(rest!.split(' ')[1]) === process.pid ? [Number(pid)] : [];
+    } catch {
+      return [];
+    }
+  });
+  if (children.length !== 1) throw new Error(`Expected one workerd child process, found ${children.length}.`);
+  return children[0]!;
+}
+
+/** Nanoseconds each thread of the process has run (schedstat): the machine taking the core away does not add to it. */
+export function threadNanos(pid: number): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      times.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return times;
+}
 
 type CallFrame = { functionName: string; url: string; lineNumber: number; columnNumber: number };
 export type Profile = { nodes: { id: number; callFrame: CallFrame }[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] };

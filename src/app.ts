@@ -6,6 +6,7 @@ import { ApiError } from './errors.js';
 import type { AppEnv } from './http/app-env.js';
 import { handleError, handleNotFound, payloadTooLarge } from './http/error-handler.js';
 import { describeErrorCodes } from './http/error-codes-doc.js';
+import { executionContextOf } from './http/execution-context.js';
 import { requireAdmin } from './http/require-admin.js';
 import { validationHook } from './http/validation-hook.js';
 import type { Services } from './services.js';
@@ -119,13 +120,7 @@ function documented(endpoints: Endpoint[]) {
 
 /** Hands the request to the app that answers it, with the runtime's environment and context. */
 function forward(c: Context<AppEnv>, app: { fetch: Hono<AppEnv>['fetch'] }) {
-  let executionCtx: Context['executionCtx'] | undefined;
-  try {
-    executionCtx = c.executionCtx;
-  } catch {
-    // Hono throws when the runtime gave no execution context (Node).
-  }
-  return app.fetch(c.req.raw, c.env, executionCtx);
+  return app.fetch(c.req.raw, c.env, executionContextOf(c));
 }
 
 /** Builds on first use; a build that failed (a module that could not load) is tried again next time. */

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { executionContextOf } from './execution-context.js';
 
 /**
  * Work that follows the answer instead of delaying it (relaying a send's outbox to the queue). It
@@ -8,11 +9,5 @@ import type { Context } from 'hono';
  */
 export function afterResponse(c: Context, task: () => Promise<void>): void {
   const work = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(task);
-  let executionCtx: { waitUntil(promise: Promise<unknown>): void } | undefined;
-  try {
-    executionCtx = c.executionCtx;
-  } catch {
-    // Hono throws when the runtime gave no execution context (Node, tests).
-  }
-  executionCtx?.waitUntil(work);
+  executionContextOf(c)?.waitUntil(work);
 }
