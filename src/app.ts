@@ -21,13 +21,7 @@ const MiB = 1024 * 1024;
  * An isolate that serves only `GET /v1/contacts` never evaluates the rest (the Worker's cold start).
  */
 export function createApp(services: Services) {
-  const root = new Hono<AppEnv>();
-  root.onError(handleError);
-  root.notFound(handleNotFound);
-  root.use('*', async (c, next) => {
-    c.set('services', services);
-    await next();
-  });
+  const root = withServices(new Hono<AppEnv>(), services);
   root.use('/v1/*', bodyLimit({ maxSize: MiB, onError: () => Promise.reject(payloadTooLarge()) }));
   // Template PDFs are uploaded through the admin API, hence its larger allowance.
   // Who is asking comes first on the admin API, so a stranger learns nothing from its size limit.
@@ -65,7 +59,7 @@ export function createApp(services: Services) {
 
 /** Mounts routes that are loaded on the first request under `pattern` (the signing pages, the queue callbacks). */
 export function mountLater(root: Hono<AppEnv>, pattern: string, services: Services, load: () => Promise<Hono<AppEnv>>) {
-  const app = loadOnce(async () => withServices(services).route('/', await load()));
+  const app = loadOnce(async () => withServices(new Hono<AppEnv>(), services).route('/', await load()));
   root.all(pattern, async (c) => forward(c, await app()));
 }
 
@@ -90,18 +84,13 @@ function mount(root: Hono<AppEnv>, entries: EndpointEntry[], services: Services)
 
 /** One endpoint: its route's validation and middleware, then its handler, with the app's errors. */
 function endpointApp(endpoint: Endpoint, services: Services) {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  app.onError(handleError);
-  app.use('*', async (c, next) => {
-    c.set('services', services);
-    await next();
-  });
+  const app = withServices(new OpenAPIHono<AppEnv>({ defaultHook: validationHook }), services);
   app.openapi(endpoint.route as never, endpoint.handler as never);
   return app;
 }
 
-function withServices(services: Services) {
-  const app = new Hono<AppEnv>();
+/** The app's error answers, and the services where every handler reads them. */
+function withServices<T extends Hono<AppEnv>>(app: T, services: Services): T {
   app.onError(handleError);
   app.notFound(handleNotFound);
   app.use('*', async (c, next) => {

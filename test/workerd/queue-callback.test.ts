@@ -3,6 +3,7 @@ import { Receiver } from '@upstash/qstash';
 import { Hono } from 'hono';
 import { SignJWT } from 'jose';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mountLater } from '../../src/app.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { handleError, handleNotFound } from '../../src/http/error-handler.js';
 import { QUEUE_CALLBACK_BODY_LIMIT, queueCallbackRoutes } from '../../src/http/queue-callback.js';
@@ -30,15 +31,11 @@ const consumers: Record<string, QueueConsumer> = {
   },
 };
 
-/** Mounted the way the Worker mounts it: behind the app's error handler, with services set. */
+/** Mounted the way the Worker mounts it (src/entries/worker.ts): behind the app's error handler, with services set. */
 const app = new Hono<AppEnv>();
 app.onError(handleError);
 app.notFound(handleNotFound);
-app.use('*', async (c, next) => {
-  c.set('services', services);
-  await next();
-});
-app.route('/', queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next }), consumers));
+mountLater(app, '/internal/*', services, async () => queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next }), consumers));
 
 const deliver = (request: Request) => app.fetch(request);
 
