@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from './test/support/seal-fixture.js';
@@ -9,6 +11,12 @@ import { WORKERD_DATABASE_URL } from './test/workerd/workerd-stack.js';
  * The bindings below stand in for the secrets that `wrangler secret put` sets in production; the
  * Neon and QStash ones point at the stand-ins that test/workerd/global-setup.ts starts in Node.
  */
+const pdfToml = readFileSync(new URL('./wrangler.pdf.toml', import.meta.url), 'utf8');
+const pdfWorkerCompatibility = {
+  compatibilityDate: /^compatibility_date\s*=\s*"([^"]+)"/m.exec(pdfToml)![1]!,
+  compatibilityFlags: JSON.parse(/^compatibility_flags\s*=\s*(\[[^\]]*\])/m.exec(pdfToml)![1]!) as string[],
+};
+
 export default defineConfig({
   plugins: [
     cloudflareTest(({ inject }) => {
@@ -32,10 +40,19 @@ export default defineConfig({
             EMAIL_API_KEY: 're_workerd_suite_key',
             EMAIL_FROM: 'E-Signing <sign@esign.example.test>',
             WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
-            SEAL_KEY_PEM: TEST_SEAL_KEY_PEM,
-            SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
-            TSA_URL: stack.timestampAuthority.url,
           },
+          // The PDF Worker of wrangler.pdf.toml, which wrangler.toml's `PDF` service binding names,
+          // with its secrets: the seal, time-stamped at the local authority.
+          workers: [
+            {
+              name: 'esign-pdf',
+              modules: true,
+              scriptPath: stack.pdfWorkerScript,
+              modulesRoot: dirname(stack.pdfWorkerScript),
+              ...pdfWorkerCompatibility,
+              bindings: { SEAL_KEY_PEM: TEST_SEAL_KEY_PEM, SEAL_CERT_PEM: TEST_SEAL_CERT_PEM, TSA_URL: stack.timestampAuthority.url },
+            },
+          ],
         },
       };
     }),

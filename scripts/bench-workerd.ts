@@ -41,20 +41,21 @@ export function median(values: number[]) {
 }
 const summary = (values: number[]) => ({ median_ms: round(median(values)), min_ms: round(Math.min(...values)), max_ms: round(Math.max(...values)), runs: values.length });
 
-/** The deploy bundle: wrangler's dry run, as `npm run size` makes it. */
-async function buildDeployBundle(dir: string) {
+/** A deploy bundle: wrangler's dry run of one of the two Workers' configurations, as `npm run size` makes it. */
+async function buildDeployBundle(dir: string, config = 'wrangler.toml') {
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' };
-  await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', dir], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }).catch(
+  await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--config', config, '--outdir', dir], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }).catch(
     (err: { stdout?: string; stderr?: string }) => {
-      throw new Error(`wrangler deploy --dry-run failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+      throw new Error(`wrangler deploy --dry-run --config ${config} failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
     },
   );
   const files = (await readdir(dir)).filter((file) => file.endsWith('.js'));
   const modules = await Promise.all(files.map(async (file) => ({ path: join(dir, file), contents: await readFile(join(dir, file)) })));
   const raw = modules.reduce((n, m) => n + m.contents.length, 0);
   const gzip = modules.reduce((n, m) => n + gzipSync(m.contents, { level: 9 }).length, 0);
-  // The entry keeps the name of wrangler.toml's `main`; other modules are chunks it imports.
-  const entry = `${/^main\s*=\s*"(?:.*\/)?([^/"]+)\.ts"/m.exec(toml)?.[1] ?? 'index'}.js`;
+  // The entry keeps the name of the configuration's `main`; other modules are chunks it imports.
+  const main = /^main\s*=\s*"(?:.*\/)?([^/"]+)\.ts"/m.exec(readFileSync(join(root, config), 'utf8'))?.[1] ?? 'index';
+  const entry = `${main}.js`;
   if (!files.includes(entry)) throw new Error(`No ${entry} among the bundle's modules (${files.join(', ')})`);
   return { dir, main: join(dir, entry), files, rawKiB: round(raw / 1024), gzipKiB: round(gzip / 1024) };
 }
@@ -69,17 +70,30 @@ const tomlVars = Object.fromEntries(
 
 type Subject = { script: string } | { dir: string; main: string; files: string[] };
 
+/**
+ * The API Worker's `PDF` binding, in every run: a stand-in of the PDF Worker's entry point, so that
+ * the process holds the same second Worker whether it runs ours or the trivial one. In production the
+ * PDF Worker is an isolate of its own, started when a PDF is made; no route measured here calls it.
+ */
+const pdfStandin = {
+  name: 'esign-pdf',
+  modules: true,
+  script: "import { WorkerEntrypoint } from 'cloudflare:workers'; export class PdfMaker extends WorkerEntrypoint { pageSizes() { return null; } } export default { fetch: () => new Response(null, { status: 404 }) };",
+  compatibilityDate,
+};
+
 async function start(subject: Subject, bindings: Record<string, string>, inspect = false): Promise<Miniflare> {
-  const base = { name: 'bench', compatibilityDate, compatibilityFlags, bindings: { ...tomlVars, ...bindings }, ...(inspect ? { inspectorPort: 0 } : {}) };
+  const base = { name: 'bench', compatibilityDate, compatibilityFlags, bindings: { ...tomlVars, ...bindings }, serviceBindings: { PDF: { name: 'esign-pdf', entrypoint: 'PdfMaker' } } };
+  const options = (worker: object) => ({ workers: [worker, pdfStandin], ...(inspect ? { inspectorPort: 0 } : {}) });
   if ('script' in subject) {
-    const mf = new Miniflare({ ...base, modules: true, script: subject.script });
+    const mf = new Miniflare(options({ ...base, modules: true, script: subject.script }));
     await mf.ready;
     return mf;
   }
   // Every module of the bundle, listed, the entry first (Miniflare cannot follow computed imports).
   const ordered = [subject.main, ...subject.files.map((file) => join(subject.dir, file)).filter((path) => path !== subject.main)];
   const modules = ordered.map((path) => ({ type: 'ESModule' as const, path, contents: readFileSync(path) }));
-  const mf = new Miniflare({ ...base, modules, modulesRoot: subject.dir });
+  const mf = new Miniflare(options({ ...base, modules, modulesRoot: subject.dir }));
   await mf.ready;
   return mf;
 }
@@ -102,10 +116,13 @@ export async function measureWorkerd(options: {
   routes: WorkerdRoute[];
   coldRuns: number;
   warmRuns: number;
+  /** Where to write the first request's profile (a .cpuprofile DevTools opens), if anywhere. */
+  profileDir?: string;
 }) {
   const tmp = await mkdtemp(join(tmpdir(), 'bench-workerd-'));
   try {
     const bundle = await buildDeployBundle(join(tmp, 'worker'));
+    const pdfBundle = await buildDeployBundle(join(tmp, 'pdf-worker'), 'wrangler.pdf.toml');
     const trivial = { script: "export default { fetch: () => new Response('ok') };" };
     const trivialFirst: WorkerdRoute = { name: 'GET / (trivial Worker)', path: '/', expect: 200 };
 
@@ -136,6 +153,7 @@ export async function measureWorkerd(options: {
         await mf.dispose();
       }
     })();
+    if (options.profileDir) await writeFile(join(options.profileDir, 'workerd-first-request.cpuprofile'), JSON.stringify(firstProfile));
 
     // 2. Each route, warm, on one isolate: the isolate's thread per request.
     const routes = [...options.routes, { ...trivialFirst, name: 'trivial request (same Worker, unknown path)', path: '/bench-trivial', expect: 404 }];
@@ -187,6 +205,7 @@ export async function measureWorkerd(options: {
     const coldTrivial = median(cold.trivial);
     return {
       bundle: { raw_kib: bundle.rawKiB, gzip_kib: bundle.gzipKiB, modules: bundle.files.length, budget_gzip_kib: BUDGET_GZIP_KIB },
+      pdf_worker_bundle: { raw_kib: pdfBundle.rawKiB, gzip_kib: pdfBundle.gzipKiB, modules: pdfBundle.files.length, budget_gzip_kib: BUDGET_GZIP_KIB },
       cold_start: {
         first_request: options.firstRequest.name,
         worker: summary(cold.worker),

@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --sends N] [--concurrency C] [--rounds R] [--warmup W] [--json file]`
+ * `npm run bench [-- --sends N] [--concurrency C] [--rounds R] [--warmup W] [--cold-runs N] [--cpu-runs N]
+ *   [--json file] [--profile-dir dir]`: --profile-dir keeps the workerd cold start's first-request profile
  * (`npm run bench -- --soak …` runs the soak test of scripts/soak.ts instead)
  *
  * 1. Throughput and latency of a send on the embedded server, started as a user starts it, against
@@ -31,13 +32,13 @@ import { scopes } from '../src/domain/auth/scopes.js';
 import type { TemplateDefinition } from '../src/domain/templates/template-definition.js';
 import { importTemplate } from '../src/domain/templates/import-template.js';
 import { generateDocument } from '../src/pdf/generate-document.js';
+import { localPdfMaker } from '../src/pdf/local-pdf-maker.js';
 import { measureWorkerd, type WorkerdRoute } from './bench-workerd.js';
 import { readWorkerConfig } from '../src/entries/worker-config.js';
 import { randomBase62 } from '../src/lib/crypto.js';
 import { rateRules } from '../src/ports/rate-limiter.js';
 import { loadSeedFile } from '../src/seed/load-seed.js';
 import { freePort, projectRoot, startServer } from '../test/embedded/server-process.js';
-import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../test/support/seal-fixture.js';
 
 // `npm run bench -- --soak`: the soak test (scripts/soak.ts) instead of the benchmark.
 if (process.argv.includes('--soak')) {
@@ -48,7 +49,7 @@ if (process.argv.includes('--soak')) {
 const number = (fallback: string) => ({ type: 'string', default: fallback }) as const;
 const { values: opts } = parseArgs({
   options: {
-    sends: number('1500'), concurrency: number('8'), rounds: number('5'), warmup: number('50'), 'cold-runs': number('5'), 'cpu-runs': number('15'), json: { type: 'string' },
+    sends: number('1500'), concurrency: number('8'), rounds: number('5'), warmup: number('50'), 'cold-runs': number('5'), 'cpu-runs': number('15'), json: { type: 'string' }, 'profile-dir': { type: 'string' },
   },
 });
 const [sends, concurrency, rounds, warmup, coldRuns, cpuRuns] = [opts.sends, opts.concurrency, opts.rounds, opts.warmup, opts['cold-runs'], opts['cpu-runs']].map(Number) as [number, number, number, number, number, number];
@@ -269,10 +270,10 @@ async function productionRoundTrips(seed: Seed) {
       TOKEN_SECRET: tokenSecret, BASE_URL: sinkUrl,
       EMAIL_API_URL: `${sinkUrl}/emails`, EMAIL_API_KEY: 'bench-email-key', EMAIL_FROM: 'Bench <bench@bench.test>',
       WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
-      SEAL_KEY_PEM: TEST_SEAL_KEY_PEM, SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
     };
     const config = readWorkerConfig(workerEnv);
-    const services = productionServices(config);
+    // No route measured here makes a PDF; a template import would read its pages in this process.
+    const services = productionServices(config, localPdfMaker({}));
     const app = createApp(services);
     // The send's CPU is measured at several sizes: a template of each, in the database the stand-in serves.
     const sized = new Map<number, string>();
@@ -367,6 +368,7 @@ async function productionRoundTrips(seed: Seed) {
       routes,
       coldRuns,
       warmRuns: cpuRuns,
+      ...(opts['profile-dir'] ? { profileDir: opts['profile-dir'] } : {}),
     });
     return { roundTrips, workerd };
   } finally {
@@ -403,7 +405,7 @@ function printRoundTrips(p: Production['roundTrips']) {
 }
 
 function printWorkerd(w: Production['workerd']) {
-  console.log(`\nThe deployed bundle in workerd (${w.bundle.modules} module${w.bundle.modules === 1 ? '' : 's'}, ${w.bundle.raw_kib} KiB, ${w.bundle.gzip_kib} KiB gzip -9)`);
+  console.log(`\nThe deployed API Worker in workerd (${w.bundle.modules} module${w.bundle.modules === 1 ? '' : 's'}, ${w.bundle.raw_kib} KiB, ${w.bundle.gzip_kib} KiB gzip -9; the PDF Worker ${w.pdf_worker_bundle.raw_kib} KiB, ${w.pdf_worker_bundle.gzip_kib} KiB gzip -9)`);
   const c = w.cold_start;
   console.log(`cold start (process start to the answer of ${c.first_request}, all threads): ${c.worker.median_ms} ms; trivial Worker ${c.trivial_worker.median_ms} ms; ours ${c.ours_ms} ms (×${c.ratio_to_trivial})`);
   console.log(`  its first request under the profiler: ${c.first_request_profiled_js_ms} ms of JavaScript: ${c.first_request_hotspots.map((h) => `${h.name} ${h.ms}`).join(', ')}`);
@@ -434,7 +436,11 @@ function judge(embedded: Awaited<ReturnType<typeof embeddedThroughput>>, p: Prod
       holds: sendCpu(2) < 5 && sendCpu(10) < 5,
     },
     { aim: 'cold start (load, evaluation, first request) < 50 ms CPU beyond a trivial Worker', measured: `${p.workerd.cold_start.ours_ms} ms`, holds: p.workerd.cold_start.ours_ms < 50 },
-    { aim: `bundle ≤ ${p.workerd.bundle.budget_gzip_kib} KiB gzip`, measured: `${p.workerd.bundle.gzip_kib} KiB`, holds: p.workerd.bundle.gzip_kib <= p.workerd.bundle.budget_gzip_kib },
+    {
+      aim: `each Worker's bundle ≤ ${p.workerd.bundle.budget_gzip_kib} KiB gzip`,
+      measured: `API ${p.workerd.bundle.gzip_kib} KiB, PDF ${p.workerd.pdf_worker_bundle.gzip_kib} KiB`,
+      holds: [p.workerd.bundle, p.workerd.pdf_worker_bundle].every((b) => b.gzip_kib <= b.budget_gzip_kib),
+    },
     { aim: 'embedded send ≤ 3× a GET (p50)', measured: `×${embedded.send_vs_baseline.p50} (throughput ×${embedded.send_vs_baseline.throughput})`, holds: embedded.send_vs_baseline.p50 <= 3 },
   ];
   console.log('\nAims');

@@ -1,7 +1,8 @@
 /**
  * `npm run deploy:check`: checks what a deploy would run with, and deploys nothing. The committed
- * `[vars]` of wrangler.toml, and the secrets from this environment (or `--env-file FILE`, a file of
- * NAME=value lines kept out of the repository): the same values given to `wrangler secret put`.
+ * `[vars]` of wrangler.toml and wrangler.pdf.toml, and the secrets from this environment (or
+ * `--env-file FILE`, a file of NAME=value lines kept out of the repository): the same values given
+ * to `wrangler secret put` (the seal's to the PDF Worker, the rest to the API Worker).
  * Exits 1 if any check fails. See the README's "Deploying to Cloudflare".
  */
 import { existsSync } from 'node:fs';
@@ -14,6 +15,7 @@ import {
   type CheckResult,
   checkConfiguration,
   checkMigrations,
+  checkPdfConfiguration,
   checkQStash,
   checkRedis,
   journalMigrations,
@@ -37,7 +39,7 @@ async function appliedMigrations(url: string): Promise<number[] | undefined> {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { 'env-file': { type: 'string' }, wrangler: { type: 'string' } } });
+  const { values } = parseArgs({ options: { 'env-file': { type: 'string' }, wrangler: { type: 'string' }, 'pdf-wrangler': { type: 'string' } } });
   if (values['env-file']) {
     if (!existsSync(values['env-file'])) throw new Error(`No file ${values['env-file']}`);
     process.loadEnvFile(values['env-file']);
@@ -46,6 +48,7 @@ async function main(): Promise<number> {
   const results: CheckResult[] = [];
   const configuration = checkConfiguration(vars, process.env);
   results.push(configuration);
+  results.push(checkPdfConfiguration(await readWranglerVars(values['pdf-wrangler'] ?? `${root}wrangler.pdf.toml`), process.env));
   const env = { ...process.env, ...vars };
 
   if (env.DATABASE_URL && /^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
@@ -63,7 +66,7 @@ async function main(): Promise<number> {
     for (const line of rest) console.log(`     ${line}`);
   }
   const failed = results.filter((result) => !result.ok).length;
-  console.log(failed === 0 ? '\nReady to deploy: npx wrangler deploy' : `\n${failed} check(s) failed; nothing was deployed.`);
+  console.log(failed === 0 ? '\nReady to deploy: npm run deploy' : `\n${failed} check(s) failed; nothing was deployed.`);
   return failed === 0 ? 0 : 1;
 }
 

@@ -6,7 +6,7 @@
  * in a dev mailbox. The production code runs unchanged; only its configuration points here.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request as forward, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
@@ -88,9 +88,6 @@ async function main() {
     QSTASH_NEXT_SIGNING_KEY: standins.qstash.signingKeys.next,
     TOKEN_SECRET: tokenSecret,
     ADMIN_TOKEN: adminToken,
-    SEAL_KEY_PEM: seal.keyPem,
-    SEAL_CERT_PEM: seal.certPem,
-    TSA_URL: config.TSA_URL ?? standins.timestampAuthority!.url,
     BASE_URL: config.BASE_URL,
     EMAIL_API_URL: `${emailApi.url}/emails`,
     EMAIL_API_KEY,
@@ -104,11 +101,22 @@ async function main() {
   await mkdir(config.DATA_DIR, { recursive: true });
   const envFile = join(config.DATA_DIR, 'wrangler-dev.env');
   await writeFile(envFile, Object.entries(vars).map(([name, value]) => `${name}=${JSON.stringify(value)}`).join('\n'), { mode: 0o600 });
+  // The PDF Worker's secrets: the local seal, time-stamped at the local authority (or TSA_URL's).
+  const pdfConfig = await pdfWorkerDevConfig(config.DATA_DIR, {
+    SEAL_KEY_PEM: seal.keyPem,
+    SEAL_CERT_PEM: seal.certPem,
+    TSA_URL: config.TSA_URL ?? standins.timestampAuthority!.url,
+  });
 
   const wrangler = spawn(
     join(root, 'node_modules', '.bin', 'wrangler'),
     [
       'dev',
+      // Both Workers in one session: the API Worker, and the PDF Worker its `PDF` binding calls.
+      '--config',
+      'wrangler.toml',
+      '--config',
+      pdfConfig,
       '--ip',
       '127.0.0.1',
       '--port',
@@ -164,6 +172,26 @@ async function main() {
   console.log(
     `\nE-signing API listening on ${config.BASE_URL} (workerd; database: ${standins.neon.backend}; limits: ${standins.redis ? 'Redis' : 'in-process'})`,
   );
+}
+
+/**
+ * wrangler.pdf.toml as this session runs it, with the PDF Worker's secrets among its vars: wrangler
+ * dev's --env-file reaches only the first Worker of a session. Written inside DATA_DIR, readable by
+ * this user alone, as the env file is.
+ */
+async function pdfWorkerDevConfig(dir: string, secrets: Record<string, string>): Promise<string> {
+  const toml = await readFile(join(root, 'wrangler.pdf.toml'), 'utf8');
+  const setting = (name: string) => new RegExp(`^${name}\\s*=\\s*(.+)$`, 'm').exec(toml)?.[1];
+  const config = {
+    name: JSON.parse(setting('name')!) as string,
+    main: join(root, JSON.parse(setting('main')!) as string),
+    compatibility_date: JSON.parse(setting('compatibility_date')!) as string,
+    compatibility_flags: JSON.parse(setting('compatibility_flags')!) as string[],
+    vars: secrets,
+  };
+  const path = join(dir, 'wrangler-pdf.dev.json');
+  await writeFile(path, JSON.stringify(config, null, 2), { mode: 0o600 });
+  return path;
 }
 
 /** Bodies up to this size reach wrangler dev whole: more than any route accepts (20 MiB on /admin). */

@@ -9,6 +9,7 @@ import type { HostResolver } from './domain/webhooks/webhook-target.js';
 import type { SealSource } from './pdf/seal-pem.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
+import type { PdfMaker } from './ports/pdf-maker.js';
 import type { Queue } from './ports/queue.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
 import type { SendLimits } from './ports/send-limits.js';
@@ -34,8 +35,9 @@ export type AppConfig = {
   /** How long a webhook delivery waits for the subscriber's answer (default 10 s). */
   webhookTimeoutMs?: number;
   /**
-   * The key and certificate that seal every finished PDF (SEAL_KEY_PEM, SEAL_CERT_PEM; the embedded
-   * server makes a self-signed one). Without it, finished PDFs are left unsealed: only test stacks do that.
+   * The key and certificate that seal every finished PDF on Node (the embedded server makes a
+   * self-signed one); a deployed service's seal is the PDF Worker's. Without it, finished PDFs are
+   * left unsealed: only test stacks do that.
    */
   seal?: SealSource;
   /**
@@ -51,6 +53,8 @@ export type Services = {
   sendLimits: SendLimits;
   queue: Queue;
   mailer: Mailer;
+  /** Reads uploaded PDFs and makes finished ones (in the process on Node, the PDF Worker on Workers). */
+  pdf: PdfMaker;
   clock: Clock;
   config: AppConfig;
   /** The caller's address, as the runtime knows it (socket on Node, `CF-Connecting-IP` on Workers). */

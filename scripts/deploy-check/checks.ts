@@ -1,10 +1,11 @@
 /**
- * What `npm run deploy:check` checks before a deploy, without deploying: the configuration the
- * Worker would start with (the Worker's own check, plus what only a deployment needs), the
+ * What `npm run deploy:check` checks before a deploy, without deploying: the configuration each
+ * Worker would start with (the Workers' own checks, plus what only a deployment needs), the
  * migration state of the database, and that QStash (and Upstash Redis) answer with the credentials
  * given. Each check says what is wrong and what to do; none prints a secret.
  */
 import { readFile } from 'node:fs/promises';
+import { checkPdfWorkerConfig } from '../../src/entries/pdf-worker-config.js';
 import { checkWorkerConfig, type WorkerConfig } from '../../src/entries/worker-config.js';
 
 export type CheckResult = { name: string; ok: boolean; detail: string };
@@ -49,6 +50,19 @@ export function checkConfiguration(vars: Record<string, string>, secrets: Record
   for (const name of DEVELOPMENT_ONLY) if (name in env) problems.push(`${name} is for npm run dev only: remove it from the deployment`);
   if (problems.length > 0) return { name: 'configuration', ok: false, detail: problems.join('\n') };
   return { name: 'configuration', ok: true, detail: `every variable present and well-formed (BASE_URL ${config.BASE_URL})`, config };
+}
+
+/** The PDF Worker's configuration (wrangler.pdf.toml's `[vars]` and its secrets): the seal, and the authority if any. */
+export function checkPdfConfiguration(vars: Record<string, string>, secrets: Record<string, string | undefined>): CheckResult {
+  const env: Record<string, string> = { ...vars };
+  for (const name of ['SEAL_KEY_PEM', 'SEAL_CERT_PEM', 'TSA_URL']) {
+    const value = secrets[name];
+    if (value !== undefined && value !== '' && !(name in vars)) env[name] = value;
+  }
+  const { config, problems } = checkPdfWorkerConfig(env);
+  if (problems.length > 0) return { name: 'PDF Worker configuration', ok: false, detail: problems.join('\n') };
+  const timestamp = config.TSA_URL ? `time-stamped at ${new URL(config.TSA_URL).host} (B-T)` : 'no time-stamping authority (B-B)';
+  return { name: 'PDF Worker configuration', ok: true, detail: `the seal's key and certificate present and well-formed; ${timestamp}` };
 }
 
 export type Migration = { tag: string; when: number };

@@ -6,7 +6,6 @@
  * (`npm run size`); the app, and zod with it, is loaded on the first request.
  */
 import { parseSecretKeys, type SecretKey } from '../domain/webhooks/secret-box.js';
-import { sealPemProblems } from '../pdf/seal-pem.js';
 
 export type WorkerConfig = {
   DATABASE_URL: string;
@@ -32,17 +31,12 @@ export type WorkerConfig = {
   QUEUE_MAX_DELAY_DAYS: number;
   /** Keys sealing webhook signing secrets at rest: `id:base64(32 bytes)`, comma-separated, the first sealing. */
   WEBHOOK_SECRET_KEYS: SecretKey[];
-  /** The seal of finished PDFs: a PKCS#8 private key, and its certificate followed by any issuers (PEM). */
-  SEAL_KEY_PEM: string;
-  SEAL_CERT_PEM: string;
-  /** An RFC 3161 time-stamping authority; with it, seals are PAdES B-T. */
-  TSA_URL?: string;
 };
 
 type Env = Record<string, unknown>;
 
 /** Reads one variable; each reader records what is wrong instead of throwing, so all are told at once. */
-class Reader {
+export class Reader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
 
@@ -138,13 +132,7 @@ export function checkWorkerConfig(env: Env): { config: WorkerConfig; problems: s
     EMAIL_FROM: read.text('EMAIL_FROM', 3),
     QUEUE_MAX_DELAY_DAYS: read.wholeNumber('QUEUE_MAX_DELAY_DAYS', 7, 1, 365),
     WEBHOOK_SECRET_KEYS: read.secretKeys('WEBHOOK_SECRET_KEYS'),
-    SEAL_KEY_PEM: read.text('SEAL_KEY_PEM', 1),
-    SEAL_CERT_PEM: read.text('SEAL_CERT_PEM', 1),
-    TSA_URL: read.optionalUrl('TSA_URL'),
   };
-  // Only the PEM shapes here (synchronous, no ASN.1 code in the start-up budget); whether the key
-  // is the certificate's needs WebCrypto, so that is checked when the first document is sealed.
-  if (config.SEAL_KEY_PEM && config.SEAL_CERT_PEM) read.problems.push(...sealPemProblems(config.SEAL_KEY_PEM, config.SEAL_CERT_PEM));
   const redisSettings = [env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN].filter((value) => value !== undefined).length;
   if (redisSettings === 1) read.problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');
   else if (redisSettings === 0 && config.ALLOW_IN_PROCESS_LIMITS !== 'true') {

@@ -4,21 +4,24 @@
  * answering 500 to every request.
  *
  * The app itself is built on the first request instead, and builds only its routing shell: each
- * endpoint, the signing pages and the queue callbacks (with the PDF and seal code behind them) are
- * evaluated on their own first request (src/app.ts). `import()` is what defers that work: the
+ * endpoint, the signing pages and the queue callbacks are evaluated on their own first request
+ * (src/app.ts). The PDF code is not in this Worker at all: the PDF Worker does that work. `import()` is what defers that work: the
  * bundler wraps each module reached only this way in a function that runs on the first call.
  */
 import { env } from 'cloudflare:workers';
+import { boundPdfMaker } from '../adapters/production/bound-pdf-maker.js';
 import { readWorkerConfig } from './worker-config.js';
 
 const config = readWorkerConfig(env);
+// The PDF work is the PDF Worker's (pdf-worker.ts), reached through the `PDF` service binding.
+const pdf = boundPdfMaker(env.PDF);
 
 async function buildApp() {
   const [{ productionServices }, { createApp, mountLater }] = await Promise.all([
     import('../adapters/production/production-services.js'),
     import('../app.js'),
   ]);
-  const services = productionServices(config);
+  const services = productionServices(config, pdf);
   const app = createApp(services);
   mountLater(app, '/internal/*', services, async () => {
     const [{ Receiver }, { queueCallbackRoutes }] = await Promise.all([import('@upstash/qstash'), import('../http/queue-callback.js')]);

@@ -10,6 +10,7 @@ import { createQStashStandin } from '../../local/standins/qstash.js';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
 import {
   checkConfiguration,
+  checkPdfConfiguration,
   checkMigrations,
   checkQStash,
   compareMigrations,
@@ -68,6 +69,23 @@ describe('checkConfiguration', () => {
     expect(result.ok).toBe(false);
     for (const text of expected) expect(result.detail).toContain(text);
     for (const secret of ['npg_s3cretpw', 'redis-token-s3cret', 'qstash-token-s3cret', 're_s3cret', 't'.repeat(48)]) expect(result.detail).not.toContain(secret);
+  });
+});
+
+describe('checkPdfConfiguration', () => {
+  it('passes the seal from the secrets, and names the authority of wrangler.pdf.toml\'s [vars]', () => {
+    expect(checkPdfConfiguration({}, secrets)).toMatchObject({ ok: true, detail: expect.stringContaining('no time-stamping authority (B-B)') });
+    expect(checkPdfConfiguration({ TSA_URL: 'https://tsa.example.test/tsr' }, secrets)).toMatchObject({ ok: true, detail: expect.stringContaining('tsa.example.test (B-T)') });
+  });
+
+  it('reports a missing or malformed seal, naming the variable and never the key', () => {
+    const missing = checkPdfConfiguration({}, { ...secrets, SEAL_CERT_PEM: undefined });
+    expect(missing).toMatchObject({ ok: false, detail: expect.stringContaining('SEAL_CERT_PEM is required') });
+    const swapped = checkPdfConfiguration({}, { ...secrets, SEAL_KEY_PEM: TEST_SEAL_CERT_PEM });
+    expect(swapped).toMatchObject({ ok: false, detail: expect.stringContaining('SEAL_KEY_PEM') });
+    expect(swapped.detail).not.toMatch(/MII/);
+    // Only the seal's variables are the PDF Worker's: the API Worker's secrets are not read here.
+    expect(checkPdfConfiguration({}, { SEAL_KEY_PEM: TEST_SEAL_KEY_PEM, SEAL_CERT_PEM: TEST_SEAL_CERT_PEM }).ok).toBe(true);
   });
 });
 

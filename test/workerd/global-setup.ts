@@ -8,6 +8,12 @@
 import { neon, neonConfig } from '@neondatabase/serverless';
 import { drizzle } from 'drizzle-orm/neon-http';
 import { migrate } from 'drizzle-orm/neon-http/migrator';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startStandins } from '../../local/standins/start.js';
@@ -29,15 +35,18 @@ export default async function setup(project: TestProject) {
     await postgres?.drop();
     throw error;
   });
+  const bundleDir = await mkdtemp(join(tmpdir(), 'workerd-pdf-worker-'));
   const teardown = async () => {
     await standins.close();
     await postgres?.drop();
+    await rm(bundleDir, { recursive: true, force: true });
   };
   try {
     // The driver's endpoint is a global setting (the Worker sets its own from NEON_FETCH_ENDPOINT).
     neonConfig.fetchEndpoint = () => standins.neon.sqlEndpoint;
     await migrate(drizzle(neon(WORKERD_DATABASE_URL)), { migrationsFolder });
     const seeded = await seed(standins.neon.sqlEndpoint);
+    const pdfWorkerScript = await bundlePdfWorker(bundleDir);
     project.provide('workerdStack', {
       sqlEndpoint: standins.neon.sqlEndpoint,
       backend: standins.neon.backend,
@@ -48,6 +57,7 @@ export default async function setup(project: TestProject) {
         nextSigningKey: standins.qstash.signingKeys.next,
       },
       timestampAuthority: standins.timestampAuthority!,
+      pdfWorkerScript,
       seeded,
     });
   } catch (error) {
@@ -75,6 +85,21 @@ async function seed(sqlEndpoint: string): Promise<WorkerdStack['seeded']> {
   } finally {
     await services.inProcessQueue.close();
   }
+}
+
+/**
+ * The PDF Worker, bundled as a deploy bundles it: the pool builds the Worker of wrangler.toml
+ * itself, but a Worker it binds to must come ready to run.
+ */
+async function bundlePdfWorker(dir: string): Promise<string> {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' };
+  await promisify(execFile)(join(root, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '--config', 'wrangler.pdf.toml', '--outdir', dir], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }).catch(
+    (err: { stdout?: string; stderr?: string }) => {
+      throw new Error(`Bundling the PDF Worker failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+    },
+  );
+  return join(dir, 'pdf-worker.js');
 }
 
 /** A database of this run's own on the server of `serverUrl`, dropped again at the end. */

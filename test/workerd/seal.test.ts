@@ -1,18 +1,20 @@
 /**
- * The seal made inside workerd, with the identity the Worker is configured with (SEAL_KEY_PEM,
- * SEAL_CERT_PEM bindings): pkijs and WebCrypto in the runtime. pdfsig cannot run here, so the CMS
- * is verified with pkijs over the byte range, and the range is checked to cover the whole file;
- * the Node suite (test/unit/seal-pdf.test.ts) has poppler check the same code.
+ * The seal made inside workerd by the PDF Worker, as deployed (its bundle, its own SEAL_KEY_PEM,
+ * SEAL_CERT_PEM and TSA_URL), asked through the Worker's `PDF` service binding as the finishing job
+ * asks it: pkijs and WebCrypto in the runtime. pdfsig cannot run here, so the CMS is verified with
+ * pkijs over the byte range, and the range is checked to cover the whole file; the Node suite
+ * (test/unit/seal-pdf.test.ts) has poppler check the same code.
  */
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
-import { finishDocument } from '../../src/pdf/finish-document.js';
-import { generateDocument } from '../../src/pdf/generate-document.js';
-import { createSelfSignedSeal, loadSealIdentity, sealIdentityOf } from '../../src/pdf/seal-identity.js';
+import { boundPdfMaker } from '../../src/adapters/production/bound-pdf-maker.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { OID } from '../../src/pdf/cms-attributes.js';
+import { generateDocument } from '../../src/pdf/generate-document.js';
+import { createSelfSignedSeal, loadSealIdentity } from '../../src/pdf/seal-identity.js';
 import { pemBlocks } from '../../src/pdf/seal-pem.js';
-import { timestampAuthority, tokenInfo } from '../../src/pdf/timestamp.js';
+import { tokenInfo } from '../../src/pdf/timestamp.js';
+import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.js';
 
 const latin1 = (bytes: Uint8Array) => {
   let text = '';
@@ -21,10 +23,12 @@ const latin1 = (bytes: Uint8Array) => {
 };
 const at = new Date('2026-11-04T08:00:00.000Z');
 
-async function sealed(pages: number, timestamped = false) {
-  const seal = await sealIdentityOf({ keyPem: env.SEAL_KEY_PEM as string, certPem: env.SEAL_CERT_PEM as string });
+const pdfWorker = boundPdfMaker(env.PDF);
+
+/** The PDF Worker's finished PDF: sealed with its identity, time-stamped at its authority (B-T). */
+async function sealed(pages: number) {
   const original = await generateDocument('Workerd seal', pages);
-  return finishDocument({
+  return pdfWorker.finish({
     original,
     envelopeId: 'env_workerd_seal',
     title: 'Workerd seal',
@@ -35,8 +39,6 @@ async function sealed(pages: number, timestamped = false) {
     consentText: 'I agree.',
     originalSha256: await sha256Hex(original),
     completedAt: at,
-    seal,
-    timestamp: timestamped ? timestampAuthority(env.TSA_URL as string) : undefined,
   });
 }
 
@@ -57,17 +59,19 @@ async function check(bytes: Uint8Array) {
   return { valid, wholeFile: a === 0 && c + d === bytes.length && text[b] === '<' && text[c - 1] === '>', signedData };
 }
 
-describe('the seal in workerd', () => {
-  it('seals the finished PDF with the configured identity, over the whole file', async () => {
+describe('the seal in workerd, made by the PDF Worker', () => {
+  it('seals the finished PDF with its identity, over the whole file', async () => {
     const finished = await sealed(3);
     expect(await check(finished.bytes)).toMatchObject({ valid: true, wholeFile: true });
     expect(finished.sha256).toBe(await sha256Hex(finished.bytes));
     expect(latin1(finished.bytes)).toContain('/SubFilter /ETSI.CAdES.detached');
+    const certificate = new (await import('pkijs')).Certificate({ schema: (await check(finished.bytes)).signedData.certificates![0]!.toSchema() });
+    expect(Array.from(new Uint8Array(certificate.toSchema().toBER(false)))).toEqual(Array.from(pemBlocks(TEST_SEAL_CERT_PEM)![0]!.der));
   });
 
-  it('time-stamps the seal at the configured authority (B-T), over its signature value', async () => {
+  it('time-stamps the seal at its authority (B-T), over its signature value', async () => {
     const pkijs = await import('pkijs');
-    const finished = await sealed(2, true);
+    const finished = await sealed(2);
     const { valid, wholeFile, signedData } = await check(finished.bytes);
     expect({ valid, wholeFile }).toEqual({ valid: true, wholeFile: true });
     const signer = signedData.signerInfos[0]!;
@@ -91,9 +95,17 @@ describe('the seal in workerd', () => {
     expect((await check(changed)).valid).toBe(false);
   });
 
+  it('reads a template’s pages through the binding, and answers null for bytes that are not a PDF', async () => {
+    expect(await pdfWorker.pageSizes(await generateDocument('Pages', 2))).toEqual([
+      { width: 612, height: 792 },
+      { width: 612, height: 792 },
+    ]);
+    expect(await pdfWorker.pageSizes(new TextEncoder().encode('%PDF-1.7 not really'))).toBeNull();
+  });
+
   it('makes a self-signed identity and refuses a key that is not the certificate’s', async () => {
     const made = await createSelfSignedSeal('Workerd seal', at);
     await expect(loadSealIdentity(made)).resolves.toMatchObject({ subject: 'CN=Workerd seal' });
-    await expect(loadSealIdentity({ keyPem: env.SEAL_KEY_PEM as string, certPem: made.certPem })).rejects.toThrow(/SEAL_KEY_PEM is not the key of the first certificate in SEAL_CERT_PEM/);
+    await expect(loadSealIdentity({ keyPem: TEST_SEAL_KEY_PEM, certPem: made.certPem })).rejects.toThrow(/SEAL_KEY_PEM is not the key of the first certificate in SEAL_CERT_PEM/);
   });
 });

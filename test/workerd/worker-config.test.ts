@@ -2,7 +2,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { readWorkerConfig } from '../../src/entries/worker-config.js';
-import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.js';
 
 /** Every secret here carries S3CR3T, so a message that leaks one can be caught. */
 const complete = {
@@ -18,8 +17,6 @@ const complete = {
   EMAIL_API_KEY: 'email-S3CR3T-key',
   EMAIL_FROM: 'E-Signing <sign@esign.example.test>',
   WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
-  SEAL_KEY_PEM: TEST_SEAL_KEY_PEM,
-  SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
 };
 
 /** The message readWorkerConfig stops with, or '' when it accepts the env. */
@@ -86,8 +83,6 @@ describe('readWorkerConfig', () => {
     'EMAIL_API_KEY',
     'EMAIL_FROM',
     'WEBHOOK_SECRET_KEYS',
-    'SEAL_KEY_PEM',
-    'SEAL_CERT_PEM',
   ] as const;
 
   it.each(required)('refuses an env without %s, naming it', (name) => {
@@ -117,14 +112,6 @@ describe('readWorkerConfig', () => {
     ['WEBHOOK_SECRET_KEYS', 'S3CR3T-not-a-key'],
     ['WEBHOOK_SECRET_KEYS', 'k1:c2hvcnQ='],
     ['WEBHOOK_SECRET_KEYS', 'k1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=,k1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc='],
-    ['SEAL_KEY_PEM', 'S3CR3T garbage, not PEM'],
-    ['SEAL_KEY_PEM', '-----BEGIN PRIVATE KEY-----\nS3CR3T*not*base64\n-----END PRIVATE KEY-----\n'],
-    ['SEAL_KEY_PEM', '-----BEGIN RSA PRIVATE KEY-----\nMIIS3CR3T0==\n-----END RSA PRIVATE KEY-----\n'],
-    ['SEAL_KEY_PEM', TEST_SEAL_CERT_PEM],
-    ['SEAL_CERT_PEM', 'S3CR3T garbage, not PEM'],
-    ['SEAL_CERT_PEM', TEST_SEAL_KEY_PEM],
-    ['TSA_URL', 'tsa.example.test/S3CR3T'],
-    ['TSA_URL', 'ftp://user:S3CR3T@tsa.example.test/'],
   ])('refuses a malformed %s (%s), naming it', (name, value) => {
     expectRefusal({ ...complete, [name]: value }, name);
   });
@@ -138,11 +125,6 @@ describe('readWorkerConfig', () => {
   it('refuses a URL setting that is not http(s), naming it', () => {
     expectRefusal({ ...complete, BASE_URL: 'javascript:alert(1)' }, 'BASE_URL');
     expectRefusal({ ...complete, EMAIL_API_URL: 'ftp://mail.example.test/emails' }, 'EMAIL_API_URL');
-  });
-
-  it('takes an optional time-stamping authority for B-T seals', () => {
-    expect(readWorkerConfig(complete).TSA_URL).toBeUndefined();
-    expect(readWorkerConfig({ ...complete, TSA_URL: 'https://user:pw@tsa.example.test/tsr' }).TSA_URL).toBe('https://user:pw@tsa.example.test/tsr');
   });
 
   it('refuses a malformed NEON_FETCH_ENDPOINT, naming it', () => {

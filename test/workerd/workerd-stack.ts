@@ -13,6 +13,8 @@ export type WorkerdStack = {
   qstash: { url: string; token: string; currentSigningKey: string; nextSigningKey: string };
   /** The local RFC 3161 authority the Worker time-stamps its seals at (TSA_URL). */
   timestampAuthority: { url: string; certificatePem: string };
+  /** The PDF Worker as `wrangler deploy` bundles it (wrangler.pdf.toml), bound to the Worker as `PDF`. */
+  pdfWorkerScript: string;
   /** What was seeded through the domain functions, for the tests to ask the Worker about. */
   seeded: { companyId: string; apiKey: string; apiKeyId: string; templateId: string; templateName: string };
 };

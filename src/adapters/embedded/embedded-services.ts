@@ -1,5 +1,6 @@
 import type { Database } from '../../data/database.js';
 import { sendsInPeriod } from '../../domain/quota/sends-in-period.js';
+import { localPdfMaker } from '../../pdf/local-pdf-maker.js';
 import { type Clock, systemClock } from '../../ports/clock.js';
 import { dispatchMessage } from '../../queue/consumers.js';
 import { HoppingQueue } from '../../queue/timer-hops.js';
@@ -31,6 +32,8 @@ export function embeddedServices(options: {
     inProcessQueue: queue,
     mailer: mailbox,
     mailbox,
+    // Reads the seal and the authority from the config at each use (a test may change them).
+    pdf: localPdfMaker(options.config),
     clock,
     config: options.config,
     clientIp: options.clientIp ?? (() => 'unknown'),

@@ -2,6 +2,7 @@ import { Client } from '@upstash/qstash';
 import { Redis } from '@upstash/redis';
 import type { WorkerConfig } from '../../entries/worker-config.js';
 import { systemClock } from '../../ports/clock.js';
+import type { PdfMaker } from '../../ports/pdf-maker.js';
 import type { Services } from '../../services.js';
 import { sendsInPeriod } from '../../domain/quota/sends-in-period.js';
 import { HoppingQueue } from '../../queue/timer-hops.js';
@@ -17,8 +18,9 @@ import { UpstashSendLimits } from './upstash-send-limits.js';
 /**
  * The deployed service's adapters: Neon over HTTP, Upstash Redis, QStash for the queue, and the
  * e-mail API called directly (so no e-mail, with its signing link, or API key rests at QStash).
+ * The PDF work is the PDF Worker's, behind a service binding (src/entries/pdf-worker.ts).
  */
-export function productionServices(config: WorkerConfig): Services {
+export function productionServices(config: WorkerConfig, pdf: PdfMaker): Services {
   const qstash = new Client({ baseUrl: config.QSTASH_URL, token: config.QSTASH_TOKEN });
   const redis =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
@@ -39,6 +41,7 @@ export function productionServices(config: WorkerConfig): Services {
     sendLimits: redis ? new UpstashSendLimits(redis, baseline) : new MemorySendLimits(systemClock, baseline),
     queue: new HoppingQueue(new QStashQueue(qstash, config.BASE_URL), systemClock, maxQueueDelayMs),
     mailer: new EmailApiMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM }),
+    pdf,
     clock: systemClock,
     config: {
       tokenSecret: new TextEncoder().encode(config.TOKEN_SECRET),
@@ -48,8 +51,6 @@ export function productionServices(config: WorkerConfig): Services {
       allowPrivateWebhookTargets: config.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
       maxQueueDelayMs,
       webhookSecretKeys: config.WEBHOOK_SECRET_KEYS,
-      seal: { keyPem: config.SEAL_KEY_PEM, certPem: config.SEAL_CERT_PEM },
-      timestampUrl: config.TSA_URL,
     },
     clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
   };

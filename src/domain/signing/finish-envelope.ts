@@ -48,19 +48,8 @@ export async function finishEnvelope(services: Services, body: Record<string, un
   // The template's document must be the one that was sent: a finished PDF of another would be false.
   if (!original || original.sha256 !== envelope.documentSha256) throw new Error(`The document of envelope ${envelopeId} is no longer the one that was sent.`);
 
-  const [{ finishDocument }, { sealIdentityOf }, { timestampAuthority }] = await Promise.all([
-    import('../../pdf/finish-document.js'),
-    import('../../pdf/seal-identity.js'),
-    import('../../pdf/timestamp.js'),
-  ]);
-  // A key that does not match its certificate is found here, on the first seal, and the job fails
-  // (and is retried) rather than storing a copy whose seal would not verify.
-  const seal = services.config.seal ? await sealIdentityOf(services.config.seal) : undefined;
-  // With an authority configured, a seal without its time-stamp is never stored: an authority
-  // that fails fails the job, which the queue retries.
-  const timestamp = seal && services.config.timestampUrl ? timestampAuthority(services.config.timestampUrl) : undefined;
   const completedAt = envelope.completedAt ?? services.clock.now();
-  const finished = await finishDocument({
+  const finished = await services.pdf.finish({
     original: original.bytes,
     envelopeId,
     title: envelope.title,
@@ -71,8 +60,6 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     consentText: consent.text,
     originalSha256: envelope.documentSha256,
     completedAt,
-    seal,
-    timestamp,
   });
 
   const now = services.clock.now();

@@ -2,7 +2,6 @@ import { templateDocuments, templateFields, templateRoles, templates, auditEvent
 import { isUniqueViolation } from '../../data/errors.js';
 import { ApiError, type Issue, validationFailed } from '../../errors.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { readPageSizes } from '../../pdf/inspect-document.js';
 import type { Services } from '../../services.js';
 import { placementOf } from './field-placement.js';
 import { getTemplate, type TemplateDetail } from './get-template.js';
@@ -21,7 +20,7 @@ export async function importTemplate(
   document: TemplateDocument,
   actor: { type: 'admin' | 'system'; id?: string } = { type: 'admin' },
 ): Promise<TemplateDetail> {
-  const pages = await readPageSizes(document.bytes);
+  const pages = await services.pdf.pageSizes(document.bytes);
   if (!pages || pages.length === 0) {
     throw new ApiError('invalid_document', 'The document is not a PDF that can be read.', { file_name: document.fileName });
   }

@@ -1,0 +1,31 @@
+import type { PdfMaker } from '../ports/pdf-maker.js';
+import type { SealSource } from './seal-pem.js';
+
+/** The seal a maker uses, read at each use: a test stack may point it at another authority. */
+export type SealSettings = { seal?: SealSource; timestampUrl?: string };
+
+/**
+ * The PDF work in this runtime: Node's processes, and the PDF Worker. Each module is loaded on its
+ * first use; a process that never finishes a document never evaluates pdf-lib or the CMS code.
+ */
+export function localPdfMaker(settings: SealSettings): PdfMaker {
+  return {
+    async pageSizes(bytes) {
+      const { readPageSizes } = await import('./inspect-document.js');
+      return readPageSizes(bytes);
+    },
+    async finish(request) {
+      const [{ finishDocument }, { sealIdentityOf }, { timestampAuthority }] = await Promise.all([
+        import('./finish-document.js'),
+        import('./seal-identity.js'),
+        import('./timestamp.js'),
+      ]);
+      // A key that does not match its certificate is found here, on the first seal, and the job
+      // fails (and is retried) rather than storing a copy whose seal would not verify.
+      const seal = settings.seal ? await sealIdentityOf(settings.seal) : undefined;
+      // With an authority configured, a seal without its time-stamp is never made.
+      const timestamp = seal && settings.timestampUrl ? timestampAuthority(settings.timestampUrl) : undefined;
+      return finishDocument({ ...request, seal, timestamp });
+    },
+  };
+}
