@@ -1,28 +1,33 @@
-import { neon, neonConfig } from '@neondatabase/serverless';
-import { drizzle } from 'drizzle-orm/neon-http';
+import { createTableRelationsHelpers, extractTablesRelationalConfig } from 'drizzle-orm';
+import { NeonHttpSession } from 'drizzle-orm/neon-http/session';
+import { PgDatabase, PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Db } from '../../data/database.js';
 import * as schema from '../../data/schema.js';
 import { writeAsOne } from '../../data/write-as-one.js';
+import { NeonHttpClient } from './neon-http-client.js';
 
 /**
  * Neon over HTTP: every query is one stateless HTTPS request, which suits Workers. Atomic changes
  * go as one batch, which Neon runs in a single transaction in one round trip. `fetchEndpoint`
- * aims the driver at a local stand-in during development; production leaves it unset.
+ * aims the client at a local stand-in during development; production leaves it unset.
+ *
+ * drizzle's neon-http session over our own client (neon-http-client.ts): drizzle's `neon-http`
+ * entry would bring @neondatabase/serverless along, which this Worker no longer loads.
  */
 export function openNeonHttpDatabase(databaseUrl: string, options: { fetchEndpoint?: string } = {}): Database {
-  if (options.fetchEndpoint) {
-    const endpoint = options.fetchEndpoint;
-    neonConfig.fetchEndpoint = () => endpoint;
-  }
-  const db = drizzle(neon(databaseUrl), { schema });
+  const client = new NeonHttpClient(databaseUrl, options).queryFunction();
+  const dialect = new PgDialect();
+  const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
+  const session = new NeonHttpSession(client as never, dialect, { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap });
+  const db = new PgDatabase(dialect, session, { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap }) as unknown as Db;
   return {
-    db: db as unknown as Db,
+    db,
     atomic: async (build) => {
-      const statements = build(db as unknown as Db);
+      const statements = build(db);
       if (statements.length === 0) return [];
-      return [...(await db.batch(statements as unknown as Parameters<typeof db.batch>[0]))];
+      return [...(await session.batch(statements as never))];
     },
-    writeAsOne: (build) => writeAsOne(db as unknown as Db, build),
+    writeAsOne: (build) => writeAsOne(db, build),
     close: async () => {},
   };
 }
