@@ -7,15 +7,26 @@ import type { Queue, QueueMessage } from '../../ports/queue.js';
  * batch request: one round trip, and either QStash has them or the caller gets an error.
  */
 export class QStashQueue implements Queue {
+  private client?: Promise<Client>;
+
   constructor(
-    private readonly client: Client,
+    private readonly connection: { baseUrl: string; token: string },
     private readonly callbackBaseUrl: string,
     private readonly retries = 5,
   ) {}
 
+  /**
+   * The QStash client is loaded and made on the first publish: making it reads the runtime's
+   * `process`, whose first use costs a Worker isolate about 6 ms, which a GET has no reason to pay.
+   */
+  private qstash(): Promise<Client> {
+    this.client ??= import('@upstash/qstash').then(({ Client }) => new Client(this.connection));
+    return this.client;
+  }
+
   async publish(messages: QueueMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.client.batchJSON(
+    await (await this.qstash()).batchJSON(
       messages.map((message) => ({
         url: `${this.callbackBaseUrl}/internal/queue/${message.topic}`,
         body: message.body,
