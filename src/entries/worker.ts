@@ -5,8 +5,9 @@
  *
  * The app itself is built on the first request instead, and builds only its routing shell: each
  * endpoint, the signing pages and the queue callbacks are evaluated on their own first request
- * (src/app.ts). The PDF code is not in this Worker at all: the PDF Worker does that work. `import()` is what defers that work: the
- * bundler wraps each module reached only this way in a function that runs on the first call.
+ * (src/app.ts). `import()` is what defers that work: the bundler wraps each module reached only
+ * this way in a function that runs on the first call. The PDF code is not in this Worker at all
+ * (workerd compiles every module of a Worker when it starts): the PDF Worker does that work.
  */
 import { env } from 'cloudflare:workers';
 import { boundPdfMaker } from '../adapters/production/bound-pdf-maker.js';

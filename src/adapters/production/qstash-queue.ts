@@ -20,7 +20,12 @@ export class QStashQueue implements Queue {
    * `process`, whose first use costs a Worker isolate about 6 ms, which a GET has no reason to pay.
    */
   private qstash(): Promise<Client> {
-    this.client ??= import('@upstash/qstash').then(({ Client }) => new Client(this.connection));
+    this.client ??= import('@upstash/qstash')
+      .then(({ Client }) => new Client(this.connection))
+      .catch((error: unknown) => {
+        this.client = undefined; // the next publish tries again
+        throw error;
+      });
     return this.client;
   }
 
