@@ -112,7 +112,8 @@ export function readWorkerConfig(env: Env): WorkerConfig {
 export function checkWorkerConfig(env: Env): { config: WorkerConfig; problems: string[] } {
   const read = new Reader(env);
   const databaseUrl = read.text('DATABASE_URL', 1);
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) read.problems.push('DATABASE_URL must be a postgres:// URL');
+  // The Neon client parses it (its host names the endpoint): a string URL cannot read stops the start here.
+  if (databaseUrl && (!/^postgres(ql)?:\/\//.test(databaseUrl) || !URL.canParse(databaseUrl))) read.problems.push('DATABASE_URL must be a postgres:// URL');
   const config: WorkerConfig = {
     DATABASE_URL: databaseUrl,
     NEON_FETCH_ENDPOINT: read.optionalUrl('NEON_FETCH_ENDPOINT'),

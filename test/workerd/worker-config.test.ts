@@ -102,6 +102,7 @@ describe('readWorkerConfig', () => {
   it.each([
     ['DATABASE_URL', 'mysql://esign:pw-S3CR3T-db@db.example.test/esign'],
     ['DATABASE_URL', 'db.example.test:5432'],
+    ['DATABASE_URL', 'postgresql://esign:pw-S3CR3T-db@db.example.test:99999/esign'],
     ['TOKEN_SECRET', 'short-S3CR3T'],
     ['ADMIN_TOKEN', 'adm-S3CR3T'],
     ['BASE_URL', 'esign.example.test'],

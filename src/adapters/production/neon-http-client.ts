@@ -11,6 +11,7 @@
  *   them with drizzle's settings: timestamps, dates and intervals stay text (drizzle maps them).
  * - Postgres refusing a statement answers 400 with its error fields (`code` is the SQLSTATE).
  */
+import { toHex } from '../../lib/crypto.js';
 
 export type NeonQueryOptions = { arrayMode?: boolean; fullResults?: boolean };
 
@@ -53,7 +54,7 @@ export class NeonQuery implements PromiseLike<unknown> {
 }
 
 export type NeonQueryFunction = ((query: string, params?: unknown[], options?: NeonQueryOptions) => NeonQuery) & {
-  transaction(queries: NeonQuery[], options?: NeonQueryOptions): Promise<unknown[]>;
+  transaction(queries: NeonQuery[]): Promise<unknown[]>;
 };
 
 export class NeonHttpClient {
@@ -134,9 +135,9 @@ function parserOf(typeId: number): (value: string) => unknown {
     case 114: // json
     case 3802: // jsonb
       return (value) => JSON.parse(value) as unknown;
-    case 17: // bytea, hex format
-      return (value) => Uint8Array.from((value.startsWith('\\x') ? value.slice(2) : value).match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
-    default: // int8 and numeric stay text (no precision lost), as do timestamps, dates and intervals
+    default:
+      // int8 and numeric stay text (no precision lost), as do timestamps, dates and intervals; so
+      // does bytea (`\x…`), which the schema's bytea column decodes (src/data/schema.ts).
       return asText;
   }
 }
@@ -144,7 +145,7 @@ function parserOf(typeId: number): (value: string) => unknown {
 /** A parameter as Postgres text, as node-postgres prepares values (which the driver uses). */
 function textOf(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  if (value instanceof Uint8Array) return `\\x${hex(value)}`;
+  if (value instanceof Uint8Array) return `\\x${toHex(value)}`;
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return arrayLiteral(value);
   if (typeof value === 'object') return JSON.stringify(value);
@@ -158,10 +159,4 @@ function arrayLiteral(values: unknown[]): string {
     return `"${textOf(value)!.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   };
   return `{${values.map(element).join(',')}}`;
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
-  return out;
 }
