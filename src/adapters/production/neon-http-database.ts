@@ -17,9 +17,8 @@ import { NeonHttpClient } from './neon-http-client.js';
 export function openNeonHttpDatabase(databaseUrl: string, options: { fetchEndpoint?: string } = {}): Database {
   const client = new NeonHttpClient(databaseUrl, options).queryFunction();
   const dialect = new PgDialect();
-  const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
-  const session = new NeonHttpSession(client as never, dialect, { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap });
-  const db = new PgDatabase(dialect, session, { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap }) as unknown as Db;
+  const session = new NeonHttpSession(client as never, dialect, undefined);
+  const db = new PgDatabase(dialect, session, undefined) as unknown as Db;
   return {
     db,
     atomic: async (build) => {
