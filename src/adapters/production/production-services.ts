@@ -1,5 +1,3 @@
-// The Workers build of the client: the Node one reads `process`, whose first use costs an isolate about 6 ms.
-import { Redis } from '@upstash/redis/cloudflare';
 import type { WorkerConfig } from '../../entries/worker-config.js';
 import { systemClock } from '../../ports/clock.js';
 import type { PdfMaker } from '../../ports/pdf-maker.js';
@@ -10,6 +8,7 @@ import { MemoryRateLimiter } from '../embedded/memory-rate-limiter.js';
 import { MemorySendLimits } from '../embedded/memory-send-limits.js';
 import { EmailApiMailer } from './email-api-mailer.js';
 import { openNeonHttpDatabase } from './neon-http-database.js';
+import { UpstashRedisClient } from './upstash-redis-client.js';
 import { QStashQueue } from './qstash-queue.js';
 import { FailOpenRateLimiter } from './fail-open-rate-limiter.js';
 import { UpstashRateLimiter } from './upstash-rate-limiter.js';
@@ -23,13 +22,7 @@ import { UpstashSendLimits } from './upstash-send-limits.js';
 export function productionServices(config: WorkerConfig, pdf: PdfMaker): Services {
   const redis =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
-      ? new Redis({
-          url: config.UPSTASH_REDIS_REST_URL,
-          token: config.UPSTASH_REDIS_REST_TOKEN,
-          enableTelemetry: false,
-          // Calls made together (a send's rate limit and quota) travel in one request: one round trip.
-          enableAutoPipelining: true,
-        })
+      ? new UpstashRedisClient(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN)
       : undefined;
   const database = openNeonHttpDatabase(config.DATABASE_URL, { fetchEndpoint: config.NEON_FETCH_ENDPOINT });
   const baseline = (companyId: string, period: string) => sendsInPeriod(database.db, companyId, period);

@@ -1,37 +1,29 @@
-import { Ratelimit } from '@upstash/ratelimit';
-import type { Redis } from '@upstash/redis';
 import type { RateDecision, RateLimiter, RateRule } from '../../ports/rate-limiter.js';
+import { COUNT_REQUEST, WEIGHTED_COUNT, windowKeys } from './sliding-window-lua.js';
+import type { RedisScript, UpstashRedisClient } from './upstash-redis-client.js';
+
+// A request over the limit is refused without being counted, so a client that keeps knocking
+// while limited is let in again as the window slides.
+const LIMIT = `${WEIGHTED_COUNT}
+if weighted >= limit then return {0, weighted} end
+${COUNT_REQUEST}
+return {1, weighted}`;
 
 /**
  * Rate limits in Upstash Redis, shared by every isolate in every location: a sliding window per
- * rule, counted atomically by a script in Redis, so concurrent requests cannot overshoot.
+ * rule and identifier, decided atomically by one script in Redis, so concurrent requests cannot
+ * overshoot.
  */
 export class UpstashRateLimiter implements RateLimiter {
-  private readonly limiters = new Map<string, Ratelimit>();
+  private readonly script: RedisScript<[allowed: 0 | 1, counted: number]>;
 
-  constructor(private readonly redis: Redis) {}
-
-  async limit(rule: RateRule, identifier: string): Promise<RateDecision> {
-    const { success, limit, remaining, reset } = await this.limiterFor(rule).limit(identifier);
-    return { success, limit, remaining, reset };
+  constructor(redis: UpstashRedisClient) {
+    this.script = redis.script(LIMIT);
   }
 
-  private limiterFor(rule: RateRule): Ratelimit {
-    let limiter = this.limiters.get(rule.name);
-    if (!limiter) {
-      limiter = new Ratelimit({
-        redis: this.redis,
-        limiter: Ratelimit.slidingWindow(rule.limit, `${rule.windowMs / 1000} s`),
-        prefix: 'esign:rl',
-        // The in-isolate cache would answer "blocked" without asking Redis; exactness matters more.
-        ephemeralCache: false,
-        analytics: false,
-        // No telemetry, like the Redis client's; and asking whether it is switched off would read
-        // the runtime's `process`, whose first use costs a Worker isolate about 6 ms.
-        enableTelemetry: false,
-      });
-      this.limiters.set(rule.name, limiter);
-    }
-    return limiter;
+  async limit(rule: RateRule, identifier: string, now = Date.now()): Promise<RateDecision> {
+    const [allowed, counted] = await this.script.exec(windowKeys(`esign:rl:${identifier}`, rule.windowMs, now), [String(rule.limit), String(rule.windowMs), String(now)]);
+    const reset = (Math.floor(now / rule.windowMs) + 1) * rule.windowMs;
+    return { success: allowed === 1, limit: rule.limit, remaining: Math.max(0, rule.limit - counted), reset };
   }
 }

@@ -1,6 +1,7 @@
-import type { Redis } from '@upstash/redis';
 import { rateRules } from '../../ports/rate-limiter.js';
 import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt, type SendLimits, type SendRelease } from '../../ports/send-limits.js';
+import { COUNT_REQUEST, WEIGHTED_COUNT, windowKeys } from './sliding-window-lua.js';
+import type { RedisScript, UpstashRedisClient } from './upstash-redis-client.js';
 
 // One script, so Redis decides the whole admission atomically in one round trip. The order is
 // the rule: the limit first (a refused send takes nothing), then the Idempotency-Key claim (a
@@ -16,16 +17,10 @@ if take_quota and redis.call('EXISTS', KEYS[4]) == 0 then
   if ARGV[9] == '' then return {'rebuild', 0, '', 0, 0} end
   redis.call('SET', KEYS[4], ARGV[9], 'EX', tonumber(ARGV[8]), 'NX')
 end
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
-local weighted = math.floor(previous * (1 - (tonumber(ARGV[3]) % window) / window) + current)
+${WEIGHTED_COUNT}
 if ARGV[10] == '1' then
   if weighted >= limit then return {'limited', weighted, '', 0, 0} end
-  redis.call('INCR', KEYS[1])
-  redis.call('PEXPIRE', KEYS[1], window * 2)
-  weighted = weighted + 1
+  ${COUNT_REQUEST}
 end
 if ARGV[4] ~= '' then
   local now = tonumber(ARGV[3])
@@ -66,15 +61,15 @@ type AdmitReply = [code: 'rebuild' | 'limited' | 'held' | 'ok' | 'unknown' | 'ex
 
 /** The send's limits in Upstash Redis, shared by every isolate in every location. */
 export class UpstashSendLimits implements SendLimits {
-  private readonly admitScript;
-  private readonly releaseScript;
+  private readonly admitScript: RedisScript<AdmitReply>;
+  private readonly releaseScript: RedisScript<number>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: UpstashRedisClient,
     private readonly baseline: QuotaBaseline,
   ) {
-    this.admitScript = redis.createScript<AdmitReply>(ADMIT);
-    this.releaseScript = redis.createScript<number>(RELEASE);
+    this.admitScript = redis.script(ADMIT);
+    this.releaseScript = redis.script(RELEASE);
   }
 
   async admit(attempt: SendAttempt, now: Date): Promise<SendAdmission> {
@@ -99,16 +94,14 @@ export class UpstashSendLimits implements SendLimits {
   }
 
   async used(companyId: string, period: string): Promise<number> {
-    return Number((await this.redis.get<number>(quotaKey(companyId, period))) ?? 0);
+    return Number((await this.redis.command<string | null>(['GET', quotaKey(companyId, period)])) ?? 0);
   }
 
   private run(attempt: SendAttempt, now: Date, baseline: string): Promise<AdmitReply> {
     const rule = rateRules.send;
-    const window = Math.floor(now.getTime() / rule.windowMs);
     return this.admitScript.exec(
       [
-        `esign:send:${attempt.apiKeyId}:${window}`,
-        `esign:send:${attempt.apiKeyId}:${window - 1}`,
+        ...windowKeys(`esign:send:${attempt.apiKeyId}`, rule.windowMs, now.getTime()),
         attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none',
         quotaKey(attempt.companyId, attempt.period),
         `esign:allowance:${attempt.companyId}`,
