@@ -1,7 +1,7 @@
-import type { Receiver } from '@upstash/qstash';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import type { QStashReceiver } from '../adapters/production/qstash-receiver.js';
 import { ApiError } from '../errors.js';
 import { dispatchMessage, type QueueConsumer, UnknownTopicError } from '../queue/consumers.js';
 import type { AppEnv } from './app-env.js';
@@ -25,7 +25,7 @@ export const QUEUE_CALLBACK_BODY_LIMIT = 64 * 1024;
  * (by its declared length, or as soon as it has sent more). The signature then covers the body's
  * hash, so the body is verified once read.
  */
-export function queueCallbackRoutes(receiver: Pick<Receiver, 'verify'>, consumers?: Record<string, QueueConsumer>) {
+export function queueCallbackRoutes(receiver: Pick<QStashReceiver, 'verify'>, consumers?: Record<string, QueueConsumer>) {
   const app = new Hono<AppEnv>();
   app.use('/internal/*', requireQstashToken);
   app.use('/internal/*', bodyLimit({ maxSize: QUEUE_CALLBACK_BODY_LIMIT, onError: () => Promise.reject(payloadTooLarge('64 KiB')) }));
