@@ -23,19 +23,28 @@ const rateLimitHeaders = {
 /**
  * The error answers of one operation, grouped by status from the one code→status table, so the
  * document cannot promise a status the service does not send.
+ *
+ * Their schemas only document: errors are built by the error handler, never parsed. So each is
+ * made when the OpenAPI document first reads it, not when the endpoint's module loads, which is
+ * an isolate's first request to it (a dozen zod schemas an endpoint, on the Worker's cold start).
  */
 export function errorResponses(...codes: ErrorCode[]) {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   return Object.fromEntries(
-    [...byStatus].map(([status, group]) => [
-      status,
-      {
-        description: group.map((code) => `\`${code}\``).join(', '),
-        headers: status === 429 ? { ...rateLimitHeaders, 'Retry-After': { schema: { type: 'integer' as const } } } : undefined,
-        content: { 'application/json': { schema: errorBodySchema(group) } },
-      },
-    ]),
+    [...byStatus].map(([status, group]) => {
+      let content: { 'application/json': { schema: ReturnType<typeof errorBodySchema> } } | undefined;
+      return [
+        status,
+        {
+          description: group.map((code) => `\`${code}\``).join(', '),
+          headers: status === 429 ? { ...rateLimitHeaders, 'Retry-After': { schema: { type: 'integer' as const } } } : undefined,
+          get content() {
+            return (content ??= { 'application/json': { schema: errorBodySchema(group) } });
+          },
+        },
+      ];
+    }),
   );
 }
 

@@ -2,8 +2,8 @@
  * Upstash Redis's REST protocol, spoken directly, for the little of Redis the service uses: its
  * Lua scripts and a GET. @upstash/redis and @upstash/ratelimit together are 128 KiB of the Worker's
  * bundle, every Redis command among them, and workerd compiles all of it at every cold start; the
- * client below is the part of their protocol these calls need, which
- * test/integration/upstash-redis-client.test.ts checks against @upstash/redis itself.
+ * client below is the part of their protocol these calls need. test/integration/upstash-redis-client.test.ts
+ * runs it over the stand-in and a real Redis, and the rate limits beside @upstash/ratelimit's.
  *
  * - Commands are JSON arrays of strings. The commands asked for in one turn of the event loop go
  *   together as one `POST /pipeline` (a send's admission beside a GET's rate limit): one round trip.
