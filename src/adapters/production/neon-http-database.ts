@@ -1,8 +1,6 @@
-import { createTableRelationsHelpers, extractTablesRelationalConfig } from 'drizzle-orm';
 import { NeonHttpSession } from 'drizzle-orm/neon-http/session';
 import { PgDatabase, PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Db } from '../../data/database.js';
-import * as schema from '../../data/schema.js';
 import { writeAsOne } from '../../data/write-as-one.js';
 import { NeonHttpClient } from './neon-http-client.js';
 
@@ -12,7 +10,9 @@ import { NeonHttpClient } from './neon-http-client.js';
  * aims the client at a local stand-in during development; production leaves it unset.
  *
  * drizzle's neon-http session over our own client (neon-http-client.ts): drizzle's `neon-http`
- * entry would bring @neondatabase/serverless along, which this Worker no longer loads.
+ * entry would bring @neondatabase/serverless along, which this Worker no longer loads. It is given
+ * no schema: the service makes no relational queries (`db.query`), and working out their
+ * configuration for every table would cost each isolate's first request.
  */
 export function openNeonHttpDatabase(databaseUrl: string, options: { fetchEndpoint?: string } = {}): Database {
   const client = new NeonHttpClient(databaseUrl, options).queryFunction();
