@@ -37,8 +37,7 @@ export function outboxInsert(q: Db, companyId: string, messages: OutboxMessage[]
 export async function relayOutbox(services: Services, messages: OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
   try {
-    await services.queue.publish(messages);
-    await markRelayed(services, messages.map((message) => message.dedupeId));
+    await handOver(services, messages);
   } catch (err) {
     logError('outbox relay failed; the sweeper will hand the messages over', err);
   }
@@ -64,14 +63,23 @@ export async function sweepOutbox(services: Services, options: { graceMs?: numbe
       .orderBy(asc(outboxMessages.createdAt))
       .limit(SWEEP_BATCH);
     if (rows.length === 0) break;
-    await services.queue.publish(
+    await handOver(
+      services,
       rows.map((row) => ({ topic: row.topic, body: row.body, dedupeId: row.id, ...(row.dueAt ? { notBefore: row.dueAt } : {}) })),
     );
-    await markRelayed(services, rows.map((row) => row.id));
     relayed += rows.length;
     if (rows.length < SWEEP_BATCH) break;
   }
   return relayed;
+}
+
+/** Publishes the rows' messages and marks the rows relayed: in one step where the queue can. */
+async function handOver(services: Services, messages: OutboxMessage[]): Promise<void> {
+  const ids = messages.map((message) => message.dedupeId);
+  const { queue } = services;
+  if (queue.relayFromOutbox) return queue.relayFromOutbox(messages, { ids, relayedAt: services.clock.now() });
+  await queue.publish(messages);
+  await markRelayed(services, ids);
 }
 
 async function markRelayed(services: Services, ids: string[]): Promise<void> {

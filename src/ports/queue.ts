@@ -13,4 +13,11 @@ export type QueueMessage = {
 
 export interface Queue {
   publish(messages: QueueMessage[]): Promise<void>;
+  /**
+   * Publishes the messages of committed outbox rows and marks those rows relayed at `relayedAt`.
+   * Optional: a queue that keeps its messages in the service's own database does both in one
+   * statement, and may join the relays of concurrent requests into one; without it, the relay
+   * publishes, then marks.
+   */
+  relayFromOutbox?(messages: QueueMessage[], outbox: { ids: string[]; relayedAt: Date }): Promise<void>;
 }

@@ -14,15 +14,25 @@ type HopFields = { hop_due_at: string; hop: number; hop_of?: string };
 
 /** A queue that splits long delays into hops no longer than `maxDelayMs`. */
 export class HoppingQueue implements Queue {
+  readonly relayFromOutbox?: Queue['relayFromOutbox'];
+
   constructor(
     private readonly inner: Queue,
     private readonly clock: Clock,
     private readonly maxDelayMs = DEFAULT_MAX_QUEUE_DELAY_MS,
-  ) {}
+  ) {
+    // Offered only when the inner queue offers it, so that the relay knows which way to go.
+    const relay = inner.relayFromOutbox?.bind(inner);
+    if (relay) this.relayFromOutbox = (messages, outbox) => relay(this.hops(messages), outbox);
+  }
 
   publish(messages: QueueMessage[]): Promise<void> {
+    return this.inner.publish(this.hops(messages));
+  }
+
+  private hops(messages: QueueMessage[]): QueueMessage[] {
     const now = this.clock.now().getTime();
-    return this.inner.publish(messages.map((message) => nextHop(message, now, this.maxDelayMs)));
+    return messages.map((message) => nextHop(message, now, this.maxDelayMs));
   }
 }
 

@@ -22,6 +22,7 @@ import type { QueueMessage } from '../../src/ports/queue.js';
 import { call } from '../support/http.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { watchHandOvers } from '../support/queue-hand-over.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -183,12 +184,12 @@ describe('reminders (remindEnvelope)', () => {
 
   /** Runs the consumer and returns what it published (the real queue still runs it). */
   async function remind(envelopeId: string, round?: number) {
-    const spy = vi.spyOn(stack.services.queue, 'publish');
+    const handOvers = watchHandOvers(stack.services.queue);
     try {
       await remindEnvelope(stack.services, round ? { envelope_id: envelopeId, round } : { envelope_id: envelopeId });
-      return spy.mock.calls.flatMap(([messages]) => messages);
+      return handOvers.messages();
     } finally {
-      spy.mockRestore();
+      handOvers.stop();
     }
   }
 
@@ -286,12 +287,12 @@ describe('expiry (expireEnvelope)', () => {
   });
 
   async function expire(envelopeId: string) {
-    const spy = vi.spyOn(stack.services.queue, 'publish');
+    const handOvers = watchHandOvers(stack.services.queue);
     try {
       await expireEnvelope(stack.services, { envelope_id: envelopeId });
-      return spy.mock.calls.flatMap(([messages]) => messages);
+      return handOvers.messages();
     } finally {
-      spy.mockRestore();
+      handOvers.stop();
     }
   }
 

@@ -16,6 +16,7 @@ import { addKeyHolder, createTestCompany, createTestTemplate } from '../support/
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { failNextSendWrite } from '../support/failing-writes.js';
 import { openStack, type TestStack } from '../support/stack.js';
+import { refuseNextRelay } from '../support/queue-hand-over.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -84,7 +85,7 @@ describe('the transactional outbox', () => {
     const request = body();
     // The queue is down for the request's own relay: as if the process died after the commit.
     expectLogged(/^outbox relay failed; the sweeper will hand the messages over Error: queue unreachable/);
-    const spy = vi.spyOn(stack.services.queue, 'publish').mockRejectedValueOnce(new Error('queue unreachable'));
+    const spy = refuseNextRelay(stack.services.queue, new Error('queue unreachable'));
     let answer: Answer;
     try {
       answer = await send(company.owner.token, request);
@@ -117,7 +118,7 @@ describe('the transactional outbox', () => {
     const request = body();
     const key = `order-${unique()}`;
     expectLogged(/^outbox relay failed; the sweeper will hand the messages over Error: queue unreachable/);
-    const spy = vi.spyOn(stack.services.queue, 'publish').mockRejectedValueOnce(new Error('queue unreachable'));
+    const spy = refuseNextRelay(stack.services.queue, new Error('queue unreachable'));
     let first: Answer;
     let twin: Answer;
     try {

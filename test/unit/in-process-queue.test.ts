@@ -3,12 +3,12 @@
  * not a timer; a restarted server delivers what the previous one left; a retried delivery waits
  * for its backoff and stops after the last retry; servers sharing a database keep apart.
  */
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InProcessQueue } from '../../src/adapters/embedded/in-process-queue.js';
 import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
 import type { Database } from '../../src/data/database.js';
-import { queuedMessages } from '../../src/data/schema.js';
+import { companies, outboxMessages, queuedMessages } from '../../src/data/schema.js';
 import type { QueueMessage } from '../../src/ports/queue.js';
 import { migratedPglite } from '../support/stack.js';
 
@@ -114,6 +114,68 @@ describe('the embedded queue', () => {
       await vi.waitFor(async () => expect(await rowsOf(name)).toHaveLength(0));
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(attempts).toHaveLength(3);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  /** Outbox rows as a committed change leaves them: unrelayed. */
+  async function outboxRows(name: string, messages: (QueueMessage & { dedupeId: string })[]) {
+    const [company] = await database.db.insert(companies).values({ name, apiSignatureRequestsPerPeriod: 10 }).returning({ id: companies.id });
+    await database.db.insert(outboxMessages).values(
+      messages.map((message) => ({ id: message.dedupeId, companyId: company!.id, topic: message.topic, body: message.body, dueAt: message.notBefore ?? null })),
+    );
+    return messages;
+  }
+  const relayedAtOf = async (ids: string[]) =>
+    (await database.db.select({ relayedAt: outboxMessages.relayedAt }).from(outboxMessages).where(inArray(outboxMessages.id, ids))).map((row) => row.relayedAt);
+
+  it('relays the outbox of many concurrent requests: every row marked, each timer stored, each message due now delivered', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(database, { name });
+    const { delivered, consumer } = collecting();
+    queue.consume(consumer);
+    try {
+      const requests = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          outboxRows(`${name}-${i}`, [
+            { topic: 'email.signing-request', body: { n: i }, dedupeId: `${name}.${i}.mail` },
+            { topic: 'envelope.remind', body: { n: i }, notBefore: inMs(3_600_000), dedupeId: `${name}.${i}.remind` },
+            { topic: 'envelope.expire', body: { n: i }, notBefore: inMs(7_200_000), dedupeId: `${name}.${i}.expire` },
+          ]),
+        ),
+      );
+      const relayedAt = new Date();
+      await Promise.all(requests.map((messages) => queue.relayFromOutbox(messages, { ids: messages.map((m) => m.dedupeId), relayedAt })));
+      const ids = requests.flat().map((message) => message.dedupeId);
+      expect(await relayedAtOf(ids)).toEqual(ids.map(() => relayedAt));
+      const stored = await rowsOf(name);
+      expect(stored.map((row) => row.id).sort()).toEqual(ids.filter((id) => !id.endsWith('.mail')).sort());
+      expect(stored.find((row) => row.id === `${name}.3.expire`)).toMatchObject({ topic: 'envelope.expire', body: { n: 3 } });
+      await vi.waitFor(() => expect(delivered).toHaveLength(12));
+    } finally {
+      await queue.close();
+    }
+
+    // A restarted server still holds every timer the relays stored.
+    const restarted = new InProcessQueue(database, { name });
+    expect(await rowsOf(name)).toHaveLength(24);
+    await restarted.close();
+  });
+
+  it('marks a row relayed twice once, and delivers its message once', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(database, { name });
+    const { delivered, consumer } = collecting();
+    queue.consume(consumer);
+    try {
+      const messages = await outboxRows(name, [{ topic: 'webhook.dispatch', body: { event_id: name }, dedupeId: `${name}.event` }]);
+      const first = new Date(Date.now() - 1000);
+      await queue.relayFromOutbox(messages, { ids: [`${name}.event`], relayedAt: first });
+      await queue.relayFromOutbox(messages, { ids: [`${name}.event`], relayedAt: new Date() });
+      expect(await relayedAtOf([`${name}.event`])).toEqual([first]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(delivered).toHaveLength(1);
     } finally {
       await queue.close();
     }

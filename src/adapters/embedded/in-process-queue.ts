@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, min } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, min, sql } from 'drizzle-orm';
 import type { Database } from '../../data/database.js';
 import { queuedMessages } from '../../data/schema.js';
 import { randomBase62 } from '../../lib/crypto.js';
@@ -14,6 +14,8 @@ export const DEFAULT_QUEUE = 'embedded';
 
 export type Consumer = (message: QueueMessage) => Promise<void>;
 type Row = typeof queuedMessages.$inferSelect;
+/** Rows to store and outbox rows to mark relayed, waiting for the next statement; `done` settles with it. */
+type Relay = { rows: Row[]; outboxIds: string[]; relayedAt: Date; done: { resolve: () => void; reject: (err: unknown) => void } };
 
 /**
  * The embedded queue. A message due now is delivered from memory at once; whatever waits (a message
@@ -35,6 +37,9 @@ export class InProcessQueue implements Queue {
   private readonly seen = new Set<string>();
 
   private readonly name: string;
+  /** Relays waiting while the statement of earlier ones runs: the next statement takes them all. */
+  private relays: Relay[] = [];
+  private relaying: Promise<void> | undefined;
 
   constructor(
     private readonly database: Database,
@@ -50,8 +55,68 @@ export class InProcessQueue implements Queue {
   }
 
   async publish(messages: QueueMessage[]): Promise<void> {
+    const later = this.accept(messages);
+    if (later.length === 0) return;
+    const written = await this.database.db.insert(queuedMessages).values(later).onConflictDoNothing().returning({ dueAt: queuedMessages.dueAt });
+    this.armFor(written.map((row) => row.dueAt));
+  }
+
+  /**
+   * The relay of committed outbox rows (outbox.ts): messages due now go as `publish` sends them;
+   * storing those due later and marking the outbox rows relayed is one statement, shared by the
+   * relays of every request that comes while the previous statement runs. A statement that fails
+   * fails all of its relays, whose rows the outbox sweeper then hands over again.
+   */
+  relayFromOutbox(messages: QueueMessage[], outbox: { ids: string[]; relayedAt: Date }): Promise<void> {
+    const rows = this.accept(messages);
+    return new Promise((resolve, reject) => {
+      this.relays.push({ rows, outboxIds: outbox.ids, relayedAt: outbox.relayedAt, done: { resolve, reject } });
+      this.relaying ??= this.storeRelays();
+    });
+  }
+
+  private async storeRelays(): Promise<void> {
+    try {
+      while (this.relays.length > 0) {
+        const relays = this.relays.splice(0);
+        const rows = relays.flatMap((relay) => relay.rows);
+        try {
+          // One text whatever the number of rows (arrays, not lists), so the database keeps it prepared;
+          // the rows of one statement are marked at the time of its first relay, milliseconds apart.
+          const written = await this.database.db.execute(sql`
+            with relayed as (
+              update outbox_messages set relayed_at = ${relays[0]!.relayedAt.toISOString()}::timestamptz
+              where id = any(${sql.param(relays.flatMap((relay) => relay.outboxIds))}::text[]) and relayed_at is null
+            )
+            insert into queued_messages (id, queue, topic, body, due_at, attempt, created_at)
+            select m.id, ${this.name}, m.topic, m.body::jsonb, m.due_at::timestamptz, 0, m.created_at::timestamptz
+            from unnest(
+              ${sql.param(rows.map((row) => row.id))}::text[], ${sql.param(rows.map((row) => row.topic))}::text[],
+              ${sql.param(rows.map((row) => JSON.stringify(row.body)))}::text[], ${sql.param(rows.map((row) => row.dueAt.toISOString()))}::text[],
+              ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::text[]
+            ) as m(id, topic, body, due_at, created_at)
+            on conflict do nothing
+            returning due_at`);
+          this.armFor(resultRows<{ due_at: string | Date }>(written).map((row) => new Date(row.due_at)));
+          for (const relay of relays) relay.done.resolve();
+        } catch (err) {
+          for (const relay of relays) relay.done.reject(err);
+        }
+      }
+    } finally {
+      // In the same turn as the last batch's answers, before a caller it answered can add a relay
+      // that would otherwise wait for a loop that has ended.
+      this.relaying = undefined;
+    }
+  }
+
+  /**
+   * Takes new messages in: each is remembered, one due now is delivered from memory at once (and
+   * kept as a row only if it fails: its retry waits), and the rows of those due later are answered.
+   */
+  private accept(messages: QueueMessage[]): Row[] {
     const fresh = messages.filter((message) => !(message.dedupeId && this.seen.has(message.dedupeId)));
-    if (fresh.length === 0) return;
+    if (fresh.length === 0) return [];
     const now = Date.now();
     const rows = fresh.map((message) => ({
       id: message.dedupeId ?? `qm_${randomBase62(22)}`,
@@ -63,13 +128,14 @@ export class InProcessQueue implements Queue {
       createdAt: new Date(now),
     }));
     for (const row of rows) this.remember(row.id);
-    // Due now: delivered from memory, and kept as a row only if it fails (its retry waits).
     const due = rows.filter((row) => row.dueAt.getTime() <= now);
     if (due.length > 0) void this.deliver(due, false);
-    const later = rows.filter((row) => row.dueAt.getTime() > now);
-    if (later.length === 0) return;
-    const written = await this.database.db.insert(queuedMessages).values(later).onConflictDoNothing().returning({ dueAt: queuedMessages.dueAt });
-    if (written.length > 0) this.arm(Math.min(...written.map((row) => row.dueAt.getTime())) - now);
+    return rows.filter((row) => row.dueAt.getTime() > now);
+  }
+
+  /** Sets the timer for the earliest of rows just stored. */
+  private armFor(dueAts: Date[]): void {
+    if (dueAts.length > 0) this.arm(Math.min(...dueAts.map((dueAt) => dueAt.getTime())) - Date.now());
   }
 
   /**
@@ -79,7 +145,7 @@ export class InProcessQueue implements Queue {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    await this.running;
+    await Promise.all([this.running, this.relaying]);
   }
 
   /**
@@ -178,3 +244,7 @@ export class InProcessQueue implements Queue {
   }
 }
 
+/** The rows of `execute`: node-postgres answers a result with `rows`, as PGlite does. */
+function resultRows<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}

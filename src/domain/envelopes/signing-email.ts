@@ -14,8 +14,20 @@ import { signingToken, signingUrl } from './signing-links.js';
 export async function sendSigningEmail(services: Services, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
   const recipientId = String(body.recipient_id);
+  // Only the columns the e-mail needs: this runs after every send, and an envelope row is wide.
   const [row] = await services.database.db
-    .select({ envelope: envelopes, recipient: recipients })
+    .select({
+      envelope: {
+        companyId: envelopes.companyId,
+        status: envelopes.status,
+        expiresAt: envelopes.expiresAt,
+        senderEmail: envelopes.senderEmail,
+        title: envelopes.title,
+        emailSubject: envelopes.emailSubject,
+        emailMessage: envelopes.emailMessage,
+      },
+      recipient: { status: recipients.status, type: recipients.type, name: recipients.name, email: recipients.email },
+    })
     .from(recipients)
     .innerJoin(envelopes, eq(envelopes.id, recipients.envelopeId))
     .where(and(eq(recipients.id, recipientId), eq(recipients.envelopeId, envelopeId)))
