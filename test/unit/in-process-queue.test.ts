@@ -181,6 +181,59 @@ describe('the embedded queue', () => {
     }
   });
 
+  it('marks an outbox row relayed only once its message due now is delivered', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(database, { name });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const delivered: string[] = [];
+    queue.consume(async (message) => {
+      await held;
+      delivered.push(message.topic);
+    });
+    try {
+      const messages = await outboxRows(name, [
+        { topic: 'email.signing-request', body: { n: 1 }, dedupeId: `${name}.mail` },
+        { topic: 'envelope.remind', body: { n: 1 }, notBefore: inMs(3_600_000), dedupeId: `${name}.remind` },
+      ]);
+      const relayedAt = new Date();
+      const relay = queue.relayFromOutbox(messages, { ids: [`${name}.mail`, `${name}.remind`], relayedAt });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      // Still in memory only: a server stopping now would leave both rows for the sweeper.
+      expect(await relayedAtOf([`${name}.mail`, `${name}.remind`])).toEqual([null, null]);
+      expect(await rowsOf(name)).toHaveLength(0);
+      release();
+      await relay;
+      expect(delivered).toEqual(['email.signing-request']);
+      expect(await relayedAtOf([`${name}.mail`, `${name}.remind`])).toEqual([relayedAt, relayedAt]);
+      expect((await rowsOf(name)).map((row) => row.id)).toEqual([`${name}.remind`]);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('leaves unrelayed the rows of a relay whose delivery the stopping server cut short', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(database, { name });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    queue.consume(async () => {
+      await held;
+      throw new Error('cut short by the stop');
+    });
+    const messages = await outboxRows(name, [
+      { topic: 'email.signing-request', body: { n: 1 }, dedupeId: `${name}.mail` },
+      { topic: 'envelope.expire', body: { n: 1 }, notBefore: inMs(3_600_000), dedupeId: `${name}.expire` },
+    ]);
+    const relay = queue.relayFromOutbox(messages, { ids: [`${name}.mail`, `${name}.expire`], relayedAt: new Date() });
+    const closed = queue.close();
+    release();
+    await expect(relay).rejects.toThrow(/closed/);
+    await closed;
+    expect(await relayedAtOf([`${name}.mail`, `${name}.expire`])).toEqual([null, null]);
+    expect(await rowsOf(name)).toHaveLength(0);
+  });
+
   it("leaves another server's messages alone", async () => {
     const [mine, theirs] = [queueName(), queueName()];
     const other = new InProcessQueue(database, { name: theirs });

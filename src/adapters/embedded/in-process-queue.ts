@@ -22,7 +22,15 @@ export const DEFAULT_QUEUE = 'embedded';
 export type Consumer = (message: QueueMessage) => Promise<void>;
 type Row = typeof queuedMessages.$inferSelect;
 /** Rows to store and outbox rows to mark relayed, waiting for the next statement; `done` settles with it. */
-type Relay = { rows: Row[]; outboxIds: string[]; relayedAt: Date; done: { resolve: () => void; reject: (err: unknown) => void } };
+type Relay = {
+  rows: Row[];
+  /** The deliveries of its messages due now: each ends delivered, or stored for its retry. */
+  delivering: Promise<void>;
+  settled: boolean;
+  outboxIds: string[];
+  relayedAt: Date;
+  done: { resolve: () => void; reject: (err: unknown) => void };
+};
 
 /**
  * The embedded queue. A message due now is delivered from memory at once; whatever waits (a message
@@ -47,6 +55,8 @@ export class InProcessQueue implements Queue {
   /** Relays waiting while the statement of earlier ones runs: the next statement takes them all. */
   private relays: Relay[] = [];
   private relaying: Promise<void> | undefined;
+  /** Wakes the relay loop when a relay is added: its deliveries may end before those it waits for. */
+  private relayAdded: () => void = () => {};
 
   constructor(
     private readonly database: Database,
@@ -62,7 +72,7 @@ export class InProcessQueue implements Queue {
   }
 
   async publish(messages: QueueMessage[]): Promise<void> {
-    const later = this.accept(messages);
+    const { later } = this.accept(messages);
     if (later.length === 0) return;
     const written = await this.database.db.insert(queuedMessages).values(later).onConflictDoNothing().returning({ dueAt: queuedMessages.dueAt });
     this.armFor(written.map((row) => row.dueAt));
@@ -74,11 +84,18 @@ export class InProcessQueue implements Queue {
    * relays of every request that comes within RELAY_GATHER_MS or while the previous statement
    * runs. A statement that fails fails all of its relays, whose rows the outbox sweeper then hands
    * over again.
+   *
+   * The rows are marked only once the messages due now have been delivered (or stored for their
+   * retry): those live in memory until then, and a server that stops before that leaves their
+   * rows unrelayed, for the sweeper of its next start to hand over again. At least once.
    */
   relayFromOutbox(messages: QueueMessage[], outbox: { ids: string[]; relayedAt: Date }): Promise<void> {
-    const rows = this.accept(messages);
+    const { later, delivering } = this.accept(messages);
     return new Promise((resolve, reject) => {
-      this.relays.push({ rows, outboxIds: outbox.ids, relayedAt: outbox.relayedAt, done: { resolve, reject } });
+      const relay: Relay = { rows: later, delivering, settled: false, outboxIds: outbox.ids, relayedAt: outbox.relayedAt, done: { resolve, reject } };
+      void delivering.then(() => (relay.settled = true));
+      this.relays.push(relay);
+      this.relayAdded();
       this.relaying ??= this.storeRelays();
     });
   }
@@ -87,30 +104,21 @@ export class InProcessQueue implements Queue {
     try {
       await new Promise((gathered) => setTimeout(gathered, RELAY_GATHER_MS));
       while (this.relays.length > 0) {
-        const relays = this.relays.splice(0);
-        const rows = relays.flatMap((relay) => relay.rows);
-        try {
-          // One text whatever the number of rows (arrays, not lists), so the database keeps it prepared;
-          // the rows of one statement are marked at the time of its first relay, milliseconds apart.
-          const written = await this.database.db.execute(sql`
-            with relayed as (
-              update outbox_messages set relayed_at = ${relays[0]!.relayedAt.toISOString()}::timestamptz
-              where id = any(${sql.param(relays.flatMap((relay) => relay.outboxIds))}::text[]) and relayed_at is null
-            )
-            insert into queued_messages (id, queue, topic, body, due_at, attempt, created_at)
-            select m.id, ${this.name}, m.topic, m.body::jsonb, m.due_at::timestamptz, 0, m.created_at::timestamptz
-            from unnest(
-              ${sql.param(rows.map((row) => row.id))}::text[], ${sql.param(rows.map((row) => row.topic))}::text[],
-              ${sql.param(rows.map((row) => JSON.stringify(row.body)))}::text[], ${sql.param(rows.map((row) => row.dueAt.toISOString()))}::text[],
-              ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::text[]
-            ) as m(id, topic, body, due_at, created_at)
-            on conflict do nothing
-            returning due_at`);
-          this.armFor(resultRows<{ due_at: string | Date }>(written).map((row) => new Date(row.due_at)));
-          for (const relay of relays) relay.done.resolve();
-        } catch (err) {
-          for (const relay of relays) relay.done.reject(err);
+        // The relays whose deliveries have ended go first: a consumer may be waiting for a relay of
+        // its own (a signing's next turn), which must not wait for that consumer in turn.
+        if (!this.relays.some((relay) => relay.settled)) {
+          const added = new Promise<void>((wake) => (this.relayAdded = wake));
+          await Promise.race([added, ...this.relays.map((relay) => relay.delivering)]);
+          continue;
         }
+        const relays = this.relays.filter((relay) => relay.settled);
+        this.relays = this.relays.filter((relay) => !relay.settled);
+        if (this.closed) {
+          // A delivery cut short by the close may be neither done nor stored: leave it to the sweeper.
+          for (const relay of relays) relay.done.reject(new Error('the queue closed before the relay was stored'));
+          continue;
+        }
+        await this.writeRelays(relays);
       }
     } finally {
       // In the same turn as the last batch's answers, before a caller it answered can add a relay
@@ -119,13 +127,41 @@ export class InProcessQueue implements Queue {
     }
   }
 
+  /** One statement for these relays: their timers stored, their outbox rows marked relayed. */
+  private async writeRelays(relays: Relay[]): Promise<void> {
+    const rows = relays.flatMap((relay) => relay.rows);
+    try {
+      // One text whatever the number of rows (arrays, not lists), so the database keeps it prepared;
+      // the rows of one statement are marked at the time of its first relay, milliseconds apart.
+      const written = await this.database.db.execute(sql`
+        with relayed as (
+          update outbox_messages set relayed_at = ${relays[0]!.relayedAt.toISOString()}::timestamptz
+          where id = any(${sql.param(relays.flatMap((relay) => relay.outboxIds))}::text[]) and relayed_at is null
+        )
+        insert into queued_messages (id, queue, topic, body, due_at, attempt, created_at)
+        select m.id, ${this.name}, m.topic, m.body::jsonb, m.due_at::timestamptz, 0, m.created_at::timestamptz
+        from unnest(
+          ${sql.param(rows.map((row) => row.id))}::text[], ${sql.param(rows.map((row) => row.topic))}::text[],
+          ${sql.param(rows.map((row) => JSON.stringify(row.body)))}::text[], ${sql.param(rows.map((row) => row.dueAt.toISOString()))}::text[],
+          ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::text[]
+        ) as m(id, topic, body, due_at, created_at)
+        on conflict do nothing
+        returning due_at`);
+      this.armFor(resultRows<{ due_at: string | Date }>(written).map((row) => new Date(row.due_at)));
+      for (const relay of relays) relay.done.resolve();
+    } catch (err) {
+      for (const relay of relays) relay.done.reject(err);
+    }
+  }
+
   /**
    * Takes new messages in: each is remembered, one due now is delivered from memory at once (and
-   * kept as a row only if it fails: its retry waits), and the rows of those due later are answered.
+   * kept as a row only if it fails: its retry waits). Answers the rows of those due later, and the
+   * deliveries under way.
    */
-  private accept(messages: QueueMessage[]): Row[] {
+  private accept(messages: QueueMessage[]): { later: Row[]; delivering: Promise<void> } {
     const fresh = messages.filter((message) => !(message.dedupeId && this.seen.has(message.dedupeId)));
-    if (fresh.length === 0) return [];
+    if (fresh.length === 0) return { later: [], delivering: Promise.resolve() };
     const now = Date.now();
     const rows = fresh.map((message) => ({
       id: message.dedupeId ?? `qm_${randomBase62(22)}`,
@@ -138,8 +174,8 @@ export class InProcessQueue implements Queue {
     }));
     for (const row of rows) this.remember(row.id);
     const due = rows.filter((row) => row.dueAt.getTime() <= now);
-    if (due.length > 0) void this.deliver(due, false);
-    return rows.filter((row) => row.dueAt.getTime() > now);
+    const delivering = due.length > 0 ? this.deliver(due, false) : Promise.resolve();
+    return { later: rows.filter((row) => row.dueAt.getTime() > now), delivering };
   }
 
   /** Sets the timer for the earliest of rows just stored. */
