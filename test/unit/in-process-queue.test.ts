@@ -181,7 +181,11 @@ describe('the embedded queue', () => {
     }
   });
 
-  it('marks an outbox row relayed only once its message due now is delivered', async () => {
+  /**
+   * A relay of a message due now and a timer, whose consumer waits until `release`, then ends as
+   * `outcome` says: the relay is under way, and the rows of its outbox not yet marked.
+   */
+  async function heldRelay(outcome: 'delivered' | 'failed') {
     const name = queueName();
     const queue = new InProcessQueue(database, { name });
     let release!: () => void;
@@ -189,23 +193,30 @@ describe('the embedded queue', () => {
     const delivered: string[] = [];
     queue.consume(async (message) => {
       await held;
+      if (outcome === 'failed') throw new Error('cut short by the stop');
       delivered.push(message.topic);
     });
+    const ids = [`${name}.mail`, `${name}.remind`];
+    const messages = await outboxRows(name, [
+      { topic: 'email.signing-request', body: { n: 1 }, dedupeId: ids[0]! },
+      { topic: 'envelope.remind', body: { n: 1 }, notBefore: inMs(3_600_000), dedupeId: ids[1]! },
+    ]);
+    const relayedAt = new Date();
+    const relay = queue.relayFromOutbox(messages, { ids, relayedAt });
+    return { name, queue, release, delivered, ids, relayedAt, relay };
+  }
+
+  it('marks an outbox row relayed only once its message due now is delivered', async () => {
+    const { name, queue, release, delivered, ids, relayedAt, relay } = await heldRelay('delivered');
     try {
-      const messages = await outboxRows(name, [
-        { topic: 'email.signing-request', body: { n: 1 }, dedupeId: `${name}.mail` },
-        { topic: 'envelope.remind', body: { n: 1 }, notBefore: inMs(3_600_000), dedupeId: `${name}.remind` },
-      ]);
-      const relayedAt = new Date();
-      const relay = queue.relayFromOutbox(messages, { ids: [`${name}.mail`, `${name}.remind`], relayedAt });
       await new Promise((resolve) => setTimeout(resolve, 150));
       // Still in memory only: a server stopping now would leave both rows for the sweeper.
-      expect(await relayedAtOf([`${name}.mail`, `${name}.remind`])).toEqual([null, null]);
+      expect(await relayedAtOf(ids)).toEqual([null, null]);
       expect(await rowsOf(name)).toHaveLength(0);
       release();
       await relay;
       expect(delivered).toEqual(['email.signing-request']);
-      expect(await relayedAtOf([`${name}.mail`, `${name}.remind`])).toEqual([relayedAt, relayedAt]);
+      expect(await relayedAtOf(ids)).toEqual([relayedAt, relayedAt]);
       expect((await rowsOf(name)).map((row) => row.id)).toEqual([`${name}.remind`]);
     } finally {
       await queue.close();
@@ -213,24 +224,12 @@ describe('the embedded queue', () => {
   });
 
   it('leaves unrelayed the rows of a relay whose delivery the stopping server cut short', async () => {
-    const name = queueName();
-    const queue = new InProcessQueue(database, { name });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    queue.consume(async () => {
-      await held;
-      throw new Error('cut short by the stop');
-    });
-    const messages = await outboxRows(name, [
-      { topic: 'email.signing-request', body: { n: 1 }, dedupeId: `${name}.mail` },
-      { topic: 'envelope.expire', body: { n: 1 }, notBefore: inMs(3_600_000), dedupeId: `${name}.expire` },
-    ]);
-    const relay = queue.relayFromOutbox(messages, { ids: [`${name}.mail`, `${name}.expire`], relayedAt: new Date() });
+    const { name, queue, release, ids, relay } = await heldRelay('failed');
     const closed = queue.close();
     release();
     await expect(relay).rejects.toThrow(/closed/);
     await closed;
-    expect(await relayedAtOf([`${name}.mail`, `${name}.expire`])).toEqual([null, null]);
+    expect(await relayedAtOf(ids)).toEqual([null, null]);
     expect(await rowsOf(name)).toHaveLength(0);
   });
 
