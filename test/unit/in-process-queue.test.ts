@@ -223,6 +223,22 @@ describe('the embedded queue', () => {
     }
   });
 
+  it('marks a row handed over again during its delivery (the sweeper) only once that delivery ends', async () => {
+    const { queue, release, delivered, ids, relayedAt, relay } = await heldRelay('delivered');
+    try {
+      const [mail] = await database.db.select().from(outboxMessages).where(inArray(outboxMessages.id, [ids[0]!]));
+      const again = queue.relayFromOutbox([{ topic: mail!.topic, body: mail!.body, dedupeId: mail!.id }], { ids: [ids[0]!], relayedAt: new Date() });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await relayedAtOf([ids[0]!])).toEqual([null]);
+      release();
+      await Promise.all([relay, again]);
+      expect(delivered).toEqual(['email.signing-request']);
+      expect(await relayedAtOf([ids[0]!])).toEqual([relayedAt]);
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('leaves unrelayed the rows of a relay whose delivery the stopping server cut short', async () => {
     const { name, queue, release, ids, relay } = await heldRelay('failed');
     const closed = queue.close();

@@ -47,7 +47,7 @@ export class InProcessQueue implements Queue {
   private running: Promise<void> | undefined;
   private closed = false;
   /** Rows being delivered now, so a timer run does not deliver them a second time. */
-  private readonly inFlight = new Set<string>();
+  private readonly inFlight = new Map<string, Promise<void>>();
   /** Ids delivered lately: a relay handed over twice is delivered once. */
   private readonly seen = new Set<string>();
 
@@ -161,7 +161,9 @@ export class InProcessQueue implements Queue {
    */
   private accept(messages: QueueMessage[]): { later: Row[]; delivering: Promise<void> } {
     const fresh = messages.filter((message) => !(message.dedupeId && this.seen.has(message.dedupeId)));
-    if (fresh.length === 0) return { later: [], delivering: Promise.resolve() };
+    // One handed over again (a repeated relay, the sweeper) while still being delivered: wait for that.
+    const running = messages.flatMap((message) => (message.dedupeId && this.inFlight.get(message.dedupeId)) || []);
+    if (fresh.length === 0) return { later: [], delivering: Promise.all(running).then(() => {}) };
     const now = Date.now();
     const rows = fresh.map((message) => ({
       id: message.dedupeId ?? `qm_${randomBase62(22)}`,
@@ -174,7 +176,7 @@ export class InProcessQueue implements Queue {
     }));
     for (const row of rows) this.remember(row.id);
     const due = rows.filter((row) => row.dueAt.getTime() <= now);
-    const delivering = due.length > 0 ? this.deliver(due, false) : Promise.resolve();
+    const delivering = Promise.all([...running, ...(due.length > 0 ? [this.deliver(due, false)] : [])]).then(() => {});
     return { later: rows.filter((row) => row.dueAt.getTime() > now), delivering };
   }
 
@@ -200,17 +202,21 @@ export class InProcessQueue implements Queue {
   private async deliver(rows: Row[], stored: boolean): Promise<void> {
     const delivered: string[] = [];
     await Promise.all(
-      rows.map(async (row) => {
-        if (this.inFlight.has(row.id)) return;
-        this.inFlight.add(row.id);
-        try {
-          await this.consumer?.({ topic: row.topic, body: row.body });
-          delivered.push(row.id);
-        } catch {
-          await this.retryLater(row, stored);
-        } finally {
-          this.inFlight.delete(row.id);
-        }
+      rows.map((row) => {
+        const running = this.inFlight.get(row.id);
+        if (running) return running;
+        const delivery = (async () => {
+          try {
+            await this.consumer?.({ topic: row.topic, body: row.body });
+            delivered.push(row.id);
+          } catch {
+            await this.retryLater(row, stored);
+          } finally {
+            this.inFlight.delete(row.id);
+          }
+        })();
+        this.inFlight.set(row.id, delivery);
+        return delivery;
       }),
     );
     if (stored && delivered.length > 0 && !this.closed) {
