@@ -153,8 +153,11 @@ export async function createSelfSignedSeal(
   const keys = (await crypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as CryptoKeyPair;
   const certificate = new Certificate();
   certificate.version = 2;
+  // 126 random bits. The first byte is kept within 0x40–0x7f: a set top bit would make the number
+  // negative, and a zero byte would be one DER forbids (its integers are minimal), which NSS, and so
+  // pdfsig and Firefox, refuses to read: one certificate in 256 would seal PDFs that fail to check.
   const serial = crypto.getRandomValues(new Uint8Array(16));
-  serial[0] = serial[0]! & 0x7f; // positive
+  serial[0] = 0x40 | (serial[0]! & 0x3f);
   certificate.serialNumber = new Integer({ valueHex: serial });
   const name = [new AttributeTypeAndValue({ type: '2.5.4.3', value: new Utf8String({ value: commonName }) })];
   certificate.subject.typesAndValues.push(...name);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FinishInput, finishDocument } from '../../src/pdf/finish-document.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { installed } from '../support/outside-tools.js';
@@ -108,6 +108,29 @@ describe.skipIf(!installed('pdfsig'))('the seal on a finished PDF', () => {
   it('gives the same bytes for the same input with an RSA key', async () => {
     const [first, second] = [await finishDocument(await input(1, rsa)), await finishDocument(await input(1, rsa))];
     expect(first.sha256).toBe(second.sha256);
+  });
+
+  // A serial drawn with a zero first byte once made a certificate DER forbids: NSS read no signer from
+  // it, and pdfsig reported "Unknown Validation Failure" for one new embedded server in 256.
+  it.each([
+    ['a zero first byte', [0x00, 0x01]],
+    ['a set top bit', [0xff, 0xff]],
+  ])('is valid with a certificate whose serial was drawn with %s', async (_, [first, second]) => {
+    const realRandom = crypto.getRandomValues.bind(crypto);
+    const draw = vi.spyOn(crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+      realRandom(array as Uint8Array);
+      if (array instanceof Uint8Array && array.length === 16) [array[0], array[1]] = [first!, second!];
+      return array;
+    });
+    let unlucky: SealIdentity;
+    try {
+      unlucky = await loadSealIdentity(await createSelfSignedSeal('E-Signing API unlucky seal', COMPLETED));
+    } finally {
+      draw.mockRestore();
+    }
+    const report = await pdfsig((await finishDocument(await input(1, unlucky))).bytes, `serial-${first}.pdf`);
+    expect(report).toContain('Signature Validation: Signature is Valid.');
+    expect(report).toContain('Signer Certificate Common Name: E-Signing API unlucky seal');
   });
 
   it('seals with an ECDSA P-256 key as well', async () => {
