@@ -11,6 +11,7 @@ import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
 import { createApp } from '../app.js';
 import { devMailboxRoutes } from '../http/dev-mailbox.js';
 import { devWebhookRoutes } from '../http/dev-webhooks.js';
+import { nodeExecutionContext } from '../http/execution-context.js';
 import { runHousekeepingEvery } from '../outbox/housekeeping.js';
 import { loadSeedFile } from '../seed/load-seed.js';
 import { loadOrCreateLocalSeal, loadOrCreateLocalSecrets } from './local-secrets.js';
@@ -28,7 +29,7 @@ async function main() {
   const ready = new Promise<ReturnType<typeof createApp>>((resolve) => (appReady = resolve));
   // The signing page's static files come before the app's routes, as Workers' static assets do.
   const statics = staticFiles();
-  const server = await listen(config.PORT, async (request, env) => (isStaticPath(request) ? statics.fetch(request, env) : (await ready).fetch(request, env)));
+  const server = await listen(config.PORT, async (request, env) => (isStaticPath(request) ? statics.fetch(request, env) : (await ready).fetch(request, env, nodeExecutionContext)));
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const seal = await loadOrCreateLocalSeal(config.DATA_DIR);
   const database = await openPgliteDatabase(join(config.DATA_DIR, 'pgdata'));

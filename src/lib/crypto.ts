@@ -15,15 +15,30 @@ export async function sha256Hex(input: string | Uint8Array): Promise<string> {
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/**
+ * Random bytes are drawn from the CSPRNG a pool at a time: a send takes a dozen ids, and each call
+ * to getRandomValues costs far more than the bytes it gives (on Node, about 8 µs a call). The pool
+ * is filled lazily, as Workers refuse random values at a module's top level; a byte is never used twice.
+ */
+const POOL_BYTES = 4096;
+let pool = new Uint8Array(0);
+let poolAt = 0;
+
+function randomByte(): number {
+  if (poolAt === pool.length) {
+    pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
+    poolAt = 0;
+  }
+  return pool[poolAt++]!;
+}
+
 /** `length` characters of base62 drawn without bias from the platform's CSPRNG. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    // getRandomValues gives at most 65,536 bytes a call.
-    for (const byte of crypto.getRandomValues(new Uint8Array(Math.min(65_536, (length - out.length) * 2)))) {
-      // 248 = 4 * 62: dropping bytes above it keeps every character equally likely.
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
+    const byte = randomByte();
+    // 248 = 4 * 62: dropping bytes above it keeps every character equally likely.
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

@@ -227,13 +227,17 @@ describe('the embedded queue', () => {
     const { queue, release, delivered, ids, relayedAt, relay } = await heldRelay('delivered');
     try {
       const [mail] = await database.db.select().from(outboxMessages).where(inArray(outboxMessages.id, [ids[0]!]));
-      const again = queue.relayFromOutbox([{ topic: mail!.topic, body: mail!.body, dedupeId: mail!.id }], { ids: [ids[0]!], relayedAt: new Date() });
+      const againAt = new Date(relayedAt.getTime() + 1000);
+      const again = queue.relayFromOutbox([{ topic: mail!.topic, body: mail!.body, dedupeId: mail!.id }], { ids: [ids[0]!], relayedAt: againAt });
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(await relayedAtOf([ids[0]!])).toEqual([null]);
       release();
       await Promise.all([relay, again]);
       expect(delivered).toEqual(['email.signing-request']);
-      expect(await relayedAtOf([ids[0]!])).toEqual([relayedAt]);
+      // Both relays end with that one delivery and may be written in one statement, which marks its
+      // rows at the time of whichever relay it holds first: either time, never none.
+      const [marked] = await relayedAtOf([ids[0]!]);
+      expect([relayedAt.getTime(), againAt.getTime()]).toContain(marked?.getTime());
     } finally {
       await queue.close();
     }
