@@ -1,7 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBase62 } from '../lib/crypto.js';
-import { createSelfSignedSeal, loadSealIdentity, type SealSource } from '../pdf/seal-identity.js';
+import { createSelfSignedSeal, loadSealIdentity, type SealSource, UnreadableSealCertificate } from '../pdf/seal-identity.js';
 
 export type LocalSecrets = { token_secret: string; admin_token: string };
 
@@ -56,10 +56,7 @@ export async function loadOrCreateLocalSeal(dataDir: string, now = new Date()): 
     text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    const seal = await createSelfSignedSeal('E-Signing API local seal (self-signed)', now);
-    await mkdir(dataDir, { recursive: true });
-    await writeFile(path, JSON.stringify({ key_pem: seal.keyPem, cert_pem: seal.certPem }, null, 2), { mode: 0o600 });
-    return seal;
+    return createLocalSeal(dataDir, now);
   }
   let seal: SealSource | undefined;
   try {
@@ -72,7 +69,20 @@ export async function loadOrCreateLocalSeal(dataDir: string, now = new Date()): 
   try {
     await loadSealIdentity(seal, { key: `key_pem of ${path}`, cert: `cert_pem of ${path}` });
   } catch (err) {
+    if (err instanceof UnreadableSealCertificate) {
+      // No verifier can read what it seals, so keeping it helps no one; the old file is kept aside.
+      await rename(path, `${path}.unreadable`);
+      console.log(`Made a new local seal: verifiers cannot read the certificate in ${path} (its serial number's encoding); the old file is now ${path}.unreadable.`);
+      return createLocalSeal(dataDir, now);
+    }
     throw new Error(`${(err as Error).message} Repair ${path}, or delete it to make a new one.`);
   }
+  return seal;
+}
+
+async function createLocalSeal(dataDir: string, now: Date): Promise<SealSource> {
+  const seal = await createSelfSignedSeal('E-Signing API local seal (self-signed)', now);
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(join(dataDir, 'seal.json'), JSON.stringify({ key_pem: seal.keyPem, cert_pem: seal.certPem }, null, 2), { mode: 0o600 });
   return seal;
 }

@@ -37,6 +37,19 @@ export function signingAlgorithm(keyOid: string, curveOid: string | undefined): 
   return undefined;
 }
 
+/**
+ * A sealing certificate whose serial number is not in DER's shortest form (a redundant leading
+ * byte): openssl and NSS (pdfsig, Firefox) refuse to read it, so every seal made with it fails
+ * their checks. One local seal in 256 made before this was checked had one.
+ */
+export class UnreadableSealCertificate extends Error {}
+
+function serialIsMinimal(certificate: Certificate): boolean {
+  const bytes = certificate.serialNumber.valueBlock.valueHexView;
+  if (bytes.length < 2) return true;
+  return !((bytes[0] === 0x00 && bytes[1]! < 0x80) || (bytes[0] === 0xff && bytes[1]! >= 0x80));
+}
+
 const signParams = (algorithm: { name: string }): AlgorithmIdentifier | EcdsaParams => (algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : algorithm);
 
 /**
@@ -63,6 +76,11 @@ export async function loadSealIdentity(source: SealSource, names?: { key: string
     certificates.slice(1).forEach((der) => Certificate.fromBER(der.buffer));
   } catch {
     throw new Error(`The sealing identity is unusable: ${certName} holds something that is not an X.509 certificate.`);
+  }
+  if (!serialIsMinimal(certificate)) {
+    throw new UnreadableSealCertificate(
+      `The sealing identity is unusable: the first certificate in ${certName} encodes its serial number with a leading byte DER forbids, so verifiers such as openssl and pdfsig cannot read it.`,
+    );
   }
   const params = keyInfo.privateKeyAlgorithm.algorithmParams;
   const curve = params instanceof ObjectIdentifier ? params.valueBlock.toString() : undefined;
