@@ -182,6 +182,114 @@ describe('the embedded queue', () => {
   });
 
   /**
+   * The database, but its next call of `method` (`execute`: the relay's statement; `insert`: a
+   * publish) fails when awaited, whatever is chained onto it first (`.values(…).returning(…)`).
+   */
+  function failingOnce(method: 'execute' | 'insert'): Database {
+    let failed = false;
+    const dropped: unknown = new Proxy(() => {}, {
+      get: (_, key) => (key === 'then' ? (_: unknown, reject: (err: Error) => void) => reject(new Error('the connection dropped')) : () => dropped),
+      apply: () => dropped,
+    });
+    const db = new Proxy(database.db, {
+      get(target, key) {
+        if (key === method && !failed) {
+          failed = true;
+          return dropped;
+        }
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return { ...database, db };
+  }
+
+  it('stores a timer handed over again after its first relay failed (the sweeper), instead of taking it as done', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(failingOnce('execute'), { name });
+    queue.consume(collecting().consumer);
+    try {
+      const ids = [`${name}.remind`];
+      const messages = await outboxRows(name, [{ topic: 'envelope.remind', body: { n: 1 }, notBefore: inMs(3_600_000), dedupeId: ids[0]! }]);
+      await expect(queue.relayFromOutbox(messages, { ids, relayedAt: new Date() })).rejects.toThrow(/connection dropped/);
+      expect(await relayedAtOf(ids)).toEqual([null]);
+      expect(await rowsOf(name)).toHaveLength(0);
+      const relayedAt = new Date();
+      await queue.relayFromOutbox(messages, { ids, relayedAt });
+      expect((await rowsOf(name)).map((row) => row.id)).toEqual(ids);
+      expect(await relayedAtOf(ids)).toEqual([relayedAt]);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('stores a message due later published again after its first store failed', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(failingOnce('insert'), { name });
+    queue.consume(collecting().consumer);
+    try {
+      const message = { topic: 'envelope.expire', body: { n: 1 }, notBefore: inMs(3_600_000), dedupeId: `${name}.expire` };
+      await expect(queue.publish([message])).rejects.toThrow(/connection dropped/);
+      await queue.publish([message]);
+      expect((await rowsOf(name)).map((row) => row.id)).toEqual([`${name}.expire`]);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('delivers a message handed over again after its delivery failed and its retry could not be stored', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(failingOnce('insert'), { name });
+    const attempts: string[] = [];
+    queue.consume(async (message) => {
+      attempts.push(message.topic);
+      if (attempts.length === 1) throw new Error('the consumer failed');
+    });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const message = { topic: 'webhook.dispatch', body: { n: 1 }, dedupeId: `${name}.event` };
+      await queue.publish([message]);
+      await vi.waitFor(() => expect(logged).toHaveBeenCalled());
+      expect(await rowsOf(name)).toHaveLength(0);
+      await queue.publish([message]);
+      await vi.waitFor(() => expect(attempts).toHaveLength(2));
+    } finally {
+      logged.mockRestore();
+      await queue.close();
+    }
+  });
+
+  it('leaves unrelayed the rows of a relay whose message due now failed and could not be stored for its retry', async () => {
+    const name = queueName();
+    const queue = new InProcessQueue(failingOnce('insert'), { name });
+    const attempts: string[] = [];
+    queue.consume(async (message) => {
+      attempts.push(message.topic);
+      if (attempts.length === 1) throw new Error('the consumer failed');
+    });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const ids = [`${name}.mail`, `${name}.remind`];
+      const messages = await outboxRows(name, [
+        { topic: 'email.signing-request', body: { n: 1 }, dedupeId: ids[0]! },
+        { topic: 'envelope.remind', body: { n: 1 }, notBefore: inMs(3_600_000), dedupeId: ids[1]! },
+      ]);
+      await expect(queue.relayFromOutbox(messages, { ids, relayedAt: new Date() })).rejects.toThrow(/neither delivered nor stored/);
+      expect(await relayedAtOf(ids)).toEqual([null, null]);
+      expect(await rowsOf(name)).toHaveLength(0);
+      // The sweeper hands both over again: the e-mail goes out, the reminder is stored, both marked.
+      const relayedAt = new Date();
+      await queue.relayFromOutbox(messages, { ids, relayedAt });
+      expect(attempts).toEqual(['email.signing-request', 'email.signing-request']);
+      expect((await rowsOf(name)).map((row) => row.id)).toEqual([ids[1]]);
+      expect(await relayedAtOf(ids)).toEqual([relayedAt, relayedAt]);
+    } finally {
+      logged.mockRestore();
+      await queue.close();
+    }
+  });
+
+  /**
    * A relay of a message due now and a timer, whose consumer waits until `release`, then ends as
    * `outcome` says: the relay is under way, and the rows of its outbox not yet marked.
    */

@@ -24,9 +24,13 @@ type Row = typeof queuedMessages.$inferSelect;
 /** Rows to store and outbox rows to mark relayed, waiting for the next statement; `done` settles with it. */
 type Relay = {
   rows: Row[];
-  /** The deliveries of its messages due now: each ends delivered, or stored for its retry. */
-  delivering: Promise<void>;
+  /**
+   * The deliveries of its messages due now: true once each has been delivered or stored for its
+   * retry, false if one could be neither (the database failed): its outbox rows then stay unrelayed.
+   */
+  delivering: Promise<boolean>;
   settled: boolean;
+  lost: boolean;
   outboxIds: string[];
   relayedAt: Date;
   done: { resolve: () => void; reject: (err: unknown) => void };
@@ -47,7 +51,7 @@ export class InProcessQueue implements Queue {
   private running: Promise<void> | undefined;
   private closed = false;
   /** Rows being delivered now, so a timer run does not deliver them a second time. */
-  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly inFlight = new Map<string, Promise<boolean>>();
   /** Ids delivered lately: a relay handed over twice is delivered once. */
   private readonly seen = new Set<string>();
 
@@ -74,7 +78,13 @@ export class InProcessQueue implements Queue {
   async publish(messages: QueueMessage[]): Promise<void> {
     const { later } = this.accept(messages);
     if (later.length === 0) return;
-    const written = await this.database.db.insert(queuedMessages).values(later).onConflictDoNothing().returning({ dueAt: queuedMessages.dueAt });
+    let written: { dueAt: Date }[];
+    try {
+      written = await this.database.db.insert(queuedMessages).values(later).onConflictDoNothing().returning({ dueAt: queuedMessages.dueAt });
+    } catch (err) {
+      this.forget(later);
+      throw err;
+    }
     this.armFor(written.map((row) => row.dueAt));
   }
 
@@ -87,13 +97,18 @@ export class InProcessQueue implements Queue {
    *
    * The rows are marked only once the messages due now have been delivered (or stored for their
    * retry): those live in memory until then, and a server that stops before that leaves their
-   * rows unrelayed, for the sweeper of its next start to hand over again. At least once.
+   * rows unrelayed, for the sweeper of its next start to hand over again. A relay whose message
+   * due now failed and could not be stored for its retry fails too, leaving its rows unrelayed for
+   * the sweeper of this run. At least once.
    */
   relayFromOutbox(messages: QueueMessage[], outbox: { ids: string[]; relayedAt: Date }): Promise<void> {
     const { later, delivering } = this.accept(messages);
     return new Promise((resolve, reject) => {
-      const relay: Relay = { rows: later, delivering, settled: false, outboxIds: outbox.ids, relayedAt: outbox.relayedAt, done: { resolve, reject } };
-      void delivering.then(() => (relay.settled = true));
+      const relay: Relay = { rows: later, delivering, settled: false, lost: false, outboxIds: outbox.ids, relayedAt: outbox.relayedAt, done: { resolve, reject } };
+      void delivering.then((kept) => {
+        relay.settled = true;
+        relay.lost = !kept;
+      });
       this.relays.push(relay);
       this.relayAdded();
       this.relaying ??= this.storeRelays();
@@ -111,14 +126,16 @@ export class InProcessQueue implements Queue {
           await Promise.race([added, ...this.relays.map((relay) => relay.delivering)]);
           continue;
         }
-        const relays = this.relays.filter((relay) => relay.settled);
+        const settled = this.relays.filter((relay) => relay.settled);
         this.relays = this.relays.filter((relay) => !relay.settled);
-        if (this.closed) {
-          // A delivery cut short by the close may be neither done nor stored: leave it to the sweeper.
-          for (const relay of relays) relay.done.reject(new Error('the queue closed before the relay was stored'));
-          continue;
+        // A delivery cut short by the close may be neither done nor stored, and one whose retry could
+        // not be stored is nowhere: such relays are left to the sweeper whole, timers included.
+        const [kept, left] = this.closed ? [[], settled] : [settled.filter((relay) => !relay.lost), settled.filter((relay) => relay.lost)];
+        for (const relay of left) {
+          this.forget(relay.rows);
+          relay.done.reject(new Error(this.closed ? 'the queue closed before the relay was stored' : 'a message due now was neither delivered nor stored for its retry'));
         }
-        await this.writeRelays(relays);
+        if (kept.length > 0) await this.writeRelays(kept);
       }
     } finally {
       // In the same turn as the last batch's answers, before a caller it answered can add a relay
@@ -150,6 +167,7 @@ export class InProcessQueue implements Queue {
       this.armFor(resultRows<{ due_at: string | Date }>(written).map((row) => new Date(row.due_at)));
       for (const relay of relays) relay.done.resolve();
     } catch (err) {
+      this.forget(rows);
       for (const relay of relays) relay.done.reject(err);
     }
   }
@@ -159,11 +177,11 @@ export class InProcessQueue implements Queue {
    * kept as a row only if it fails: its retry waits). Answers the rows of those due later, and the
    * deliveries under way.
    */
-  private accept(messages: QueueMessage[]): { later: Row[]; delivering: Promise<void> } {
+  private accept(messages: QueueMessage[]): { later: Row[]; delivering: Promise<boolean> } {
     const fresh = messages.filter((message) => !(message.dedupeId && this.seen.has(message.dedupeId)));
     // One handed over again (a repeated relay, the sweeper) while still being delivered: wait for that.
     const running = messages.flatMap((message) => (message.dedupeId && this.inFlight.get(message.dedupeId)) || []);
-    if (fresh.length === 0) return { later: [], delivering: Promise.all(running).then(() => {}) };
+    if (fresh.length === 0) return { later: [], delivering: allKept(running) };
     const now = Date.now();
     const rows = fresh.map((message) => ({
       id: message.dedupeId ?? `qm_${randomBase62(22)}`,
@@ -176,7 +194,7 @@ export class InProcessQueue implements Queue {
     }));
     for (const row of rows) this.remember(row.id);
     const due = rows.filter((row) => row.dueAt.getTime() <= now);
-    const delivering = Promise.all([...running, ...(due.length > 0 ? [this.deliver(due, false)] : [])]).then(() => {});
+    const delivering = allKept([...running, ...(due.length > 0 ? [this.deliver(due, false)] : [])]);
     return { later: rows.filter((row) => row.dueAt.getTime() > now), delivering };
   }
 
@@ -197,11 +215,11 @@ export class InProcessQueue implements Queue {
 
   /**
    * Runs the consumers of these messages together. A delivered one's row goes (`stored`: it has
-   * one); a failed one waits for its retry as a row.
+   * one); a failed one waits for its retry as a row. True when every one was delivered or is kept.
    */
-  private async deliver(rows: Row[], stored: boolean): Promise<void> {
+  private async deliver(rows: Row[], stored: boolean): Promise<boolean> {
     const delivered: string[] = [];
-    await Promise.all(
+    const kept = await allKept(
       rows.map((row) => {
         const running = this.inFlight.get(row.id);
         if (running) return running;
@@ -209,8 +227,9 @@ export class InProcessQueue implements Queue {
           try {
             await this.consumer?.({ topic: row.topic, body: row.body });
             delivered.push(row.id);
+            return true;
           } catch {
-            await this.retryLater(row, stored);
+            return this.retryLater(row, stored);
           } finally {
             this.inFlight.delete(row.id);
           }
@@ -225,24 +244,34 @@ export class InProcessQueue implements Queue {
         .where(inArray(queuedMessages.id, delivered))
         .catch((err: unknown) => logError('queue: delivered messages stay queued and will be delivered again', err));
     }
+    return kept;
   }
 
-  private async retryLater(row: Row, stored: boolean): Promise<void> {
-    if (this.closed) return;
+  /** Schedules a failed delivery's retry, or drops it after the last. False when it is now nowhere. */
+  private async retryLater(row: Row, stored: boolean): Promise<boolean> {
+    if (this.closed) return stored;
     const attempt = row.attempt + 1;
     const { db } = this.database;
     try {
       if (attempt > (this.options.maxRetries ?? 5)) {
         if (stored) await db.delete(queuedMessages).where(inArray(queuedMessages.id, [row.id]));
-        return;
+        return true;
       }
       const waitMs = this.options.backoffMs?.(attempt) ?? 1000 * 2 ** (attempt - 1);
       const dueAt = new Date(Date.now() + waitMs);
       if (stored) await db.update(queuedMessages).set({ attempt, dueAt }).where(inArray(queuedMessages.id, [row.id]));
       else await db.insert(queuedMessages).values({ ...row, attempt, dueAt }).onConflictDoNothing();
       this.arm(waitMs);
+      return true;
     } catch (err) {
-      logError('queue: a failed delivery could not be rescheduled; it is tried again when the queue next looks', err);
+      if (stored) {
+        logError('queue: a failed delivery could not be rescheduled; it is tried again when the queue next looks', err);
+        return true;
+      }
+      // Held in memory only: whoever handed it over hands it over again (the outbox sweeper does).
+      this.forget([row]);
+      logError('queue: a failed delivery could not be stored for its retry', err);
+      return false;
     }
   }
 
@@ -288,11 +317,24 @@ export class InProcessQueue implements Queue {
     }
   }
 
+  /**
+   * Messages that could not be stored are taken again when handed over again (the outbox sweeper
+   * does, their rows being unrelayed): remembered, they would be taken as already here, and lost.
+   */
+  private forget(rows: Pick<Row, 'id'>[]): void {
+    for (const row of rows) this.seen.delete(row.id);
+  }
+
   private remember(id: string): void {
     this.seen.add(id);
     // Sets keep insertion order: forget the oldest ids, so a long-running server stays bounded.
     if (this.seen.size > MAX_REMEMBERED_IDS) this.seen.delete(this.seen.values().next().value!);
   }
+}
+
+/** True when every one of these deliveries ended delivered or kept. */
+async function allKept(deliveries: Promise<boolean>[]): Promise<boolean> {
+  return (await Promise.all(deliveries)).every(Boolean);
 }
 
 /** The rows of `execute`: node-postgres answers a result with `rows`, as PGlite does. */
