@@ -1,7 +1,8 @@
 /**
  * What every answer under `/sign/` and every static file of the signing page carries, and the
- * checks every request under `/sign/` passes before a handler runs: a per-link rate limit, and,
- * for posts, that the form came from this service's own page.
+ * checks every request under `/sign/` passes before a handler runs: a rate limit (per link for a
+ * genuine link, per client address for anything else), and, for posts, that the form came from
+ * this service's own page.
  *
  * The signing link is a bearer credential in the page's address, so the page is never stored
  * (`no-store`), never named to another site (`no-referrer`) and never framed; its content policy
@@ -10,6 +11,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { secondsUntilReset } from '../domain/shared/rate-decision.js';
+import { isGenuineLink } from '../domain/signing/resolve-link.js';
 import type { RateRule } from '../ports/rate-limiter.js';
 import type { AppEnv } from './app-env.js';
 import { forbiddenPage, tooManyRequestsPage } from './signing-page/notice-pages.js';
@@ -68,6 +70,13 @@ export function staticFileHeaders(path: string): Record<string, string> {
 
 export const signingRateRule = { name: 'sign', limit: 60, windowMs: 15 * 60 * 1000 } as const satisfies RateRule;
 
+/**
+ * Requests whose token is not a genuine link, counted per client address: were they counted per
+ * link, anyone who knows a recipient id (API answers and webhook payloads name it) could lock that
+ * signer out with made-up MACs. No honest signer comes near it: a genuine link never counts here.
+ */
+export const unverifiedLinkRateRule = { name: 'sign-unverified', limit: 60, windowMs: 15 * 60 * 1000 } as const satisfies RateRule;
+
 /** The link's token as the path gives it (`/sign/{token}/...`), percent-decoded like a route parameter. */
 export function tokenInPath(path: string): string {
   const segment = path.split('/')[2] ?? '';
@@ -78,8 +87,11 @@ export function tokenInPath(path: string): string {
   }
 }
 
-/** Counted per link, by its recipient id part: the MAC part would let one link count as many. */
+/** A genuine link is counted by its recipient id part: the MAC part would let one link count as many. */
 export const rateIdentifier = (token: string) => `sign:${(token.split('.')[0] ?? '').slice(0, 40)}`;
+
+/** Anything else is counted by the address it came from, as the runtime knows it. */
+export const unverifiedRateIdentifier = (c: Context<AppEnv>) => `${unverifiedLinkRateRule.name}:ip:${c.get('services').clientIp(c)}`;
 
 /**
  * Whether a post comes from a page of another site. Browsers send `Origin: null` for this page's
@@ -95,7 +107,7 @@ export function isCrossSitePost(c: Context<AppEnv>): boolean {
   return origin !== new URL(c.get('services').config.baseUrl).origin;
 }
 
-/** Security headers on whatever the request ends in, the link's rate limit, and the cross-site check. */
+/** Security headers on whatever the request ends in, the rate limit, and the cross-site check. */
 export const signingGuard = createMiddleware<AppEnv>(async (c, next) => {
   const refused = await refusal(c);
   if (refused) c.res = refused;
@@ -106,7 +118,10 @@ export const signingGuard = createMiddleware<AppEnv>(async (c, next) => {
 
 async function refusal(c: Context<AppEnv>): Promise<Response | undefined> {
   const services = c.get('services');
-  const decision = await services.rateLimiter.limit(signingRateRule, rateIdentifier(tokenInPath(c.req.path)));
+  const token = tokenInPath(c.req.path);
+  const decision = (await isGenuineLink(services, token))
+    ? await services.rateLimiter.limit(signingRateRule, rateIdentifier(token))
+    : await services.rateLimiter.limit(unverifiedLinkRateRule, unverifiedRateIdentifier(c));
   if (!decision.success) {
     const retryAfter = secondsUntilReset(decision, services.clock.now());
     return c.html(tooManyRequestsPage(retryAfter), 429, { 'Retry-After': String(retryAfter) });

@@ -24,6 +24,11 @@ vi.mock('../../src/domain/signing/decline-as-recipient.js', async () => ({
   declineAsRecipient: (await import('./fake-signing-domain.js')).declineAsRecipient,
 }));
 vi.mock('../../src/domain/signing/signing-document.js', async () => ({ signingDocument: (await import('./fake-signing-domain.js')).signingDocument }));
+// A genuine link is one the test set up; the rate limit's choice of rule depends on it.
+vi.mock('../../src/domain/signing/resolve-link.js', async () => {
+  const { fakeDomain: domain } = await import('./fake-signing-domain.js');
+  return { isGenuineLink: async (_services: Services, token: string) => domain.links.has(token) };
+});
 
 const BASE_URL = 'https://esign.example.test';
 const tokenSecret = new TextEncoder().encode('test-token-secret-0123456789-abcdefghij');
@@ -447,13 +452,29 @@ describe('security', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expectSecurityHeaders(limited, '429');
     expect(signCalls()).toEqual([]);
-    // Counted by the recipient part: another MAC for the same recipient is the same link.
+    // A made-up MAC for the same recipient is not the link: it is not refused by the link's count.
     const [recipient] = token.split('.');
-    expect((await page(`${recipient}.${'Z'.repeat(43)}`)).status).toBe(429);
+    expect((await page(`${recipient}.${'Z'.repeat(43)}`)).status).toBe(404);
     // Other links are not affected, and the window passes.
     expect((await page(link(signState()))).status).toBe(200);
     clock.advance(30 * 60 * 1000);
     expect((await page(token)).status).toBe(200);
+  });
+
+  it('counts tokens that are not a genuine link per client address: 60 in 15 minutes, and never against the link', async () => {
+    const token = link(signState());
+    const [recipient] = token.split('.');
+    const from = (address: string) => ({ 'x-test-client-ip': address });
+    for (let i = 0; i < 60; i++) expect((await page(`${recipient}.${'Z'.repeat(42)}${i % 10}`, from('198.51.100.9'))).status).toBe(404);
+    const limited = await page(`${recipient}.${'Y'.repeat(43)}`, from('198.51.100.9'));
+    expect(limited.status).toBe(429);
+    expect(limited.text).toContain('Too many attempts');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expectSecurityHeaders(limited, '429');
+    // Nothing else is held back: the real link from that very address, and made-up ones from another.
+    expect((await page(token, from('198.51.100.9'))).status).toBe(200);
+    expect((await page(`${recipient}.${'Y'.repeat(43)}`, from('198.51.100.10'))).status).toBe(404);
+    expect(fakeDomain.calls.filter((call) => call.verb === 'open' && call.token !== token)).toHaveLength(61);
   });
 });
 

@@ -17,6 +17,19 @@ export type Link = {
 };
 
 /**
+ * Whether a token is a genuine signing link: its MAC verifies for the recipient it names. It costs
+ * one lookup of that recipient's envelope id by primary key, and nothing for a token not shaped
+ * like a link; a lookup that fails counts as not genuine, and the handler meets the failure itself.
+ */
+export async function isGenuineLink(services: Services, token: string): Promise<boolean> {
+  const verified = await verifySigningToken(services.config.tokenSecret, token, async (recipientId) => {
+    const [row] = await services.database.db.select({ envelopeId: recipients.envelopeId }).from(recipients).where(eq(recipients.id, recipientId)).limit(1);
+    return row?.envelopeId ?? null;
+  }).catch(() => null);
+  return verified !== null;
+}
+
+/**
  * The envelope and recipient a signing token names, if its MAC verifies; null for any token that
  * does not (tampered, truncated, malformed, or naming a recipient that does not exist), without
  * telling which. Two waves: the recipient with its envelope (the MAC covers both ids), then the rest.
