@@ -13,7 +13,8 @@ export const route = createRoute({
   operationId: 'createWebhook',
   tags: ['Webhooks'],
   summary: 'Subscribe an endpoint to events',
-  description: 'Answers the subscription with its signing secret, shown only here. One subscription per URL: the same URL again is `409 webhook_exists`.',
+  description:
+    'Answers the subscription with its signing secret, shown only here. The URL is stored and answered normalised (scheme and host in lower case, default port dropped, `.` and `..` segments resolved, numeric IPv4 hosts in dotted decimal, an empty path as `/`). One subscription per endpoint: the same URL again, in any spelling that normalises to it, is `409 webhook_exists`.',
   security: bearerSecurity,
   middleware: guard('webhooks:write', rateRules.other),
   request: { body: jsonBody(NewWebhookSubscription) },

@@ -136,12 +136,72 @@ describe('subscribing', () => {
     expect((await create(await createTestCompany(stack), { url, events: ['envelope.sent'] })).status).toBe(201);
   });
 
+  it('stores and answers the URL in its normalised spelling, and refuses any other spelling of a subscribed endpoint', async () => {
+    const company = await createTestCompany(stack);
+    const path = `/hooks/${unique()}`;
+    const endpoint = `http://hooks.example.com${path}`;
+    const first = await create(company, { url: `HTTP://Hooks.Example.COM:80/x/..${path}`, events: ['envelope.sent'] });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.url).toBe(endpoint);
+    const rows = await stack.services.database.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.companyId, company.id));
+    expect(rows.map((row) => row.url)).toEqual([endpoint]);
+    expect((await call(stack, 'GET', '/v1/webhooks', { token: company.owner.token })).body.data.map((entry: { url: string }) => entry.url)).toEqual([endpoint]);
+
+    for (const spelling of [endpoint, `HTTP://hooks.example.com${path}`, `http://hooks.example.com/x/..${path}`, `http://hooks.example.com:80${path}`, `http://HOOKS.example.com${path}`, `http://hooks.example.com/./%2e%2e${path}`]) {
+      const again = await create(company, { url: spelling, events: ['envelope.signed'] });
+      expect([again.status, errorCode(again)], spelling).toEqual([409, 'webhook_exists']);
+      expect(again.body.error.details).toEqual({ url: endpoint, webhook_id: first.body.id });
+    }
+    // Other ports, another scheme and another path are other endpoints.
+    for (const other of [`http://hooks.example.com:8080${path}`, `https://hooks.example.com${path}`, `${endpoint}/`]) {
+      expect((await create(company, { url: other, events: ['envelope.sent'] })).status, other).toBe(201);
+    }
+    // Another company may subscribe the same endpoint, in any spelling.
+    const elsewhere = await create(await createTestCompany(stack), { url: `HTTP://hooks.example.com:80${path}`, events: ['envelope.sent'] });
+    expect([elsewhere.status, elsewhere.body.url]).toEqual([201, endpoint]);
+  });
+
+  it('refuses every numeric spelling of a subscribed IPv4 host as the same endpoint', async () => {
+    const company = await createTestCompany(stack);
+    const port = new URL(base).port;
+    const path = `/hooks/${unique()}`;
+    const first = await create(company, { url: `http://2130706433:${port}${path}`, events: ['envelope.sent'] });
+    expect([first.status, first.body.url]).toEqual([201, `http://127.0.0.1:${port}${path}`]);
+    for (const host of ['127.0.0.1', '0x7f.1', '127.1', '0177.0.0.1', '0x7f000001']) {
+      const again = await create(company, { url: `http://${host}:${port}${path}`, events: ['envelope.sent'] });
+      expect([again.status, errorCode(again)], host).toEqual([409, 'webhook_exists']);
+    }
+  });
+
+  it('keeps one of two spellings of one endpoint subscribed at the same moment', async () => {
+    const company = await createTestCompany(stack);
+    const path = `/hooks/${unique()}`;
+    const answers = await Promise.all(
+      [`https://hooks.example.com${path}`, `HTTPS://hooks.example.com:443${path}`].map((url) => create(company, { url, events: ['envelope.sent'] })),
+    );
+    expect(answers.map((answer) => `${answer.status} ${errorCode(answer) ?? ''}`.trim()).sort()).toEqual(['201', '409 webhook_exists']);
+    const rows = await stack.services.database.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.companyId, company.id));
+    expect(rows.map((row) => row.url)).toEqual([`https://hooks.example.com${path}`]);
+  });
+
+  it('refuses a new spelling of an endpoint subscribed before URLs were normalised', async () => {
+    const company = await createTestCompany(stack);
+    const path = `/hooks/${unique()}`;
+    const legacy = await create(company, { url: `https://hooks.example.com${path}`, events: ['envelope.sent'] });
+    // A row stored as it was given, before normalisation.
+    await stack.services.database.db.update(webhookSubscriptions).set({ url: `HTTPS://Hooks.Example.com:443/x/..${path}` }).where(eq(webhookSubscriptions.id, legacy.body.id));
+    const again = await create(company, { url: `https://hooks.example.com${path}`, events: ['envelope.signed'] });
+    expect([again.status, errorCode(again)]).toEqual([409, 'webhook_exists']);
+    expect(again.body.error.details.webhook_id).toBe(legacy.body.id);
+  });
+
   it.each([
     ['not a URL', { url: 'not a url', events: ['envelope.sent'] }, 'url'],
     ['ftp', { url: 'ftp://hooks.example.com/x', events: ['envelope.sent'] }, 'url'],
     ['credentials in the URL', { url: 'https://user:pw@hooks.example.com/x', events: ['envelope.sent'] }, 'url'],
     ['2,001 characters', { url: `https://hooks.example.com/${'x'.repeat(2001 - 'https://hooks.example.com/'.length)}`, events: ['envelope.sent'] }, 'url'],
     ['a NUL byte', { url: 'https://hooks.example.com/\u0000', events: ['envelope.sent'] }, 'url'],
+    ['2,000 characters that normalise to 2,005', { url: `https://hooks.example.com/\u00e9${'x'.repeat(2000 - 'https://hooks.example.com/\u00e9'.length)}`, events: ['envelope.sent'] }, 'url'],
     ['an unknown kind', { url: 'https://hooks.example.com/x', events: ['envelope.exploded'] }, 'events[0]'],
     ['an empty list', { url: 'https://hooks.example.com/x', events: [] }, 'events'],
     ['no events', { url: 'https://hooks.example.com/x' }, 'events'],
@@ -175,6 +235,12 @@ describe('subscribing', () => {
       'https://198.18.0.1/x',
       'https://100.64.0.1/x',
       'https://240.0.0.1/x',
+      'https://[::ffff:0:7f00:1]/x',
+      'https://[::ffff:0:a9fe:a9fe]/x',
+      'https://[2002:a9fe:a9fe::1]/x',
+      'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x',
+      'https://192.88.99.1/x',
+      'https://hooks.example.com:0/x',
     ]) {
       const answer = await create(company, { url, events: ['envelope.sent'] });
       expect([answer.status, errorCode(answer)], url).toEqual([422, 'validation_failed']);

@@ -5,6 +5,7 @@ import {
   type HostResolver,
   isForbiddenAddress,
   resolvedTargetProblem,
+  webhookEndpoint,
   webhookUrlProblem,
 } from '../../src/domain/webhooks/webhook-target.js';
 
@@ -31,6 +32,7 @@ describe('isForbiddenAddress, IPv4 ranges at their edges', () => {
     ['192.168.0.0/16', '192.168.0.0', '192.168.255.255', '192.167.255.255', '192.169.0.0'],
     ['198.18.0.0/15', '198.18.0.0', '198.19.255.255', '198.17.255.255', '198.20.0.0'],
     ['198.51.100.0/24', '198.51.100.0', '198.51.100.255', '198.51.99.255', '198.51.101.0'],
+    ['192.88.99.0/24', '192.88.99.0', '192.88.99.255', '192.88.98.255', '192.88.100.0'],
     ['203.0.113.0/24', '203.0.113.0', '203.0.113.255', '203.0.112.255', '203.0.114.0'],
     // 224/4 and 240/4 (with 255.255.255.255 inside it) are adjacent and run to the end.
     ['224.0.0.0/4', '224.0.0.0', '239.255.255.255', '223.255.255.255', null],
@@ -66,48 +68,96 @@ describe('isForbiddenAddress, IPv6', () => {
     }
   });
 
-  it('refuses every IPv4-mapped address, whatever IPv4 address it carries', () => {
-    for (const ip of ['::ffff:7f00:1', '::ffff:127.0.0.1', '0:0:0:0:0:ffff:127.0.0.1', '::FFFF:7F00:1', '::ffff:a9fe:a9fe', '::ffff:169.254.169.254', '::ffff:8.8.8.8', '::ffff:0:0', '::ffff:ffff:ffff']) {
+  // Each form that embeds an IPv4 address, with the place of the address in it: every one is refused
+  // whatever it carries, and when what it carries is itself forbidden the answer names it.
+  const embedding: Array<[string, string, string, string]> = [
+    ['IPv4-mapped', '::ffff:7f00:1', '::ffff:808:808', 'an IPv4-mapped address (::ffff:0:0/96) carrying 127.0.0.1, a loopback address'],
+    ['IPv4-mapped, dotted', '::ffff:169.254.169.254', '::ffff:8.8.8.8', 'an IPv4-mapped address (::ffff:0:0/96) carrying 169.254.169.254, a link-local address'],
+    ['IPv4-translated', '::ffff:0:7f00:1', '::ffff:0:808:808', 'an IPv4-translated address (::ffff:0:0:0/96) carrying 127.0.0.1, a loopback address'],
+    ['IPv4-translated, metadata', '::ffff:0:a9fe:a9fe', '::ffff:0:8.8.8.8', 'an IPv4-translated address (::ffff:0:0:0/96) carrying 169.254.169.254, a link-local address'],
+    ['IPv4-compatible', '::127.0.0.1', '::8.8.8.8', 'an IPv4-compatible address (::/96) carrying 127.0.0.1, a loopback address'],
+    ['NAT64', '64:ff9b::a00:1', '64:ff9b::808:808', 'a NAT64 translation address (64:ff9b::/96) carrying 10.0.0.1, a private network address'],
+    ['6to4', '2002:7f00:1::1', '2002:808:808::1', 'a 6to4 tunnel address (2002::/16) carrying 127.0.0.1, a loopback address'],
+    ['6to4, a relay', '2002:c058:6301::', '2002:808:808::', 'a 6to4 tunnel address (2002::/16) carrying 192.88.99.1, a deprecated 6to4 relay anycast address'],
+    // The client address of Teredo is stored inverted: 80ff:fffe is 127.0.0.1, f7f7:f7f7 is 8.8.8.8.
+    ['Teredo', '2001:0:4136:e378:8000:63bf:80ff:fffe', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'a Teredo tunnel address (2001::/32) carrying 127.0.0.1, a loopback address'],
+  ];
+
+  it.each(embedding)('refuses every %s address, naming a forbidden IPv4 address it carries', (_form, carryingForbidden, carryingPublic, label) => {
+    const form = label.slice(0, label.indexOf(' carrying'));
+    expect(webhookUrlProblem(`https://[${carryingForbidden}]/`, production)).toContain(`is ${label}`);
+    expect(webhookUrlProblem(`https://[${carryingPublic}]/`, production)).toMatch(new RegExp(`is ${form.replace(/[()[\]:.]/g, '\\$&')}; webhooks are only sent`));
+    expect(isForbiddenAddress(carryingForbidden)).toBe(true);
+    expect(isForbiddenAddress(carryingPublic)).toBe(true);
+  });
+
+  it('refuses IPv4-mapped and IPv4-translated addresses in every spelling', () => {
+    for (const ip of ['::ffff:7f00:1', '::ffff:127.0.0.1', '0:0:0:0:0:ffff:127.0.0.1', '::FFFF:7F00:1', '::ffff:0:0', '::ffff:ffff:ffff', '::ffff:0:0:0', '0:0:0:0:ffff:0:127.0.0.1', '::ffff:0:ffff:ffff', '::ffff:0:7f00:1']) {
       expect(isForbiddenAddress(ip), ip).toBe(true);
     }
   });
 
   it('refuses IPv4-compatible addresses (::/96)', () => {
     for (const ip of ['::7f00:1', '::127.0.0.1', '::8.8.8.8', '::ffff']) expect(isForbiddenAddress(ip), ip).toBe(true);
-    // Just outside ::/96 and ::ffff:0:0/96.
-    expect(isForbiddenAddress('::1:0:0')).toBe(false);
-    expect(isForbiddenAddress('::fffe:ffff:ffff')).toBe(false);
-    expect(isForbiddenAddress('::1:0:0:0')).toBe(false);
   });
 
-  // Each range: first, last, and the neighbours just outside (null where the neighbour is itself
-  // in a forbidden range: fe80::/10, fec0::/10 and ff00::/8 follow one another).
-  const ranges: Array<[string, string, string, string | null, string | null]> = [
-    ['64:ff9b::/96', '64:ff9b::', '64:ff9b::ffff:ffff', '64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff', '64:ff9b::1:0:0'],
-    ['64:ff9b:1::/48', '64:ff9b:1::', '64:ff9b:1:0:ffff:ffff:ffff:ffff', '64:ff9b:0:ffff:ffff:ffff:ffff:ffff', '64:ff9b:2::'],
-    ['100::/64', '100::', '100::ffff:ffff:ffff:ffff', 'ff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '100:0:0:1::'],
-    ['2001::/32', '2001::', '2001:0:ffff:ffff:ffff:ffff:ffff:ffff', '2000:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2001:1::'],
+  // Each range inside the global unicast space 2000::/3: first, last, and the public neighbours
+  // just outside it.
+  const ranges: Array<[string, string, string, string, string]> = [
+    ['2001::/23', '2001::', '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff', '2000:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2001:200::'],
     ['2001:db8::/32', '2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db9::'],
     ['2002::/16', '2002::', '2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2001:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '2003::'],
-    ['fc00::/7', 'fc00::', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fbff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fe00::'],
-    ['fe80::/10', 'fe80::', 'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null],
-    ['fec0::/10', 'fec0::', 'feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null, null],
-    ['ff00::/8', 'ff00::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null, null],
+    ['3fff::/20', '3fff::', '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff', '3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '3fff:1000::'],
   ];
 
   it.each(ranges)('%s', (_range, first, last, before, after) => {
     expect(isForbiddenAddress(first), first).toBe(true);
     expect(isForbiddenAddress(last), last).toBe(true);
-    if (before) expect(isForbiddenAddress(before), before).toBe(false);
-    if (after) expect(isForbiddenAddress(after), after).toBe(false);
+    expect(isForbiddenAddress(before), before).toBe(false);
+    expect(isForbiddenAddress(after), after).toBe(false);
   });
 
-  it('keeps the neighbours of link-local and multicast straight', () => {
-    expect(isForbiddenAddress('fe00::')).toBe(false);
-    expect(isForbiddenAddress('fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff')).toBe(false);
-    expect(isForbiddenAddress('fe80::1')).toBe(true);
-    expect(isForbiddenAddress('fec0::1')).toBe(true);
-    expect(isForbiddenAddress('ff02::1')).toBe(true);
+  it('allows only the global unicast space 2000::/3', () => {
+    expect(isForbiddenAddress('1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff')).toBe(true);
+    expect(isForbiddenAddress('2000::')).toBe(false);
+    expect(isForbiddenAddress('3fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff')).toBe(false);
+    expect(isForbiddenAddress('4000::')).toBe(true);
+    expect(webhookUrlProblem('https://[4000::1]/', production)).toBe(
+      "The URL's host [4000::1] is outside the global unicast range (2000::/3), where no host on the public internet is numbered; webhooks are only sent to addresses on the public internet.",
+    );
+    // Just outside ::/96 and ::ffff:0:0/96, which used to pass.
+    for (const ip of ['::1:0:0', '::fffe:ffff:ffff', '::1:0:0:0', 'fe00::', 'e000::1']) expect(isForbiddenAddress(ip), ip).toBe(true);
+  });
+
+  it('names each special-purpose range it refuses', () => {
+    const labels: Array<[string, string]> = [
+      ['64:ff9b:1::1', 'a local-use NAT64 address (64:ff9b:1::/48)'],
+      ['64:ff9b:1:0:ffff:ffff:ffff:ffff', 'a local-use NAT64 address (64:ff9b:1::/48)'],
+      ['100::1', 'a discard-only address (100::/64)'],
+      ['100::ffff:ffff:ffff:ffff', 'a discard-only address (100::/64)'],
+      ['2001::f7f7:f7f7', 'a Teredo tunnel address (2001::/32)'],
+      ['2001::1', 'a Teredo tunnel address (2001::/32) carrying 255.255.255.254, a reserved address (240.0.0.0/4)'],
+      ['2001:2::1', 'a benchmarking address (2001:2::/48)'],
+      ['2001:10::1', 'a deprecated ORCHID identifier (2001:10::/28), not an address of a host'],
+      ['2001:1f:ffff::1', 'a deprecated ORCHID identifier (2001:10::/28), not an address of a host'],
+      ['2001:20::1', 'an ORCHIDv2 identifier (2001:20::/28), not an address of a host'],
+      ['2001:1::1', 'an IETF protocol assignment (2001::/23)'],
+      ['2001:3::1', 'an IETF protocol assignment (2001::/23)'],
+      ['2001:db8::1', 'a documentation address (2001:db8::/32)'],
+      ['3fff::1', 'a documentation address (3fff::/20)'],
+      ['5f00::1', 'a segment routing identifier (5f00::/16)'],
+      ['5f00:ffff::1', 'a segment routing identifier (5f00::/16)'],
+      ['fc00::', 'a unique local (private network) address (fc00::/7)'],
+      ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'a unique local (private network) address (fc00::/7)'],
+      ['fe80::1', 'a link-local address (fe80::/10)'],
+      ['febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'a link-local address (fe80::/10)'],
+      ['fec0::1', 'a site-local address (fec0::/10)'],
+      ['ff02::1', 'a multicast address (ff00::/8)'],
+    ];
+    for (const [ip, label] of labels) {
+      const url = `https://[${ip}]/`;
+      expect(webhookUrlProblem(url, production), ip).toBe(`The URL's host ${new URL(url).hostname} is ${label}; webhooks are only sent to addresses on the public internet.`);
+    }
   });
 
   it('refuses an address carrying a zone index', () => {
@@ -117,7 +167,7 @@ describe('isForbiddenAddress, IPv6', () => {
   });
 
   it('allows public IPv6 addresses in any spelling', () => {
-    for (const ip of ['2606:4700::1111', '2606:4700:0:0:0:0:0:1111', '[2606:4700::1111]', '2001:4860:4860::8888', '2a00:1450:4001:82a::200e', '2001:1::1']) {
+    for (const ip of ['2606:4700::1111', '2606:4700:0:0:0:0:0:1111', '[2606:4700::1111]', '2001:4860:4860::8888', '2a00:1450:4001:82a::200e', '2001:200::1', '2003::1']) {
       expect(isForbiddenAddress(ip), ip).toBe(false);
     }
   });
@@ -236,17 +286,91 @@ describe('webhookUrlProblem', () => {
   });
 
   it('catches IPv6 literals, including IPv4 addresses hidden inside them', () => {
-    for (const host of ['[::1]', '[::]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]', '[::ffff:169.254.169.254]', '[::127.0.0.1]', '[64:ff9b::a9fe:a9fe]', '[fe80::1]', '[fd00::1]', '[ff02::1]', '[2001:db8::1]', '[2002:7f00:1::]', '[2001::1]', '[100::1]']) {
+    for (const host of ['[::1]', '[::]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]', '[::ffff:169.254.169.254]', '[::127.0.0.1]', '[64:ff9b::a9fe:a9fe]', '[fe80::1]', '[fd00::1]', '[ff02::1]', '[2001:db8::1]', '[2002:7f00:1::]', '[2001::1]', '[100::1]', '[::ffff:0:7f00:1]', '[::ffff:0:a9fe:a9fe]', '[::ffff:0:127.0.0.1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]', '[3fff::1]', '[5f00::1]']) {
       expect(webhookUrlProblem(`https://${host}/hook`, production), host).toMatch(/webhooks are only sent to addresses on the public internet/);
       expect(webhookUrlProblem(`http://${host}/hook`, embedded), host).toBeNull();
     }
     expect(webhookUrlProblem('https://[::ffff:169.254.169.254]/', production)).toBe(
-      "The URL's host [::ffff:a9fe:a9fe] is an IPv4-mapped address (::ffff:0:0/96); webhooks are only sent to addresses on the public internet.",
+      "The URL's host [::ffff:a9fe:a9fe] is an IPv4-mapped address (::ffff:0:0/96) carrying 169.254.169.254, a link-local address (169.254.0.0/16), where cloud metadata services answer; webhooks are only sent to addresses on the public internet.",
     );
   });
 
   it('refuses an IPv6 literal with a zone index, which does not even parse', () => {
     expect(webhookUrlProblem('https://[fe80::1%25eth0]/', production)).toMatch(/not a valid absolute URL/);
+  });
+
+  it('refuses the deprecated 6to4 relay anycast range, in any spelling', () => {
+    for (const host of ['192.88.99.1', '192.88.99.0', '192.88.99.255', '3227017985', '0xc0.0x58.0x63.1']) {
+      expect(webhookUrlProblem(`https://${host}/hook`, production), host).toMatch(/is a deprecated 6to4 relay anycast address \(192\.88\.99\.0\/24\)/);
+      expect(webhookUrlProblem(`http://${host}/hook`, embedded), host).toBeNull();
+    }
+    expect(webhookUrlProblem('https://192.88.98.255/hook', production)).toBeNull();
+    expect(webhookUrlProblem('https://192.88.100.0/hook', production)).toBeNull();
+  });
+
+  it('refuses port 0 in every mode, and takes ports 1 to 65535', () => {
+    for (const raw of ['https://hooks.example.com:0/x', 'https://hooks.example.com:00/x', 'https://8.8.8.8:0/']) {
+      expect(webhookUrlProblem(raw, production), raw).toMatch(/port is 0, where nothing can listen/);
+    }
+    expect(webhookUrlProblem('http://127.0.0.1:0/x', embedded)).toMatch(/port is 0/);
+    expect(webhookUrlProblem('https://hooks.example.com:1/x', production)).toBeNull();
+    expect(webhookUrlProblem('https://hooks.example.com:65535/x', production)).toBeNull();
+    expect(webhookUrlProblem('https://hooks.example.com:65536/x', production)).toMatch(/not a valid absolute URL/);
+  });
+
+  it('counts the 2,000 characters on the normalised URL too, which can be longer than the one given', () => {
+    // `é` is written out as `%C3%A9`: five characters more.
+    const base = 'https://hooks.example.com/\u00e9';
+    const at = (normalisedLength: number) => base + 'a'.repeat(normalisedLength - 5 - base.length);
+    expect(webhookEndpoint(at(2000))).toHaveLength(2000);
+    expect(webhookUrlProblem(at(2000), production)).toBeNull();
+    expect(at(2001)).toHaveLength(1996);
+    expect(webhookUrlProblem(at(2001), production)).toBe(
+      'Written out in full, with non-ASCII characters percent-encoded, the URL is 2,001 characters long; at most 2,000 are accepted.',
+    );
+  });
+});
+
+describe('webhookEndpoint', () => {
+  // What is given → what is stored, answered and compared: the URL standard's own serialisation.
+  const table: Array<[string, string]> = [
+    ['https://hooks.example.com/a', 'https://hooks.example.com/a'],
+    ['HTTPS://Hooks.Example.COM/a', 'https://hooks.example.com/a'],
+    ['https://hooks.example.com:443/a', 'https://hooks.example.com/a'],
+    ['http://hooks.example.com:80/a', 'http://hooks.example.com/a'],
+    ['https://hooks.example.com:8443/a', 'https://hooks.example.com:8443/a'],
+    ['https://hooks.example.com:08443/a', 'https://hooks.example.com:8443/a'],
+    ['http://hooks.example.com:443/a', 'http://hooks.example.com:443/a'],
+    ['https://hooks.example.com', 'https://hooks.example.com/'],
+    ['https://hooks.example.com/x/../a', 'https://hooks.example.com/a'],
+    ['https://hooks.example.com/./a/./b/..', 'https://hooks.example.com/a/'],
+    ['https://hooks.example.com/%2e%2E/a', 'https://hooks.example.com/a'],
+    ['https://hooks.example.com/a/', 'https://hooks.example.com/a/'],
+    ['https://hooks.example.com/a?b=1&c=2', 'https://hooks.example.com/a?b=1&c=2'],
+    ['https://hooks.example.com/r\u00e9sum\u00e9', 'https://hooks.example.com/r%C3%A9sum%C3%A9'],
+    ['https://b\u00fccher.example/a', 'https://xn--bcher-kva.example/a'],
+    ['http://2130706433/a', 'http://127.0.0.1/a'],
+    ['http://0x7f.1/', 'http://127.0.0.1/'],
+    ['http://127.1/', 'http://127.0.0.1/'],
+    ['http://0177.0.0.1/', 'http://127.0.0.1/'],
+    ['https://134744072/a', 'https://8.8.8.8/a'],
+    ['https://[2606:4700:0:0:0:0:0:1111]/a', 'https://[2606:4700::1111]/a'],
+    ['https://[2001:DB8:0:0:1:0:0:1]/', 'https://[2001:db8::1:0:0:1]/'],
+    ['http://[::FFFF:127.0.0.1]/', 'http://[::ffff:7f00:1]/'],
+  ];
+
+  it.each(table)('%s → %s', (given, stored) => {
+    expect(webhookUrlProblem(given, embedded)).toBeNull();
+    expect(webhookEndpoint(given)).toBe(stored);
+    // Normalising the stored form changes nothing, and it is accepted wherever the given one was.
+    expect(webhookEndpoint(stored)).toBe(stored);
+    expect(webhookUrlProblem(stored, embedded)).toBeNull();
+    expect(webhookUrlProblem(stored, production)).toBe(webhookUrlProblem(given, production));
+  });
+
+  it('never holds a fragment or credentials, which are refused before', () => {
+    expect(webhookUrlProblem('https://hooks.example.com/a#b', production)).toMatch(/fragment/);
+    expect(webhookUrlProblem('https://u:p@hooks.example.com/a', production)).toMatch(/user name or password/);
   });
 });
 
@@ -322,6 +446,26 @@ describe('nodeHostResolver', () => {
     expect(addresses.every((address) => isForbiddenAddress(address))).toBe(true);
     expect(lookup).toHaveBeenCalledWith('localhost', { all: true, verbatim: true });
     expect(await resolvedTargetProblem(new URL('https://localhost/'), nodeHostResolver, production)).toMatch(/loopback/);
+  });
+
+  it('judges every answer of the system resolver by the same rule as a literal host', async () => {
+    const answers = [
+      '::ffff:0:7f00:1', '::ffff:0:a9fe:a9fe', '::ffff:7f00:1', '::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::1',
+      '2002:a00:1::1', '2001:0:4136:e378:8000:63bf:80ff:fffe', '192.88.99.1', '2001:2::1', '3fff::1', '5f00::1',
+    ];
+    for (const address of answers) {
+      vi.mocked(lookup).mockImplementationOnce((async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address, family: address.includes(':') ? 6 : 4 },
+      ]) as unknown as typeof lookup);
+      const problem = await resolvedTargetProblem(new URL('https://hooks.example.com/'), nodeHostResolver, production);
+      expect(problem, address).toMatch(new RegExp(`^The host name hooks\\.example\\.com resolves to ${address.replace(/\./g, '\\.')}, .*; webhooks are only sent`));
+    }
+    vi.mocked(lookup).mockImplementationOnce((async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:4700::1111', family: 6 },
+    ]) as unknown as typeof lookup);
+    expect(await resolvedTargetProblem(new URL('https://hooks.example.com/'), nodeHostResolver, production)).toBeNull();
   });
 
   it('refuses a lookup that does not answer in time', async () => {

@@ -8,7 +8,7 @@ import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagi
 import type { EventKind } from './event-catalog.js';
 import { sealSecret, secretKeysOf } from './secret-box.js';
 import { newWebhookSecret } from './standard-webhooks.js';
-import { resolvedTargetProblem, webhookUrlProblem } from './webhook-target.js';
+import { resolvedTargetProblem, webhookEndpoint, webhookUrlProblem } from './webhook-target.js';
 
 type Row = typeof webhookSubscriptions.$inferSelect;
 
@@ -43,8 +43,9 @@ async function urlProblem(services: Services, url: string): Promise<string | nul
 
 /**
  * POST /v1/webhooks: subscribes a URL to event kinds. Answers the subscription with its signing
- * secret, which is shown this once and kept only sealed. One subscription per URL in a company:
- * a second gets `webhook_exists`, so that no event is ever delivered twice to one endpoint.
+ * secret, which is shown this once and kept only sealed. One subscription per endpoint in a company:
+ * the URL is stored in its normalised spelling (`webhookEndpoint`), and any spelling of a subscribed
+ * endpoint gets `webhook_exists`, so that no event is ever delivered twice to one receiver.
  */
 export async function subscribe(
   services: Services,
@@ -53,13 +54,10 @@ export async function subscribe(
 ): Promise<Subscription & { secret: string }> {
   const problem = await urlProblem(services, input.url);
   if (problem) throw validationFailed([{ path: 'url', message: problem }], 'The webhook URL cannot be used.');
+  const url = webhookEndpoint(input.url);
   const { db } = services.database;
-  const [taken] = await db
-    .select({ id: webhookSubscriptions.id })
-    .from(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.companyId, companyId), eq(webhookSubscriptions.url, input.url), isNull(webhookSubscriptions.deletedAt)))
-    .limit(1);
-  if (taken) throw subscribedAlready(input.url, taken.id);
+  const taken = await subscriptionOfEndpoint(services, companyId, url);
+  if (taken) throw subscribedAlready(url, taken);
 
   const id = crypto.randomUUID();
   const secret = newWebhookSecret();
@@ -70,7 +68,7 @@ export async function subscribe(
       .values({
         id,
         companyId,
-        url: input.url,
+        url,
         events: [...new Set(input.events)],
         description: input.description ?? null,
         secretCiphertext: sealed.ciphertext,
@@ -80,14 +78,39 @@ export async function subscribe(
       .returning();
     return { ...toSubscription(row!), secret };
   } catch (err) {
-    // A twin subscribing the same URL at the same moment: the database keeps one.
-    if (isUniqueViolation(err)) throw subscribedAlready(input.url, null);
+    // A twin subscribing the same endpoint at the same moment, in any spelling: the database keeps one.
+    if (isUniqueViolation(err)) throw subscribedAlready(url, null);
     throw err;
   }
 }
 
+/**
+ * The id of the company's live subscription to this endpoint, if any. Subscriptions stored before
+ * URLs were normalised keep the spelling they were given, so each stored URL is compared in its
+ * normalised form, not as text; the unique index on the stored text still settles twins racing
+ * with one spelling.
+ */
+async function subscriptionOfEndpoint(services: Services, companyId: string, endpoint: string): Promise<string | null> {
+  const live = await services.database.db
+    .select({ id: webhookSubscriptions.id, url: webhookSubscriptions.url })
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.companyId, companyId), isNull(webhookSubscriptions.deletedAt)));
+  return live.find((row) => sameEndpoint(row.url, endpoint))?.id ?? null;
+}
+
+function sameEndpoint(stored: string, endpoint: string): boolean {
+  try {
+    return webhookEndpoint(stored) === endpoint;
+  } catch {
+    return false;
+  }
+}
+
 const subscribedAlready = (url: string, id: string | null) =>
-  new ApiError('webhook_exists', 'This URL is already subscribed; change its events by removing it and subscribing again.', { url, ...(id ? { webhook_id: id } : {}) });
+  new ApiError('webhook_exists', 'This endpoint is already subscribed (URLs are compared in their normalised form); change its events by removing it and subscribing again.', {
+    url,
+    ...(id ? { webhook_id: id } : {}),
+  });
 
 /** GET /v1/webhooks: the company's live subscriptions, newest first, never with their secrets. */
 export async function listSubscriptions(services: Services, companyId: string, page: number, perPage: number): Promise<Page<Subscription>> {

@@ -10,6 +10,9 @@
  *   `HostResolver` port that only the Node runtime supplies.
  *
  * `allowPrivate` is the embedded and dev modes, where webhooks legitimately go to localhost.
+ *
+ * `webhookEndpoint` gives the one spelling of an accepted URL that is stored, answered and compared,
+ * so that two spellings of one endpoint cannot make two subscriptions.
  */
 
 const maxUrlLength = 2_000;
@@ -51,14 +54,33 @@ export function webhookUrlProblem(raw: string, options: { allowPrivate: boolean 
     return 'The URL must not contain a user name or password; verify deliveries with the webhook signature instead.';
   }
   if (url.hostname === '') return 'The URL has no host.';
+  // Nothing listens on port 0: a connection to it fails on every system, in every mode.
+  if (url.port === '0') return "The URL's port is 0, where nothing can listen; give the receiver's port, or none for the scheme's default.";
   // Any `#` starts the fragment. A fragment is never sent to the server, so whatever follows it
   // would be silently dropped; and `https://good.example#@other.example/` reads as one host while
   // being another.
   if (raw.includes('#')) {
     return 'The URL must not contain a fragment (#...): it is never sent to the server, so everything after the # would be silently dropped.';
   }
+  // The normalised form is what is stored and checked again at each delivery, and it can be longer
+  // than what was given (non-ASCII text percent-encoded, an international name in its ASCII form).
+  if (url.href.length > maxUrlLength) {
+    return `Written out in full, with non-ASCII characters percent-encoded, the URL is ${url.href.length.toLocaleString('en-US')} characters long; at most ${maxUrlLength.toLocaleString('en-US')} are accepted.`;
+  }
   if (options.allowPrivate) return null;
   return hostProblem(url.hostname);
+}
+
+/**
+ * The endpoint a webhook URL names, in the one spelling the URL standard gives it: scheme and host
+ * in lower case, the scheme's default port dropped, `.` and `..` path segments resolved, every
+ * numeric or shortened IPv4 form in dotted decimal, IPv6 in its compressed lower-case form, an empty
+ * path as `/`. It is what `fetch` sends to, so two URLs with one spelling reach one receiver.
+ * Only for a URL that `webhookUrlProblem` accepted: that one has no user name, password or
+ * fragment, which this spelling would otherwise keep.
+ */
+export function webhookEndpoint(raw: string): string {
+  return new URL(raw).href;
 }
 
 /**
@@ -117,15 +139,30 @@ function forbiddenRange(ip: string): string | null {
   if (text.includes(':')) {
     const groups = parseIpv6(text);
     if (groups === null) return 'not a valid IP address';
-    return ipv6Ranges.find((range) => inIpv6Range(groups, range))?.label ?? null;
+    const range = ipv6Ranges.find((candidate) => inIpv6Range(groups, candidate));
+    if (range) return range.carries ? withCarriedAddress(range.label, range.carries(groups)) : range.label;
+    // Hosts on the internet are only ever numbered from 2000::/3; the rest of the space is
+    // special-purpose or not yet assigned, so it is refused without waiting for its registry entry.
+    return inIpv6Range(groups, globalUnicast) ? null : 'outside the global unicast range (2000::/3), where no host on the public internet is numbered';
   }
   const value = parseIpv4(text);
   if (value === null) return 'not a valid IP address';
+  return ipv4RangeOf(value);
+}
+
+function ipv4RangeOf(value: number): string | null {
   return ipv4Ranges.find((range) => inIpv4Range(value, range))?.label ?? null;
 }
 
+/** An IPv6 range's label, naming the IPv4 address it carries when that address is itself forbidden. */
+function withCarriedAddress(label: string, carried: number): string {
+  const range = ipv4RangeOf(carried);
+  return range === null ? label : `${label} carrying ${ipv4Text(carried)}, ${range}`;
+}
+
 type Ipv4Range = { base: number; bits: number; label: string };
-type Ipv6Range = { base: number[]; bits: number; label: string };
+/** `carries`: the IPv4 address the range embeds, where it embeds one at a known place. */
+type Ipv6Range = { base: number[]; bits: number; label: string; carries?: (groups: number[]) => number };
 
 function v4(cidr: string, label: string): Ipv4Range {
   const [address, bits] = cidr.split('/');
@@ -134,12 +171,16 @@ function v4(cidr: string, label: string): Ipv4Range {
   return { base, bits: Number(bits), label };
 }
 
-function v6(cidr: string, label: string): Ipv6Range {
+function v6(cidr: string, label: string, carries?: (groups: number[]) => number): Ipv6Range {
   const [address, bits] = cidr.split('/');
   const base = parseIpv6(address!);
   if (base === null) throw new Error(`bad range ${cidr}`);
-  return { base, bits: Number(bits), label };
+  return { base, bits: Number(bits), label, ...(carries ? { carries } : {}) };
 }
+
+/** The 32 bits of two consecutive 16-bit groups, from `index`. */
+const bitsAt = (index: number) => (groups: number[]) => ((groups[index]! << 16) | groups[index + 1]!) >>> 0;
+const lastBits = bitsAt(6);
 
 // Order matters only for the label: the more specific range comes first.
 const ipv4Ranges: Ipv4Range[] = [
@@ -151,6 +192,7 @@ const ipv4Ranges: Ipv4Range[] = [
   v4('172.16.0.0/12', 'a private network address (172.16.0.0/12)'),
   v4('192.0.0.0/24', 'an IETF protocol address (192.0.0.0/24)'),
   v4('192.0.2.0/24', 'a documentation address (192.0.2.0/24)'),
+  v4('192.88.99.0/24', 'a deprecated 6to4 relay anycast address (192.88.99.0/24)'),
   v4('192.168.0.0/16', 'a private network address (192.168.0.0/16)'),
   v4('198.18.0.0/15', 'a benchmarking address (198.18.0.0/15)'),
   v4('198.51.100.0/24', 'a documentation address (198.51.100.0/24)'),
@@ -160,25 +202,41 @@ const ipv4Ranges: Ipv4Range[] = [
   v4('240.0.0.0/4', 'a reserved address (240.0.0.0/4)'),
 ];
 
+/**
+ * Every form that embeds an IPv4 address is refused whatever address it carries. None of them is
+ * how a receiver on the public internet is reached (its IPv4 address or its name is), and a socket
+ * or translator that honours one connects to the IPv4 address inside it, which is only ever judged
+ * as IPv4, where the URL names it as such. The carried address only sharpens the explanation.
+ */
 const ipv6Ranges: Ipv6Range[] = [
   v6('::/128', 'the unspecified address (::), which reaches the machine itself'),
   v6('::1/128', 'the loopback address (::1)'),
-  // Every IPv4-mapped address is refused, whatever IPv4 address it carries: the socket layer
-  // connects to the embedded IPv4 address, and judging that once, as IPv4, is the only place it
-  // should be judged.
-  v6('::ffff:0:0/96', 'an IPv4-mapped address (::ffff:0:0/96)'),
-  v6('::/96', 'an IPv4-compatible address (::/96)'),
-  v6('64:ff9b::/96', 'a NAT64 address (64:ff9b::/96), which reaches IPv4 addresses through a translator'),
+  v6('::ffff:0:0/96', 'an IPv4-mapped address (::ffff:0:0/96)', lastBits),
+  v6('::ffff:0:0:0/96', 'an IPv4-translated address (::ffff:0:0:0/96)', lastBits),
+  v6('::/96', 'an IPv4-compatible address (::/96)', lastBits),
+  v6('64:ff9b::/96', 'a NAT64 translation address (64:ff9b::/96)', lastBits),
+  // Where a local-use prefix puts the IPv4 address depends on the prefix length its network chose.
   v6('64:ff9b:1::/48', 'a local-use NAT64 address (64:ff9b:1::/48)'),
   v6('100::/64', 'a discard-only address (100::/64)'),
-  v6('2001::/32', 'a Teredo tunnel address (2001::/32)'),
+  // Teredo stores the client's address inverted, so that NATs rewriting addresses leave it alone.
+  v6('2001::/32', 'a Teredo tunnel address (2001::/32)', (groups) => ~lastBits(groups) >>> 0),
+  v6('2001:2::/48', 'a benchmarking address (2001:2::/48)'),
+  v6('2001:10::/28', 'a deprecated ORCHID identifier (2001:10::/28), not an address of a host'),
+  v6('2001:20::/28', 'an ORCHIDv2 identifier (2001:20::/28), not an address of a host'),
+  // The rest of the IETF's protocol block holds anycast services (PCP, TURN, AMT, AS112), never a
+  // webhook receiver.
+  v6('2001::/23', 'an IETF protocol assignment (2001::/23)'),
   v6('2001:db8::/32', 'a documentation address (2001:db8::/32)'),
-  v6('2002::/16', 'a 6to4 tunnel address (2002::/16)'),
+  v6('2002::/16', 'a 6to4 tunnel address (2002::/16)', bitsAt(1)),
+  v6('3fff::/20', 'a documentation address (3fff::/20)'),
+  v6('5f00::/16', 'a segment routing identifier (5f00::/16)'),
   v6('fc00::/7', 'a unique local (private network) address (fc00::/7)'),
   v6('fe80::/10', 'a link-local address (fe80::/10)'),
   v6('fec0::/10', 'a site-local address (fec0::/10)'),
   v6('ff00::/8', 'a multicast address (ff00::/8)'),
 ];
+
+const globalUnicast = v6('2000::/3', 'global unicast');
 
 function inIpv4Range(value: number, range: Ipv4Range): boolean {
   if (range.bits === 0) return true;
@@ -209,6 +267,10 @@ function parseIpv4(text: string): number | null {
     value = value * 256 + octet;
   }
   return value;
+}
+
+function ipv4Text(value: number): string {
+  return [value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff].join('.');
 }
 
 /**
