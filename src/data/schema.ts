@@ -406,9 +406,10 @@ export const outboxMessages = pgTable(
 );
 
 /**
- * The embedded server's queue (npm start): each message waits here until it is due, so pending
- * reminders, expiries and retries outlive a restart, and a long wait holds no timer. Production
- * hands its messages to QStash instead and leaves this table empty.
+ * The embedded server's queue (npm start): each message is a row from before its first attempt
+ * until its consumer has succeeded, so a message due now, a pending reminder, an expiry or a retry
+ * all outlive a restart, and a long wait holds no timer. Production hands its messages to QStash
+ * instead and leaves this table empty.
  */
 export const queuedMessages = pgTable(
   'queued_messages',
@@ -420,9 +421,34 @@ export const queuedMessages = pgTable(
     topic: text('topic').notNull(),
     body: jsonb('body').$type<Record<string, unknown>>().notNull(),
     dueAt: timestamp('due_at', { withTimezone: true, precision: 3 }).notNull(),
-    /** Deliveries tried so far; the next one waits for its backoff. */
+    /**
+     * Deliveries started so far, counted as each starts: one cut short by a stopped process
+     * counts too, so a job that brings the process down cannot run at every start for ever.
+     */
     attempt: integer('attempt').notNull().default(0),
+    /** Why the last attempt failed: kept for the dead job's record. */
+    lastError: text('last_error'),
     createdAt: createdAt(),
   },
   (t) => [index('queued_messages_due').on(t.queue, t.dueAt)],
+);
+
+/**
+ * Queue jobs that failed every attempt, kept instead of dropped: on `npm start` the embedded queue
+ * moves a message here from `queued_messages`; in production the QStash callback records the last
+ * retry's failure. An operator lists them and hands one back to the queue (admin API).
+ */
+export const deadJobs = pgTable(
+  'dead_jobs',
+  {
+    /** The message's id in its queue (QStash's message id in production). */
+    id: text('id').primaryKey(),
+    topic: text('topic').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull(),
+    /** The last failure, bounded; messages carry ids only, so this names no secret. */
+    lastError: text('last_error').notNull(),
+    failedAt: timestamp('failed_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index('dead_jobs_failed').on(t.failedAt)],
 );

@@ -12,11 +12,12 @@ export type QueueMessage = {
 };
 
 export interface Queue {
+  /** Resolves once the queue holds the messages: from then on they are delivered at least once. */
   publish(messages: QueueMessage[]): Promise<void>;
   /**
    * Publishes the messages of committed outbox rows and marks those rows relayed at `relayedAt`.
-   * Optional: a queue that keeps its messages in the service's own database does both in one
-   * statement, and may join the relays of concurrent requests into one; without it, the relay
+   * Optional: a queue that keeps its messages in the service's own database stores them and marks
+   * the rows in one statement, so a row is never marked without its messages; without it, the relay
    * publishes, then marks.
    */
   relayFromOutbox?(messages: QueueMessage[], outbox: { ids: string[]; relayedAt: Date }): Promise<void>;

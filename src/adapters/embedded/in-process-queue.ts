@@ -1,72 +1,63 @@
-import { and, asc, eq, inArray, lte, min, sql } from 'drizzle-orm';
 import type { Database } from '../../data/database.js';
-import { queuedMessages } from '../../data/schema.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { logError } from '../../lib/log-error.js';
 import type { Queue, QueueMessage } from '../../ports/queue.js';
+import { ATTEMPT_DEADLINE_MS, failureText, QUEUE_RETRIES, underDeadline } from '../../queue/attempts.js';
+import { type NewQueuedRow, QueueTable, type QueuedRow } from './queue-table.js';
 
 /** How long the queue waits at most before it looks at its table again (rows another process wrote). */
 const MAX_WAIT_MS = 60_000;
-const BATCH = 100;
-const MAX_REMEMBERED_IDS = 100_000;
-/**
- * How long a relay waits for others to share its statement. Nothing waits on it: the messages due
- * now are delivered at once, and until the statement runs the outbox rows keep every message safe
- * (the sweeper hands over whatever a stopped server left). Under load, one statement then serves
- * the relays of several sends instead of about one each.
- */
-const RELAY_GATHER_MS = 10;
+/** Deliveries under way at once; the rows beyond wait for one of them to end. */
+const MAX_IN_FLIGHT = 100;
+/** The failure recorded for a job whose last attempt was cut short by a stopped process. */
+const STOPPED_DURING_ATTEMPT = 'The process stopped during the attempt.';
 /** The queue of the embedded server: the same name from one start to the next. */
 export const DEFAULT_QUEUE = 'embedded';
 
 export type Consumer = (message: QueueMessage) => Promise<void>;
-type Row = typeof queuedMessages.$inferSelect;
-/** Rows to store and outbox rows to mark relayed, waiting for the next statement; `done` settles with it. */
-type Relay = {
-  rows: Row[];
-  /**
-   * The deliveries of its messages due now: true once each has been delivered or stored for its
-   * retry, false if one could be neither (the database failed): its outbox rows then stay unrelayed.
-   */
-  delivering: Promise<boolean>;
-  settled: boolean;
-  lost: boolean;
-  outboxIds: string[];
-  relayedAt: Date;
-  done: { resolve: () => void; reject: (err: unknown) => void };
+
+export type InProcessQueueOptions = {
+  name?: string;
+  /** Retries after the first attempt; a job that fails them all is recorded as dead. */
+  maxRetries?: number;
+  backoffMs?: (attempt: number) => number;
+  /** How long one attempt may run before it counts as failed. */
+  attemptDeadlineMs?: number;
 };
 
 /**
- * The embedded queue. A message due now is delivered from memory at once; whatever waits (a message
- * due later, a retry after its backoff, as many retries as QStash makes of ours) is a row of
- * `queued_messages` until its consumer has run. So a restart of the server keeps every pending
- * reminder, expiry and retry, and a message due in days holds no timer: one timer waits for the
- * earliest row. A stored message is delivered at least once: a server that dies mid-delivery
- * delivers it again on its next start, and every consumer is safe to run twice.
+ * The embedded queue. Every message, due now or later, is a row of `queued_messages` before its
+ * consumer first runs, and its row goes only once a consumer has succeeded: a process that stops
+ * at any moment leaves every undelivered message in the database, and the next start delivers it
+ * (consumers are safe to run twice). One timer waits for the earliest row, so a message due in days
+ * holds no timer. Rows are delivered from the table only; the ones under way are kept apart so that
+ * none runs twice at once. A failed attempt waits for its backoff; after the last retry the message
+ * moves to `dead_jobs` instead of being tried for ever.
  */
 export class InProcessQueue implements Queue {
+  private readonly table: QueueTable;
   private consumer: Consumer | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerDue = Number.POSITIVE_INFINITY;
+  /** The look at the table under way, and whether another was asked for meanwhile. */
   private running: Promise<void> | undefined;
+  private lookAgain = false;
+  /** The last look stopped with rows left because too many were under way. */
+  private full = false;
+  /** Rows being delivered now, so a look at the table does not take them a second time. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Rows of succeeded messages waiting to be removed, all in the next statement. */
+  private removals: { id: string; done: () => void }[] = [];
+  private removing: Promise<void> | undefined;
+  /** Statements whose answers the queue still acts on: a close waits for them. */
+  private readonly writes = new Set<Promise<unknown>>();
   private closed = false;
-  /** Rows being delivered now, so a timer run does not deliver them a second time. */
-  private readonly inFlight = new Map<string, Promise<boolean>>();
-  /** Ids delivered lately: a relay handed over twice is delivered once. */
-  private readonly seen = new Set<string>();
-
-  private readonly name: string;
-  /** Relays waiting while the statement of earlier ones runs: the next statement takes them all. */
-  private relays: Relay[] = [];
-  private relaying: Promise<void> | undefined;
-  /** Wakes the relay loop when a relay is added: its deliveries may end before those it waits for. */
-  private relayAdded: () => void = () => {};
 
   constructor(
-    private readonly database: Database,
-    private readonly options: { name?: string; maxRetries?: number; backoffMs?: (attempt: number) => number } = {},
+    database: Database,
+    private readonly options: InProcessQueueOptions = {},
   ) {
-    this.name = options.name ?? DEFAULT_QUEUE;
+    this.table = new QueueTable(database, options.name ?? DEFAULT_QUEUE);
   }
 
   /** The app registers what to do with each topic once it is built; rows a previous run left are then delivered. */
@@ -75,204 +66,70 @@ export class InProcessQueue implements Queue {
     this.arm(0);
   }
 
+  /** Resolves once the messages are stored; those due now are then delivered from their rows. */
   async publish(messages: QueueMessage[]): Promise<void> {
-    const { later } = this.accept(messages);
-    if (later.length === 0) return;
-    let written: { dueAt: Date }[];
-    try {
-      written = await this.database.db.insert(queuedMessages).values(later).onConflictDoNothing().returning({ dueAt: queuedMessages.dueAt });
-    } catch (err) {
-      this.forget(later);
-      throw err;
-    }
-    this.armFor(written.map((row) => row.dueAt));
+    if (messages.length === 0) return;
+    const rows = this.rowsOf(messages);
+    await this.table.store(rows);
+    this.armFor(rows);
   }
 
   /**
-   * The relay of committed outbox rows (outbox.ts): messages due now go as `publish` sends them;
-   * storing those due later and marking the outbox rows relayed is one statement, shared by the
-   * relays of every request that comes within RELAY_GATHER_MS or while the previous statement
-   * runs. A statement that fails fails all of its relays, whose rows the outbox sweeper then hands
-   * over again.
-   *
-   * The rows are marked only once the messages due now have been delivered (or stored for their
-   * retry): those live in memory until then, and a server that stops before that leaves their
-   * rows unrelayed, for the sweeper of its next start to hand over again. A relay whose message
-   * due now failed and could not be stored for its retry fails too, leaving its rows unrelayed for
-   * the sweeper of this run. At least once.
+   * The relay of committed outbox rows (outbox.ts): storing the messages and marking the outbox
+   * rows relayed is one statement, so a row is marked only once its messages are stored. A message
+   * handed over again while still queued (the sweeper, a repeated relay) is stored once.
    */
-  relayFromOutbox(messages: QueueMessage[], outbox: { ids: string[]; relayedAt: Date }): Promise<void> {
-    const { later, delivering } = this.accept(messages);
-    return new Promise((resolve, reject) => {
-      const relay: Relay = { rows: later, delivering, settled: false, lost: false, outboxIds: outbox.ids, relayedAt: outbox.relayedAt, done: { resolve, reject } };
-      void delivering.then((kept) => {
-        relay.settled = true;
-        relay.lost = !kept;
-      });
-      this.relays.push(relay);
-      this.relayAdded();
-      this.relaying ??= this.storeRelays();
-    });
+  async relayFromOutbox(messages: QueueMessage[], outbox: { ids: string[]; relayedAt: Date }): Promise<void> {
+    const rows = this.rowsOf(messages);
+    await this.table.storeRelayed(rows, outbox);
+    this.armFor(rows);
   }
 
-  private async storeRelays(): Promise<void> {
-    try {
-      await new Promise((gathered) => setTimeout(gathered, RELAY_GATHER_MS));
-      while (this.relays.length > 0) {
-        // The relays whose deliveries have ended go first: a consumer may be waiting for a relay of
-        // its own (a signing's next turn), which must not wait for that consumer in turn.
-        if (!this.relays.some((relay) => relay.settled)) {
-          const added = new Promise<void>((wake) => (this.relayAdded = wake));
-          await Promise.race([added, ...this.relays.map((relay) => relay.delivering)]);
-          continue;
-        }
-        const settled = this.relays.filter((relay) => relay.settled);
-        this.relays = this.relays.filter((relay) => !relay.settled);
-        // A delivery cut short by the close may be neither done nor stored, and one whose retry could
-        // not be stored is nowhere: such relays are left to the sweeper whole, timers included.
-        const [kept, left] = this.closed ? [[], settled] : [settled.filter((relay) => !relay.lost), settled.filter((relay) => relay.lost)];
-        for (const relay of left) {
-          this.forget(relay.rows);
-          relay.done.reject(new Error(this.closed ? 'the queue closed before the relay was stored' : 'a message due now was neither delivered nor stored for its retry'));
-        }
-        if (kept.length > 0) await this.writeRelays(kept);
+  /**
+   * Resolves once nothing is being delivered and no row is due: what was handed over by then has
+   * run (or waits for a retry). For whoever must know that the queue has settled, such as tests.
+   */
+  async drained(): Promise<void> {
+    while (!this.closed && this.consumer) {
+      const busy = [...this.inFlight.values(), ...this.writes, this.running, this.removing];
+      if (busy.some(Boolean)) {
+        await Promise.allSettled(busy);
+        continue;
       }
-    } finally {
-      // In the same turn as the last batch's answers, before a caller it answered can add a relay
-      // that would otherwise wait for a loop that has ended.
-      this.relaying = undefined;
-    }
-  }
-
-  /** One statement for these relays: their timers stored, their outbox rows marked relayed. */
-  private async writeRelays(relays: Relay[]): Promise<void> {
-    const rows = relays.flatMap((relay) => relay.rows);
-    try {
-      // One text whatever the number of rows (arrays, not lists), so the database keeps it prepared;
-      // the rows of one statement are marked at the time of its first relay, milliseconds apart.
-      const written = await this.database.db.execute(sql`
-        with relayed as (
-          update outbox_messages set relayed_at = ${relays[0]!.relayedAt.toISOString()}::timestamptz
-          where id = any(${sql.param(relays.flatMap((relay) => relay.outboxIds))}::text[]) and relayed_at is null
-        )
-        insert into queued_messages (id, queue, topic, body, due_at, attempt, created_at)
-        select m.id, ${this.name}, m.topic, m.body::jsonb, m.due_at::timestamptz, 0, m.created_at::timestamptz
-        from unnest(
-          ${sql.param(rows.map((row) => row.id))}::text[], ${sql.param(rows.map((row) => row.topic))}::text[],
-          ${sql.param(rows.map((row) => JSON.stringify(row.body)))}::text[], ${sql.param(rows.map((row) => row.dueAt.toISOString()))}::text[],
-          ${sql.param(rows.map((row) => row.createdAt.toISOString()))}::text[]
-        ) as m(id, topic, body, due_at, created_at)
-        on conflict do nothing
-        returning due_at`);
-      this.armFor(resultRows<{ due_at: string | Date }>(written).map((row) => new Date(row.due_at)));
-      for (const relay of relays) relay.done.resolve();
-    } catch (err) {
-      this.forget(rows);
-      for (const relay of relays) relay.done.reject(err);
+      const next = await this.table.nextDue([]);
+      if (!next || next.getTime() > Date.now()) {
+        if (this.inFlight.size === 0 && !this.running) return;
+        continue;
+      }
+      this.wake();
     }
   }
 
   /**
-   * Takes new messages in: each is remembered, one due now is delivered from memory at once (and
-   * kept as a row only if it fails: its retry waits). Answers the rows of those due later, and the
-   * deliveries under way.
-   */
-  private accept(messages: QueueMessage[]): { later: Row[]; delivering: Promise<boolean> } {
-    const fresh = messages.filter((message) => !(message.dedupeId && this.seen.has(message.dedupeId)));
-    // One handed over again (a repeated relay, the sweeper) while still being delivered: wait for that.
-    const running = messages.flatMap((message) => (message.dedupeId && this.inFlight.get(message.dedupeId)) || []);
-    if (fresh.length === 0) return { later: [], delivering: allKept(running) };
-    const now = Date.now();
-    const rows = fresh.map((message) => ({
-      id: message.dedupeId ?? `qm_${randomBase62(22)}`,
-      queue: this.name,
-      topic: message.topic,
-      body: message.body,
-      dueAt: new Date(Math.max(now, message.notBefore?.getTime() ?? now)),
-      attempt: 0,
-      createdAt: new Date(now),
-    }));
-    for (const row of rows) this.remember(row.id);
-    const due = rows.filter((row) => row.dueAt.getTime() <= now);
-    const delivering = allKept([...running, ...(due.length > 0 ? [this.deliver(due, false)] : [])]);
-    return { later: rows.filter((row) => row.dueAt.getTime() > now), delivering };
-  }
-
-  /** Sets the timer for the earliest of rows just stored. */
-  private armFor(dueAts: Date[]): void {
-    if (dueAts.length > 0) this.arm(Math.min(...dueAts.map((dueAt) => dueAt.getTime())) - Date.now());
-  }
-
-  /**
-   * Stops every pending delivery (tests and shutdown): the rows stay for the next start. Resolves
-   * once a look at the table that was under way has ended, so the database can then be closed.
+   * Stops looking at the table and delivering (tests and shutdown): every row stays for the next
+   * start, including those whose deliveries are under way, which are left to end on their own.
+   * Resolves once the statements under way have ended, so the database can then be closed.
    */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    await Promise.all([this.running, this.relaying]);
+    await Promise.allSettled([this.running, this.removing, ...this.writes]);
   }
 
-  /**
-   * Runs the consumers of these messages together. A delivered one's row goes (`stored`: it has
-   * one); a failed one waits for its retry as a row. True when every one was delivered or is kept.
-   */
-  private async deliver(rows: Row[], stored: boolean): Promise<boolean> {
-    const delivered: string[] = [];
-    const kept = await allKept(
-      rows.map((row) => {
-        const running = this.inFlight.get(row.id);
-        if (running) return running;
-        const delivery = (async () => {
-          try {
-            await this.consumer?.({ topic: row.topic, body: row.body });
-            delivered.push(row.id);
-            return true;
-          } catch {
-            return this.retryLater(row, stored);
-          } finally {
-            this.inFlight.delete(row.id);
-          }
-        })();
-        this.inFlight.set(row.id, delivery);
-        return delivery;
-      }),
-    );
-    if (stored && delivered.length > 0 && !this.closed) {
-      await this.database.db
-        .delete(queuedMessages)
-        .where(inArray(queuedMessages.id, delivered))
-        .catch((err: unknown) => logError('queue: delivered messages stay queued and will be delivered again', err));
-    }
-    return kept;
+  private rowsOf(messages: QueueMessage[]): NewQueuedRow[] {
+    const now = Date.now();
+    return messages.map((message) => ({
+      id: message.dedupeId ?? `qm_${randomBase62(22)}`,
+      topic: message.topic,
+      body: message.body,
+      dueAt: new Date(Math.max(now, message.notBefore?.getTime() ?? now)),
+      createdAt: new Date(now),
+    }));
   }
 
-  /** Schedules a failed delivery's retry, or drops it after the last. False when it is now nowhere. */
-  private async retryLater(row: Row, stored: boolean): Promise<boolean> {
-    if (this.closed) return stored;
-    const attempt = row.attempt + 1;
-    const { db } = this.database;
-    try {
-      if (attempt > (this.options.maxRetries ?? 5)) {
-        if (stored) await db.delete(queuedMessages).where(inArray(queuedMessages.id, [row.id]));
-        return true;
-      }
-      const waitMs = this.options.backoffMs?.(attempt) ?? 1000 * 2 ** (attempt - 1);
-      const dueAt = new Date(Date.now() + waitMs);
-      if (stored) await db.update(queuedMessages).set({ attempt, dueAt }).where(inArray(queuedMessages.id, [row.id]));
-      else await db.insert(queuedMessages).values({ ...row, attempt, dueAt }).onConflictDoNothing();
-      this.arm(waitMs);
-      return true;
-    } catch (err) {
-      if (stored) {
-        logError('queue: a failed delivery could not be rescheduled; it is tried again when the queue next looks', err);
-        return true;
-      }
-      // Held in memory only: whoever handed it over hands it over again (the outbox sweeper does).
-      this.forget([row]);
-      logError('queue: a failed delivery could not be stored for its retry', err);
-      return false;
-    }
+  /** Sets the timer for the earliest of rows just stored. */
+  private armFor(rows: NewQueuedRow[]): void {
+    if (rows.length > 0) this.arm(Math.min(...rows.map((row) => row.dueAt.getTime())) - Date.now());
   }
 
   /** One timer, for the earliest row due: set sooner when a row comes due sooner. */
@@ -286,30 +143,44 @@ export class InProcessQueue implements Queue {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerDue = Number.POSITIVE_INFINITY;
-      this.running ??= this.runDue().finally(() => (this.running = undefined));
+      this.wake();
     }, wait);
     this.timer.unref?.();
   }
 
-  /** Delivers the rows that are due, then waits for the next one. */
+  /** Looks at the table now, or once more after the look under way: rows may have come since it read. */
+  private wake(): void {
+    if (this.closed || !this.consumer) return;
+    if (this.running) {
+      this.lookAgain = true;
+      return;
+    }
+    this.running = this.runDue().finally(() => {
+      this.running = undefined;
+      if (this.lookAgain) {
+        this.lookAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Starts the deliveries of the rows that are due, then waits for the next one. */
   private async runDue(): Promise<void> {
-    const { db } = this.database;
     try {
       for (;;) {
         if (this.closed) return;
-        const rows = await db
-          .select()
-          .from(queuedMessages)
-          .where(and(eq(queuedMessages.queue, this.name), lte(queuedMessages.dueAt, new Date())))
-          .orderBy(asc(queuedMessages.dueAt))
-          .limit(BATCH);
-        const fresh = rows.filter((row) => !this.inFlight.has(row.id));
-        if (fresh.length > 0) await this.deliver(fresh, true);
-        if (rows.length < BATCH || fresh.length === 0) break;
+        const room = MAX_IN_FLIGHT - this.inFlight.size;
+        if (room <= 0) {
+          this.full = true;
+          return;
+        }
+        const rows = await this.table.claimDue(new Date(), [...this.inFlight.keys()], room);
+        if (this.closed) return;
+        for (const row of rows) this.attempt(row);
+        if (rows.length < room) break;
       }
-      if (this.closed) return;
-      const [next] = await db.select({ dueAt: min(queuedMessages.dueAt) }).from(queuedMessages).where(eq(queuedMessages.queue, this.name));
-      this.arm(next?.dueAt ? new Date(next.dueAt).getTime() - Date.now() : MAX_WAIT_MS);
+      const next = await this.table.nextDue([...this.inFlight.keys()]);
+      this.arm(next ? next.getTime() - Date.now() : MAX_WAIT_MS);
     } catch (err) {
       if (this.closed) return;
       logError('queue: reading the due messages failed; trying again shortly', err);
@@ -317,27 +188,74 @@ export class InProcessQueue implements Queue {
     }
   }
 
-  /**
-   * Messages that could not be stored are taken again when handed over again (the outbox sweeper
-   * does, their rows being unrelayed): remembered, they would be taken as already here, and lost.
-   */
-  private forget(rows: Pick<Row, 'id'>[]): void {
-    for (const row of rows) this.seen.delete(row.id);
+  /** One attempt of a claimed row, whose count already includes it. */
+  private attempt(row: QueuedRow): void {
+    const maxAttempts = (this.options.maxRetries ?? QUEUE_RETRIES) + 1;
+    const delivery = (async () => {
+      try {
+        if (row.attempt > maxAttempts) {
+          // Its last attempt started and never ended: the process stopped during it.
+          logError(`queue: a ${row.topic} job's last attempt never ended; it is kept as a dead job`, STOPPED_DURING_ATTEMPT);
+          return await this.write(this.table.bury(row.id, maxAttempts, STOPPED_DURING_ATTEMPT, new Date()));
+        }
+        let failure: unknown;
+        try {
+          await underDeadline(this.consumer!({ topic: row.topic, body: row.body }), this.options.attemptDeadlineMs ?? ATTEMPT_DEADLINE_MS);
+        } catch (err) {
+          failure = err ?? new Error('The consumer failed.');
+        }
+        // Stopping: the row stays as it is, and the next start delivers it again.
+        if (this.closed) return;
+        if (failure === undefined) return await this.removed(row.id);
+        if (row.attempt >= maxAttempts) {
+          logError(`queue: a ${row.topic} job failed its last attempt and is kept as a dead job`, failure);
+          return await this.write(this.table.bury(row.id, row.attempt, failureText(failure), new Date()));
+        }
+        const waitMs = this.options.backoffMs?.(row.attempt) ?? 1000 * 2 ** (row.attempt - 1);
+        await this.write(this.table.retryAt(row.id, new Date(Date.now() + waitMs), failureText(failure)));
+        this.arm(waitMs);
+      } catch (err) {
+        // The row stays as it was: due, so it is tried again when the queue next looks.
+        if (!this.closed) logError('queue: the outcome of a delivery could not be stored; it is delivered again', err);
+        this.arm(1000);
+      } finally {
+        this.inFlight.delete(row.id);
+        if (this.full) {
+          this.full = false;
+          this.wake();
+        }
+      }
+    })();
+    this.inFlight.set(row.id, delivery);
   }
 
-  private remember(id: string): void {
-    this.seen.add(id);
-    // Sets keep insertion order: forget the oldest ids, so a long-running server stays bounded.
-    if (this.seen.size > MAX_REMEMBERED_IDS) this.seen.delete(this.seen.values().next().value!);
+  /** Removes the row of a succeeded message, with those of others that succeeded meanwhile. */
+  private removed(id: string): Promise<void> {
+    return new Promise((done) => {
+      this.removals.push({ id, done });
+      this.removing ??= this.removeAll();
+    });
   }
-}
 
-/** True when every one of these deliveries ended delivered or kept. */
-async function allKept(deliveries: Promise<boolean>[]): Promise<boolean> {
-  return (await Promise.all(deliveries)).every(Boolean);
-}
+  private async removeAll(): Promise<void> {
+    while (this.removals.length > 0) {
+      const batch = this.removals;
+      this.removals = [];
+      // Not removed, a row is delivered again: at least once.
+      await this.table.remove(batch.map((removal) => removal.id)).catch((err: unknown) => {
+        if (!this.closed) logError('queue: delivered messages stay queued and will be delivered again', err);
+      });
+      for (const removal of batch) removal.done();
+    }
+    this.removing = undefined;
+  }
 
-/** The rows of `execute`: node-postgres answers a result with `rows`, as PGlite does. */
-function resultRows<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+  private async write(statement: Promise<void>): Promise<void> {
+    this.writes.add(statement);
+    try {
+      await statement;
+    } finally {
+      this.writes.delete(statement);
+    }
+  }
 }
