@@ -1,6 +1,6 @@
 import type { Color, PDFDocument, PDFFont, PDFImage, PDFPage, StandardFonts } from 'pdf-lib';
+import { isPngDataUrl, redrawPngDataUrl } from '../lib/drawn-png.js';
 import type { FinishedField } from './finish-document.js';
-import { isPngDataUrl, pngFromDataUrl } from './png-data-url.js';
 import { centredBaseline, truncateToWidth } from './text-layout.js';
 import { toWinAnsi } from './win-ansi.js';
 
@@ -76,11 +76,15 @@ function drawFitted(page: PDFPage, font: PDFFont, raw: string, box: Box, maxSize
   page.drawText(line, { x: box.x + pad, y: centredBaseline(font, size, box.y + pad, height), size, font, color });
 }
 
+/**
+ * Checked and drawn again here too, whatever the submission did: a value stored by a version that
+ * only looked at a PNG's first bytes must not reach pdf-lib's decoder, which can spin on it forever.
+ */
 async function embedPng(pdf: PDFDocument, dataUrl: string): Promise<PDFImage | null> {
-  const png = pngFromDataUrl(dataUrl);
-  if (!png) return null;
+  const drawn = redrawPngDataUrl(dataUrl);
+  if ('refused' in drawn) return null;
   try {
-    return await pdf.embedPng(png);
+    return await pdf.embedPng(drawn.png);
   } catch {
     return null;
   }

@@ -1,8 +1,8 @@
+import { redrawPngDataUrl } from '../../lib/drawn-png.js';
 import { isStorableText } from '../../lib/storable-text.js';
 import { MAX_DRAWN_SIGNATURE_CHARS, MAX_TEXT_VALUE_CHARS, type SigningField, SigningRefused, type SigningSubmission } from './signing-state.js';
 
-const PNG_DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/;
-const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
 /** A typed signature or initials: a name, not an essay. */
 const MAX_TYPED_SIGNATURE_CHARS = 200;
 
@@ -41,17 +41,17 @@ function valueOf(field: SigningField, raw: string): { value: string | null } | {
   return value.length > MAX_TEXT_VALUE_CHARS ? { problem: `The ${name} is longer than ${MAX_TEXT_VALUE_CHARS} characters.` } : { value };
 }
 
-/** A drawn signature must be a PNG of a sensible size; anything else is refused, not stored. */
+/**
+ * A drawn signature must be a PNG of a sensible size that decodes within its declared size; what is
+ * kept is the service's own encoding of its pixels, so nothing a signer made reaches the PDF's
+ * decoder. Anything else is refused, not stored.
+ */
 function drawn(value: string, name: string): { value: string } | { problem: string } {
-  if (value.length > MAX_DRAWN_SIGNATURE_CHARS) return { problem: `The drawn ${name} is too large; draw it again, smaller.` };
-  const match = PNG_DATA_URL.exec(value);
-  if (!match) return { problem: `The drawn ${name} is not an image we can keep; draw it again.` };
-  let head: string;
-  try {
-    head = atob(match[1]!.slice(0, 12));
-  } catch {
-    return { problem: `The drawn ${name} is not an image we can keep; draw it again.` };
-  }
-  const isPng = PNG_MAGIC.every((byte, index) => head.charCodeAt(index) === byte);
-  return isPng ? { value } : { problem: `The drawn ${name} is not an image we can keep; draw it again.` };
+  const tooLarge = { problem: `The drawn ${name} is too large; draw it again, smaller.` };
+  if (value.length > MAX_DRAWN_SIGNATURE_CHARS) return tooLarge;
+  const unreadable = { problem: `The drawn ${name} is not an image we can keep; draw it again.` };
+  if (!PNG_DATA_URL.test(value)) return unreadable;
+  const redrawn = redrawPngDataUrl(value);
+  if ('refused' in redrawn) return redrawn.refused === 'too_large' ? tooLarge : unreadable;
+  return { value: redrawn.dataUrl };
 }
