@@ -43,6 +43,8 @@ export const adminEndpoints: EndpointEntry[] = [
   at('post', '/admin/v1/envelopes/{id}/void', () => import('./admin/void-envelope.js')),
   at('get', '/admin/v1/envelopes/{id}/document', () => import('./admin/get-envelope-document.js')),
   at('get', '/admin/v1/envelopes/{id}/audit', () => import('./admin/get-envelope-audit.js')),
+  at('get', '/admin/v1/dead-jobs', () => import('./admin/list-dead-jobs.js')),
+  at('post', '/admin/v1/dead-jobs/{id}/retry', () => import('./admin/retry-dead-job.js')),
 ];
 
 /** Every endpoint of a table, loaded: for the OpenAPI documents and the tests that read every route. */

@@ -21,6 +21,8 @@ Commands:
   revoke-key     KEY_ID
   import-template --company ID --template file.json --pdf file.pdf
   void-envelope  ENVELOPE_ID [--reason R]   (its signing links stop working at once)
+  list-dead-jobs [--page P] [--per-page N]   (queue jobs that failed every attempt)
+  retry-dead-job JOB_ID   (hands the job back to the queue, due now, attempts from zero)
   help
 
 Environment:
@@ -97,6 +99,8 @@ const commands: Record<string, (options: Options, args: string[]) => Call | Prom
     form.set('document', new Blob([await readFile(pdfFile)], { type: 'application/pdf' }), basename(pdfFile));
     return { method: 'POST', path: `/admin/v1/companies/${segment(required(o, 'company'))}/templates`, form };
   },
+  'list-dead-jobs': (o) => ({ method: 'GET', path: `/admin/v1/dead-jobs${pageQuery(o)}` }),
+  'retry-dead-job': (_o, args) => ({ method: 'POST', path: `/admin/v1/dead-jobs/${segment(positional(args, 'job id'))}/retry` }),
   'void-envelope': (o, args) => ({
     method: 'POST',
     path: `/admin/v1/envelopes/${segment(positional(args, 'envelope id'))}/void`,

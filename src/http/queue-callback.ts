@@ -3,7 +3,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { QStashReceiver } from '../adapters/production/qstash-receiver.js';
 import { ApiError } from '../errors.js';
+import { randomBase62 } from '../lib/crypto.js';
+import { logError } from '../lib/log-error.js';
+import { ATTEMPT_DEADLINE_MS, failureText, QUEUE_RETRIES, underDeadline } from '../queue/attempts.js';
 import { dispatchMessage, type QueueConsumer, UnknownTopicError } from '../queue/consumers.js';
+import { recordDeadJob } from '../queue/dead-jobs.js';
 import type { AppEnv } from './app-env.js';
 import { payloadTooLarge } from './error-handler.js';
 
@@ -17,8 +21,11 @@ export const QUEUE_CALLBACK_BODY_LIMIT = 64 * 1024;
 
 /**
  * Where QStash delivers queued messages: `POST /internal/queue/{topic}`. Only a request whose
- * `Upstash-Signature` verifies (current key, then next) is acted on; an unknown topic is answered
- * 489 with `Upstash-NonRetryable-Error`, so QStash dead-letters it instead of retrying forever.
+ * `Upstash-Signature` verifies (current key, then next) is acted on; an unknown topic, or a body
+ * that is not a JSON object, is answered 489 with `Upstash-NonRetryable-Error`, so QStash
+ * dead-letters it instead of retrying forever. A consumer that fails (or outlives its deadline) is
+ * answered 500 for QStash to retry, except on the last retry: the job is then recorded in
+ * `dead_jobs`, the same record as the embedded queue's, and answered 489 so that QStash stops.
  *
  * The body is read last: a request without a signature, or with one that is not even a QStash
  * token, is refused 401 before any of it is read; one over QUEUE_CALLBACK_BODY_LIMIT is refused 413
@@ -34,21 +41,53 @@ export function queueCallbackRoutes(receiver: Pick<QStashReceiver, 'verify'>, co
     const signature = c.req.header('upstash-signature')!;
     const verified = await receiver.verify({ signature, body, url: c.req.url }).catch(() => false);
     if (!verified) throw invalidSignature();
-    let parsed: Record<string, unknown>;
+    const parsed = parseObject(body);
+    if (!parsed) return c.json({ error: 'not a JSON object' }, 489 as 400, nonRetryable);
+    const services = c.get('services');
+    const topic = c.req.param('topic');
     try {
-      parsed = JSON.parse(body) as Record<string, unknown>;
-    } catch {
-      return c.json({ error: 'not JSON' }, 489 as 400, { 'Upstash-NonRetryable-Error': 'true' });
-    }
-    try {
-      await dispatchMessage(c.get('services'), { topic: c.req.param('topic'), body: parsed }, consumers);
+      await underDeadline(dispatchMessage(services, { topic, body: parsed }, consumers), ATTEMPT_DEADLINE_MS);
     } catch (err) {
-      if (err instanceof UnknownTopicError) return c.json({ error: err.message }, 489 as 400, { 'Upstash-NonRetryable-Error': 'true' });
-      throw err;
+      if (err instanceof UnknownTopicError) return c.json({ error: err.message }, 489 as 400, nonRetryable);
+      const retried = retriesBefore(c.req.header('upstash-retried'));
+      if (retried < QUEUE_RETRIES) throw err;
+      // QStash would drop it after this answer: it is kept as a dead job, as the embedded queue keeps one.
+      const messageId = c.req.header('upstash-message-id');
+      await recordDeadJob(services.database.db, {
+        id: messageId && /^[\w.-]{1,128}$/.test(messageId) ? messageId : `job_${randomBase62(22)}`,
+        topic,
+        body: parsed,
+        attempts: retried + 1,
+        lastError: failureText(err),
+        failedAt: services.clock.now(),
+      });
+      logError(`queue: a ${topic} job failed its last attempt and is kept as a dead job`, err);
+      return c.json({ error: 'kept as a dead job' }, 489 as 400, nonRetryable);
     }
     return c.json({ ok: true });
   });
   return app;
+}
+
+const nonRetryable = { 'Upstash-NonRetryable-Error': 'true' };
+
+/** The body as an object, or undefined for one that is not JSON or not an object (`null`, an array, a number). */
+function parseObject(body: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How many times QStash retried this message before this delivery (`Upstash-Retried`); every
+ * message is published with QUEUE_RETRIES retries, so at that count this delivery is the last. A
+ * missing or malformed header counts as a first delivery.
+ */
+function retriesBefore(header: string | undefined): number {
+  return header !== undefined && /^\d{1,6}$/.test(header) ? Number(header) : 0;
 }
 
 const invalidSignature = () => new ApiError('unauthorized', 'The queue callback signature is not valid.');

@@ -46,6 +46,8 @@ function adminRequests(company: TestCompany, pdf: Uint8Array, marker: string): A
     { label: 'list users', method: 'GET', path: `/admin/v1/companies/${company.id}/users` },
     { label: 'list api keys', method: 'GET', path: `/admin/v1/companies/${company.id}/api-keys` },
     { label: 'list envelopes', method: 'GET', path: `/admin/v1/companies/${company.id}/envelopes` },
+    { label: 'list dead jobs', method: 'GET', path: '/admin/v1/dead-jobs' },
+    { label: 'retry dead job', method: 'POST', path: `/admin/v1/dead-jobs/job_${marker}/retry` },
   ];
 }
 
@@ -126,6 +128,8 @@ describe('admin API with an admin token configured', () => {
       '/admin/v1/companies/{companyId}/templates',
       '/admin/v1/companies/{companyId}/users',
       '/admin/v1/companies/{companyId}/users/{email}',
+      '/admin/v1/dead-jobs',
+      '/admin/v1/dead-jobs/{id}/retry',
       '/admin/v1/envelopes/{id}/audit',
       '/admin/v1/envelopes/{id}/document',
       '/admin/v1/envelopes/{id}/void',

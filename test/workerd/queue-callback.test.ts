@@ -106,6 +106,18 @@ describe('POST /internal/queue/{topic}', () => {
     expect(received).toEqual([]);
   });
 
+  it.each(['null', '[]', '[{"envelope_id":"env_123"}]', '42', '"text"', 'true'])(
+    'answers a signed body of %s (JSON, but not an object) with 489 and Upstash-NonRetryable-Error, never 500',
+    async (json) => {
+      const url = topicUrl('test.recorded');
+      const response = await deliver(qstashDelivery(url, json, await qstashSignature(keys.current, url, json)));
+      expect(response.status).toBe(489);
+      expect(response.headers.get('Upstash-NonRetryable-Error')).toBe('true');
+      expect(await response.json()).toEqual({ error: 'not a JSON object' });
+      expect(received).toEqual([]);
+    },
+  );
+
   it('refuses a request without a signature, or with one that cannot be a QStash token, before reading any of its body', async () => {
     const url = topicUrl('test.recorded');
     const noBodyClaim = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('Upstash').setSubject(url).sign(new TextEncoder().encode(keys.current));
