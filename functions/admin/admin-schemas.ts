@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { scopes } from '../../src/domain/auth/scopes.js';
 import { userRoles } from '../../src/data/schema.js';
-import { emailAddress, requiredText, text, timestamp } from '../../src/http/schemas.js';
+import { emailAddress, multiLineText, requiredSingleLineText, singleLineText, timestamp } from '../../src/http/schemas.js';
 import { envelopeStatuses } from '../../src/data/schema.js';
 
 export const adminSecurity = [{ adminToken: [] }];
@@ -9,9 +9,9 @@ export const adminSecurity = [{ adminToken: [] }];
 export const CompanyInput = z
   .strictObject({
     id: z.uuid().optional(),
-    name: requiredText(200),
+    name: requiredSingleLineText(200),
     api_signature_requests_per_period: z.number().int().min(0).max(10_000_000),
-    brand: z.strictObject({ default_email_message: text(5000).nullable().optional() }).optional(),
+    brand: z.strictObject({ default_email_message: multiLineText(5000).nullable().optional() }).optional(),
   })
   .openapi('CompanyInput');
 
@@ -27,7 +27,7 @@ export const CompanyRecord = z
 
 export const UserInput = z
   .strictObject({
-    name: requiredText(120),
+    name: requiredSingleLineText(120),
     role: z.enum(userRoles),
     active: z.boolean().default(true),
     esign_seat: z.boolean().default(false),
@@ -50,7 +50,7 @@ export const ApiKeyInput = z
   .strictObject({
     owner: emailAddress(150).openapi({ description: 'E-mail of the user who owns the key.' }),
     scopes: z.array(z.enum(scopes)).min(1),
-    name: text(100).nullable().optional(),
+    name: singleLineText(100).nullable().optional(),
   })
   .openapi('ApiKeyInput');
 

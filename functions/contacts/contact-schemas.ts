@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { emailAddress, requiredText, text, timestamp } from '../../src/http/schemas.js';
+import { emailAddress, requiredSingleLineText, singleLineText, timestamp } from '../../src/http/schemas.js';
 
 export const ContactRecord = z
   .object({
@@ -13,8 +13,8 @@ export const ContactRecord = z
 
 export const NewContact = z
   .strictObject({
-    name: requiredText(120),
+    name: requiredSingleLineText(120),
     email: emailAddress(150),
-    contact_number: text(20).nullable().optional(),
+    contact_number: singleLineText(20).nullable().optional(),
   })
   .openapi('NewContact');

@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { emailAddress, requiredText, text, timestamp } from '../../src/http/schemas.js';
+import { emailAddress, requiredMultiLineText, requiredSingleLineText, requiredText, singleLineText, timestamp } from '../../src/http/schemas.js';
 
 const RecipientInput = z
   .strictObject({
     role: requiredText(25).openapi({ description: 'Name of an unlocked role of the template, exactly as the template spells it.' }),
-    name: requiredText(120),
+    name: requiredSingleLineText(120),
     email: emailAddress(150),
-    contact_number: text(20).nullable().optional(),
+    contact_number: singleLineText(20).nullable().optional(),
   })
   .openapi('RecipientInput');
 
@@ -15,9 +15,11 @@ export const SendRequest = z
     template_id: z.uuid({ message: 'Must be a template id (a UUID).' }),
     recipients: z.array(RecipientInput).min(1).max(50).openapi({ description: 'One recipient per unlocked role of the template.' }),
     sender_email: emailAddress(150).optional().openapi({ description: 'An active user of the company with an e-signing seat; default the key owner.' }),
-    title: requiredText(250).optional().openapi({ description: 'Default: the template name.' }),
-    email_subject: requiredText(300).optional().openapi({ description: "Default: the template's subject." }),
-    email_message: requiredText(5000).optional().openapi({ description: "Default: the template's message, else the active brand's default message." }),
+    title: requiredSingleLineText(250).optional().openapi({ description: 'Default: the template name. One line: no control characters.' }),
+    email_subject: requiredSingleLineText(300).optional().openapi({ description: "Default: the template's subject. One line: no control characters." }),
+    email_message: requiredMultiLineText(5000)
+      .optional()
+      .openapi({ description: "Default: the template's message, else the active brand's default message. Line breaks (LF, CRLF) and tabs are kept; no other control characters." }),
   })
   .openapi('SendRequest');
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { eventKinds } from '../../src/domain/webhooks/event-catalog.js';
-import { text, timestamp } from '../../src/http/schemas.js';
+import { singleLineText, text, timestamp } from '../../src/http/schemas.js';
 
 export const WebhookId = z.object({ id: z.string().openapi({ format: 'uuid' }) });
 
@@ -26,7 +26,7 @@ export const NewWebhookSubscription = z
       .array(z.enum(eventKinds as [string, ...string[]], { message: `Must be one of: ${eventKinds.join(', ')}.` }))
       .min(1)
       .max(eventKinds.length * 2),
-    description: text(500).nullable().optional(),
+    description: singleLineText(500).nullable().optional().openapi({ description: 'A label for the subscription: one line, no control characters.' }),
   })
   .openapi('NewWebhookSubscription');
 

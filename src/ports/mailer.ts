@@ -1,3 +1,5 @@
+import { isSingleLineText } from '../lib/single-line-text.js';
+
 export type Email = {
   to: { name: string; email: string };
   subject: string;
@@ -14,4 +16,31 @@ export type Email = {
 
 export interface Mailer {
   send(email: Email): Promise<void>;
+}
+
+/** The parts of an e-mail that become header lines, as the port names them. */
+export type HeaderPart = 'subject' | 'to.name' | 'to.email';
+
+/**
+ * A mailer's refusal of an e-mail whose header would hold a line break or another control
+ * character: one could add a header (`Bcc:`) or a recipient. It names the part, never its text.
+ */
+export class UnsafeEmailHeader extends Error {
+  override readonly name = 'UnsafeEmailHeader';
+  constructor(readonly part: HeaderPart) {
+    super(`The e-mail's ${part} holds a line break or another control character: not sent.`);
+  }
+}
+
+/**
+ * Every mailer's last check before it sends. The API refuses such text on the way in and the
+ * consumers clean what was stored before, so this only ever stops a mistake of ours.
+ */
+export function refuseUnsafeHeaders(email: Email): void {
+  const parts: [HeaderPart, string][] = [
+    ['subject', email.subject],
+    ['to.name', email.to.name],
+    ['to.email', email.to.email],
+  ];
+  for (const [part, value] of parts) if (!isSingleLineText(value)) throw new UnsafeEmailHeader(part);
 }

@@ -3,10 +3,17 @@ import { z } from 'zod';
 import { scopes } from '../domain/auth/scopes.js';
 import { TemplateDefinition } from '../domain/templates/template-definition.js';
 import { userRoles } from '../data/schema.js';
+import { multiLineRule, singleLineRule } from '../http/schemas.js';
+import { isMultiLineText, isSingleLineText } from '../lib/single-line-text.js';
+
+/** The API's text rules, without its length bounds (a seed is the operator's own file). */
+const oneLine = () => z.string().refine(isSingleLineText, singleLineRule);
+const lines = () => z.string().refine(isMultiLineText, multiLineRule);
+const address = () => z.email().refine(isSingleLineText, singleLineRule);
 
 const SeedDocument = z.union([
   z.strictObject({ path: z.string().min(1) }),
-  z.strictObject({ generate: z.strictObject({ title: z.string().min(1).max(200), pages: z.number().int().min(1).max(100) }) }),
+  z.strictObject({ generate: z.strictObject({ title: oneLine().min(1).max(200), pages: z.number().int().min(1).max(100) }) }),
 ]);
 
 /**
@@ -20,14 +27,14 @@ export const SeedFile = z.strictObject({
   companies: z.array(
     z.strictObject({
       id: z.uuid().optional(),
-      name: z.string().min(1),
+      name: oneLine().min(1),
       api_signature_requests_per_period: z.number().int().min(0),
-      brand: z.strictObject({ default_email_message: z.string().nullable().optional() }).optional(),
+      brand: z.strictObject({ default_email_message: lines().nullable().optional() }).optional(),
       users: z
         .array(
           z.strictObject({
-            email: z.email(),
-            name: z.string().min(1),
+            email: address(),
+            name: oneLine().min(1),
             role: z.enum(userRoles),
             active: z.boolean().default(true),
             esign_seat: z.boolean().default(false),
@@ -38,16 +45,16 @@ export const SeedFile = z.strictObject({
         .array(
           z.strictObject({
             id: z.string().min(1),
-            owner: z.email(),
+            owner: address(),
             key: z.string().startsWith('esk_'),
             scopes: z.array(z.enum(scopes)),
-            name: z.string().optional(),
+            name: oneLine().optional(),
           }),
         )
         .default([]),
       templates: z.array(SeedTemplate).default([]),
       contacts: z
-        .array(z.strictObject({ name: z.string().min(1), email: z.email(), contact_number: z.string().max(20).nullable().optional() }))
+        .array(z.strictObject({ name: oneLine().min(1), email: address(), contact_number: oneLine().max(20).nullable().optional() }))
         .default([]),
     }),
   ),

@@ -184,13 +184,13 @@ describe('text Postgres cannot hold: 422 validation_failed with the field, nothi
     expect(row?.status).toBe('sent');
   });
 
-  it('takes text that is merely unusual: emoji (a surrogate pair), other control characters, right-to-left marks', async () => {
+  it('takes text that is merely unusual: emoji (a surrogate pair), right-to-left marks (control characters are refused in names: header-bound-text.test.ts)', async () => {
     const answer = await call(stack, 'POST', '/v1/contacts', {
       token: company.owner.token,
-      body: { name: 'Zoë 😀 \u0001\u200f', email: `zoe-${unique()}@example.test` },
+      body: { name: 'Zoë 😀 \u200f', email: `zoe-${unique()}@example.test` },
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    expect(answer.body.name).toBe('Zoë 😀 \u0001\u200f');
+    expect(answer.body.name).toBe('Zoë 😀 \u200f');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Email, Mailer } from '../../ports/mailer.js';
+import { type Email, type Mailer, refuseUnsafeHeaders } from '../../ports/mailer.js';
 
 export type DeliveredEmail = Email & { id: string; sent_at: string };
 
@@ -18,6 +18,8 @@ export class DevMailbox implements Mailer {
   constructor(private readonly capacity = 1000) {}
 
   async send(email: Email): Promise<void> {
+    // As the production mailer does: the dev mailbox shows what would have been sent, and this would not.
+    refuseUnsafeHeaders(email);
     if (this.delivered.has(email.idempotencyKey)) return;
     this.delivered.add(email.idempotencyKey);
     // Sets keep insertion order: forget the oldest keys, so a long-running server stays bounded.

@@ -1,4 +1,4 @@
-import type { Email, Mailer } from '../../ports/mailer.js';
+import { type Email, type Mailer, refuseUnsafeHeaders } from '../../ports/mailer.js';
 
 export type EmailApi = { url: string; apiKey: string; from: string };
 
@@ -27,6 +27,9 @@ export class EmailApiError extends Error {
  * of the e-mail rests with anyone but the provider: its text holds a signing link, with which
  * anyone can sign as the recipient, and the request carries the provider's API key.
  *
+ * A subject, name or address with a line break or another control character is refused (throws
+ * `UnsafeEmailHeader`) before anything is sent.
+ *
  * A failure throws, so the queue delivers the consumer's message again. The `Idempotency-Key`
  * makes the provider answer such a repeat, for 24 hours, with the first answer instead of a
  * second e-mail; a 409 (the same key still being sent, or already sent with other content) throws
@@ -43,6 +46,7 @@ export class EmailApiMailer implements Mailer {
   }
 
   async send(email: Email): Promise<void> {
+    refuseUnsafeHeaders(email);
     const init: RequestInit = {
       method: 'POST',
       headers: {
@@ -52,7 +56,7 @@ export class EmailApiMailer implements Mailer {
       },
       body: JSON.stringify({
         from: this.api.from,
-        to: [`${email.to.name.replace(/[<>"]/g, '')} <${email.to.email}>`],
+        to: [recipientOf(email.to)],
         subject: email.subject,
         text: email.text,
         ...(email.html ? { html: email.html } : {}),
@@ -82,6 +86,17 @@ export class EmailApiMailer implements Mailer {
     const reason = await providerErrorName(answer);
     throw new EmailApiError(`The e-mail API answered ${answer.status}${reason ? ` (${reason})` : ''}.`, answer.status);
   }
+}
+
+/**
+ * `Name <address>`. A name with a character that means something in an address list (a comma
+ * between addresses, `@`, `;`, `:` of a group) is quoted, so that `evil@example.com, Cleo` stays one
+ * person's name instead of becoming a second recipient.
+ */
+function recipientOf(to: Email['to']): string {
+  const name = to.name.replace(/[<>"]/g, '');
+  const phrase = /[,;:@()[\]\\]/.test(name) ? `"${name.replace(/\\/g, '\\\\')}"` : name;
+  return `${phrase} <${to.email}>`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { auditEvents, envelopes, recipients } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
+import { asMultiLine, asSingleLine } from '../../lib/single-line-text.js';
 import type { Services } from '../../services.js';
 import { waitingStatuses } from './follow-ups.js';
 import { signingToken, signingUrl } from './signing-links.js';
@@ -33,7 +34,15 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
     .where(and(eq(recipients.id, recipientId), eq(recipients.envelopeId, envelopeId)))
     .limit(1);
   if (!row || row.envelope.status !== 'sent' || !waitingStatuses.includes(row.recipient.status) || row.recipient.type !== 'signer') return;
-  const { envelope, recipient } = row;
+  const { envelope: stored, recipient } = row;
+  // Text stored before the API refused control characters is cleaned, not refused: the mailer
+  // would refuse it on every delivery of this message, and the recipient would never be asked.
+  const envelope = {
+    ...stored,
+    title: asSingleLine(stored.title),
+    emailSubject: asSingleLine(stored.emailSubject),
+    emailMessage: stored.emailMessage && asMultiLine(stored.emailMessage),
+  };
   if (envelope.expiresAt && envelope.expiresAt <= services.clock.now()) return;
 
   const link = signingUrl(services.config.baseUrl, await signingToken(services.config.tokenSecret, envelopeId, recipientId));
@@ -53,7 +62,7 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
     ...(envelope.expiresAt ? [`The request expires on ${envelope.expiresAt.toISOString().slice(0, 10)}.`] : []),
   ];
   await services.mailer.send({
-    to: { name: recipient.name, email: recipient.email },
+    to: { name: asSingleLine(recipient.name), email: recipient.email },
     subject: reminder ? `Reminder: ${envelope.emailSubject}` : envelope.emailSubject,
     text: lines.join('\n'),
     tags: { envelope_id: envelopeId, recipient_id: recipientId, kind: reminder ? 'reminder' : 'signing_request' },

@@ -1,11 +1,14 @@
 import { asc, eq } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
+import { asSingleLine } from '../../lib/single-line-text.js';
 import type { Services } from '../../services.js';
 import { signingToken, signingUrl } from '../envelopes/signing-links.js';
 
 /**
  * Queue consumers: the e-mails of the ceremony's ends. Each is keyed by envelope (and recipient),
- * so a redelivered message sends nothing twice.
+ * so a redelivered message sends nothing twice. Titles and names stored before the API refused
+ * control characters are made single-line here: the mailer refuses them in a header, on every
+ * delivery of the message.
  */
 
 async function envelopeOf(services: Services, envelopeId: string) {
@@ -14,7 +17,7 @@ async function envelopeOf(services: Services, envelopeId: string) {
     .from(envelopes)
     .where(eq(envelopes.id, envelopeId))
     .limit(1);
-  return envelope;
+  return envelope && { ...envelope, title: asSingleLine(envelope.title) };
 }
 
 /** To the sender, when the last signer has signed. */
@@ -42,7 +45,7 @@ export async function sendDeclinedEmail(services: Services, body: Record<string,
     to: { name: envelope.senderEmail, email: envelope.senderEmail },
     subject: `Declined: ${envelope.title}`,
     text: [
-      `${decliner ? `${decliner.name} (${decliner.email})` : 'A signer'} declined to sign "${envelope.title}" (${envelope.id}).`,
+      `${decliner ? `${asSingleLine(decliner.name)} (${decliner.email})` : 'A signer'} declined to sign "${envelope.title}" (${envelope.id}).`,
       '',
       'The envelope is closed: no one else can sign it. The reason is in the envelope.declined webhook event and the audit trail.',
     ].join('\n'),
@@ -62,7 +65,7 @@ export async function sendDocumentReadyEmails(services: Services, body: Record<s
   for (const person of everyone) {
     const link = signingUrl(services.config.baseUrl, await signingToken(services.config.tokenSecret, envelopeId, person.id));
     await services.mailer.send({
-      to: { name: person.name, email: person.email },
+      to: { name: asSingleLine(person.name), email: person.email },
       subject: `Signed by everyone: ${envelope.title}`,
       text: [
         `"${envelope.title}" has been signed by everyone.`,

@@ -3,7 +3,7 @@
  * settings envelopes inherit, the roles, and the fields placed per role on the document.
  */
 import { z } from 'zod';
-import { emailAddress, requiredText, text } from '../../http/schemas.js';
+import { emailAddress, multiLineText, requiredSingleLineText, singleLineText } from '../../http/schemas.js';
 
 export const fieldTypes = ['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email'] as const;
 
@@ -13,17 +13,17 @@ export const MAX_PAGE_POINTS = 14_400;
 export const MAX_FIELD_PAGE = 10_000;
 
 const Role = z.strictObject({
-  name: requiredText(25),
+  name: requiredSingleLineText(25),
   type: z.enum(['signer', 'cc']),
   order: z.number().int().min(1).max(50),
   locked: z.boolean().default(false),
-  recipient: z.strictObject({ name: requiredText(120), email: emailAddress(150) }).nullable().optional(),
+  recipient: z.strictObject({ name: requiredSingleLineText(120), email: emailAddress(150) }).nullable().optional(),
 });
 
 const Field = z.strictObject({
-  role: text(25),
+  role: singleLineText(25),
   type: z.enum(fieldTypes),
-  label: text(100).nullable().optional(),
+  label: singleLineText(100).nullable().optional(),
   page: z.number().int().min(1).max(MAX_FIELD_PAGE),
   x: z.number().int().min(0).max(MAX_PAGE_POINTS),
   y: z.number().int().min(0).max(MAX_PAGE_POINTS),
@@ -35,9 +35,9 @@ const Field = z.strictObject({
 export const TemplateDefinition = z
   .strictObject({
     id: z.uuid().optional(),
-    name: requiredText(250),
-    email_subject: text(300).nullable().optional(),
-    email_message: text(5000).nullable().optional(),
+    name: requiredSingleLineText(250),
+    email_subject: singleLineText(300).nullable().optional(),
+    email_message: multiLineText(5000).nullable().optional(),
     expiry_days: z.number().int().min(1).max(365).nullable().optional(),
     reminders: z
       .strictObject({ first_after_days: z.number().int().min(1).max(365), every_days: z.number().int().min(1).max(365) })

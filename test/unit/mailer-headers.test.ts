@@ -1,0 +1,93 @@
+/**
+ * Both mailers refuse, before anything is sent, an e-mail whose subject, recipient name or address
+ * holds a line break or another control character (`Hi\r\nBcc: evil@example.com`), naming the part
+ * and never its text; names in any script go out as given, and a name that reads like an address
+ * list stays one recipient's name.
+ */
+import { describe, expect, it } from 'vitest';
+import { createEmailApiStandin } from '../../local/standins/email-api.js';
+import { DevMailbox } from '../../src/adapters/embedded/dev-mailbox.js';
+import { EmailApiMailer } from '../../src/adapters/production/email-api-mailer.js';
+import { type Email, type HeaderPart, type Mailer, UnsafeEmailHeader } from '../../src/ports/mailer.js';
+import { namesOfTheWorld, notSingleLine, shown } from '../support/control-characters.js';
+
+const apiKey = 're_headers-test';
+const url = 'http://email.standin.test/emails';
+
+const email = (overrides: Partial<Email> = {}): Email => ({
+  to: { name: 'Cleo Client', email: 'cleo@example.test' },
+  subject: 'Please sign the NDA',
+  text: 'Review and sign.',
+  idempotencyKey: `key-${crypto.randomUUID()}`,
+  ...overrides,
+});
+
+/** The production mailer over the stand-in's fetch handler, with the bodies it posted. */
+function apiMailer() {
+  const standin = createEmailApiStandin(apiKey);
+  const posted: { to: string[]; subject: string }[] = [];
+  const mailer = new EmailApiMailer(
+    { url, apiKey, from: 'Acme Sign <sign@acme.test>' },
+    {
+      fetch: async (target, init) => {
+        posted.push(JSON.parse(String(init.body)));
+        return standin.fetch(new Request(target, init));
+      },
+    },
+  );
+  return { mailer, posted, delivered: () => standin.mailbox.list() };
+}
+
+function devMailer() {
+  const mailbox = new DevMailbox();
+  return { mailer: mailbox as Mailer, posted: [] as unknown[], delivered: () => mailbox.list() };
+}
+
+/** The e-mail with `bad` put inside the given part. */
+function withBad(part: HeaderPart, bad: string): Email {
+  if (part === 'subject') return email({ subject: `Hi${bad}Bcc: evil@example.com` });
+  if (part === 'to.name') return email({ to: { name: `Cleo${bad}Bcc: evil@example.com`, email: 'cleo@example.test' } });
+  return email({ to: { name: 'Cleo Client', email: `cleo@example.test${bad}Bcc: evil@example.com` } });
+}
+
+describe.each([
+  ['EmailApiMailer', apiMailer],
+  ['DevMailbox', devMailer],
+])('%s', (_name, make) => {
+  it('refuses a subject, a name or an address with any control character, sending nothing', async () => {
+    const { mailer, posted, delivered } = make();
+    for (const part of ['subject', 'to.name', 'to.email'] as const) {
+      for (const bad of notSingleLine) {
+        const err = await mailer.send(withBad(part, bad)).then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        expect(err, `${part} with ${shown(bad)}`).toBeInstanceOf(UnsafeEmailHeader);
+        expect(err).toMatchObject({ part });
+        expect((err as Error).message).not.toContain('evil@example.com');
+      }
+    }
+    expect(posted).toEqual([]);
+    expect(delivered()).toEqual([]);
+  });
+
+  it('sends names and subjects in any script as given', async () => {
+    const { mailer, delivered } = make();
+    for (const name of namesOfTheWorld) await mailer.send(email({ to: { name, email: 'cleo@example.test' }, subject: `Bitte unterschreiben: ${name}` }));
+    expect(delivered().map((mail) => [mail.to.name, mail.subject]).reverse()).toEqual(namesOfTheWorld.map((name) => [name, `Bitte unterschreiben: ${name}`]));
+  });
+});
+
+describe('EmailApiMailer recipient names', () => {
+  it('quotes a name with a comma, @, ; or :, so that it stays one recipient', async () => {
+    const { mailer, posted } = apiMailer();
+    await mailer.send(email({ to: { name: 'evil@attacker.test, Cleo', email: 'cleo@example.test' } }));
+    await mailer.send(email({ to: { name: 'Team: a@x.test; "Cleo" \\ Client', email: 'cleo@example.test' } }));
+    await mailer.send(email({ to: { name: 'Dr Cleo O’Brien-Núñez', email: 'cleo@example.test' } }));
+    expect(posted.map((body) => body.to)).toEqual([
+      ['"evil@attacker.test, Cleo" <cleo@example.test>'],
+      ['"Team: a@x.test; Cleo \\\\ Client" <cleo@example.test>'],
+      ['Dr Cleo O’Brien-Núñez <cleo@example.test>'],
+    ]);
+  });
+});
