@@ -6,12 +6,15 @@
  * e-mail's Idempotency-Key, as the provider does.
  *
  * "Dies" means: its in-memory queue and timers are gone, and whatever it had not handed to the
- * queue never left. The database is a PGlite folder (or, in the integration run, the PostgreSQL
- * the run provides) that the second process opens anew.
+ * queue never left; or, once the queue has stored its messages, that their deliveries stall and
+ * never end, and the queue and the database are closed under them. The database is a PGlite folder
+ * (or, in the integration run, the PostgreSQL the run provides) that the next process opens anew.
+ * Nothing here waits for a time: each step waits until the queue has drained.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createEmailApiStandin } from '../../local/standins/email-api.js';
@@ -21,13 +24,15 @@ import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.
 import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
 import { EmailApiMailer } from '../../src/adapters/production/email-api-mailer.js';
 import { createApp } from '../../src/app.js';
-import { envelopes, outboxMessages, webhookEvents } from '../../src/data/schema.js';
+import { envelopes, outboxMessages, webhookDeliveries, webhookEvents } from '../../src/data/schema.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import { housekeeping } from '../../src/outbox/housekeeping.js';
 import { SWEEP_GRACE_MS } from '../../src/outbox/outbox.js';
 import { ManualClock } from '../../src/ports/clock.js';
+import type { QueueMessage } from '../../src/ports/queue.js';
 import { quotaPeriod } from '../../src/ports/send-limits.js';
+import { dispatchMessage } from '../../src/queue/consumers.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.js';
@@ -40,6 +45,12 @@ let clockAt = Date.now();
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'restart-'));
+  // The shared folder starts as the run's migrated database, instead of being made and migrated
+  // inside the first test.
+  const template = inject('pgliteTemplate');
+  if (!inject('databaseUrl') && template) {
+    await new PGlite(join(scratch, 'pgdata'), { loadDataDir: new Blob([await readFile(template)]) }).close();
+  }
   const standin = createEmailApiStandin(EMAIL_KEY);
   const served = await serveStandin(standin);
   emailApi = Object.assign(served, { sent: () => standin.mailbox.list().map((mail) => ({ to: mail.to.email, kind: mail.tags?.kind })) });
@@ -49,8 +60,15 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** A server process over the shared database; `dies` makes everything it hands to the queue vanish. */
-async function startProcess(options: { dies?: boolean } = {}): Promise<TestStack> {
+type ProcessOptions = {
+  /** Everything it hands to the queue vanishes. */
+  dies?: boolean;
+  /** The deliveries of these messages start and never end, as in a process about to be killed. */
+  stalls?: (message: QueueMessage) => boolean;
+};
+
+/** A server process over the shared database. */
+async function startProcess(options: ProcessOptions = {}): Promise<TestStack & { stalled: QueueMessage[] }> {
   const databaseUrl = inject('databaseUrl');
   const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl, { migrate: false }) : await openPgliteDatabase(join(scratch, 'pgdata'));
   // Each process's clock starts past the last one's, as time goes on across a restart.
@@ -72,15 +90,35 @@ async function startProcess(options: { dies?: boolean } = {}): Promise<TestStack
   if (options.dies) {
     services.queue = { publish: () => Promise.reject(new Error('the process died before handing this over')) };
   }
+  const stalled: QueueMessage[] = [];
+  const { stalls } = options;
+  if (stalls) {
+    services.inProcessQueue.consume((message) => {
+      if (!stalls(message)) return dispatchMessage(services, message);
+      stalled.push(message);
+      return new Promise(() => {});
+    });
+  }
+  const afterAnswers = new Set<Promise<unknown>>();
   return {
     app: createApp(services),
     services,
     clock,
+    afterAnswers,
+    stalled,
+    // Abrupt: deliveries under way are not waited for, as a killed process would not.
     close: async () => {
+      await Promise.allSettled([...afterAnswers]);
       await services.inProcessQueue.close();
       await database.close();
     },
   };
+}
+
+/** Waits until the requests' relays have ended and the queue has run everything due. */
+async function settled(process: TestStack) {
+  await Promise.allSettled([...(process.afterAnswers ?? [])]);
+  await process.services.inProcessQueue.drained();
 }
 
 const expectedErrors = vi.spyOn(console, 'error');
@@ -124,7 +162,8 @@ describe('a process that dies, and the one after it', () => {
     const company = await createTestCompany(first, { quota: 5 });
     const template = await createTestTemplate(first, company.id);
     const { envelopeId, people } = await sendNda(first, company, template.id);
-    await vi.waitFor(async () => expect(expectedErrors).toHaveBeenCalled());
+    await settled(first);
+    expect(expectedErrors).toHaveBeenCalled();
     expect((await unrelayed(first, company.id)).length).toBeGreaterThan(0);
     await first.close();
     expect(mailsTo(people.client)).toHaveLength(0);
@@ -132,13 +171,14 @@ describe('a process that dies, and the one after it', () => {
     const second = await startProcess();
     try {
       expect((await housekeeping(second.services)).relayed).toBeGreaterThan(0);
-      await vi.waitFor(() => expect(mailsTo(people.client)).toHaveLength(1));
+      await settled(second);
+      expect(mailsTo(people.client)).toHaveLength(1);
       expect(await unrelayed(second, company.id)).toEqual([]);
       // The count is rebuilt from the envelopes the database holds: one send, one unit.
       expect(await second.services.sendLimits.used(company.id, quotaPeriod(second.clock.now()))).toBe(1);
       // Swept again, nothing goes twice.
       await housekeeping(second.services);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await settled(second);
       expect(mailsTo(people.client)).toHaveLength(1);
       expect(mailsTo(people.witness)).toHaveLength(0);
     } finally {
@@ -151,8 +191,9 @@ describe('a process that dies, and the one after it', () => {
     const company = await createTestCompany(first, { quota: 5 });
     const template = await createTestTemplate(first, company.id);
     const { envelopeId, people } = await sendNda(first, company, template.id);
-    await vi.waitFor(() => expect(mailsTo(people.client)).toHaveLength(1));
-    await vi.waitFor(async () => expect(await unrelayed(first, company.id)).toEqual([]));
+    await settled(first);
+    expect(mailsTo(people.client)).toHaveLength(1);
+    expect(await unrelayed(first, company.id)).toEqual([]);
     // The hand-over happened; the mark that says so did not.
     await first.services.database.db.update(outboxMessages).set({ relayedAt: null }).where(eq(outboxMessages.companyId, company.id));
     await first.close();
@@ -160,9 +201,9 @@ describe('a process that dies, and the one after it', () => {
     const second = await startProcess();
     try {
       expect((await housekeeping(second.services)).relayed).toBeGreaterThan(0);
-      await vi.waitFor(async () => expect(await unrelayed(second, company.id)).toEqual([]));
+      await settled(second);
+      expect(await unrelayed(second, company.id)).toEqual([]);
       // The consumer ran again and asked for the e-mail again, under the same Idempotency-Key.
-      await new Promise((resolve) => setTimeout(resolve, 300));
       expect(mailsTo(people.client)).toHaveLength(1);
     } finally {
       await second.close();
@@ -175,34 +216,158 @@ describe('a process that dies, and the one after it', () => {
     const template = await createTestTemplate(first, company.id);
     const { envelopeId, people, tokens } = await sendNda(first, company, template.id);
     expect((await sign(first, tokens.client)).kind).toBe('signed');
-    await vi.waitFor(() => expect(mailsTo(people.witness)).toHaveLength(1));
+    await settled(first);
+    expect(mailsTo(people.witness)).toHaveLength(1);
     await first.close();
 
     // The last signature commits, and the process dies before the finishing job leaves.
     const dying = await startProcess({ dies: true });
     expect((await sign(dying, tokens.witness)).kind).toBe('completed');
-    await vi.waitFor(async () => expect(expectedErrors).toHaveBeenCalled());
+    await settled(dying);
+    expect(expectedErrors).toHaveBeenCalled();
     await dying.close();
 
     const second = await startProcess();
     try {
       await housekeeping(second.services);
+      await settled(second);
       const stored = async () => (await second.services.database.db.select({ sha256: envelopes.signedDocumentSha256 }).from(envelopes).where(eq(envelopes.id, envelopeId)))[0]!.sha256;
-      await vi.waitFor(async () => expect(await stored()).toMatch(/^[0-9a-f]{64}$/), { timeout: 20_000 });
-      await vi.waitFor(() => expect(emailApi.sent().filter((mail) => mail.kind === 'document_ready' && [people.client, people.witness].includes(mail.to))).toHaveLength(2));
+      expect(await stored()).toMatch(/^[0-9a-f]{64}$/);
+      expect(emailApi.sent().filter((mail) => mail.kind === 'document_ready' && [people.client, people.witness].includes(mail.to))).toHaveLength(2);
       const sha256 = await stored();
 
       // Everything swept and delivered again: the same document, one event, no second e-mail.
       await second.services.database.db.update(outboxMessages).set({ relayedAt: null }).where(eq(outboxMessages.companyId, company.id));
       second.clock.advance(SWEEP_GRACE_MS + 1000);
       await housekeeping(second.services);
-      await vi.waitFor(async () => expect(await unrelayed(second, company.id)).toEqual([]));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await settled(second);
+      expect(await unrelayed(second, company.id)).toEqual([]);
       expect(await stored()).toBe(sha256);
       const ready = (await second.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId))).filter((event) => event.kind === 'envelope.document_ready');
       expect(ready).toHaveLength(1);
       for (const email of [people.client, people.witness]) expect(emailApi.sent().filter((mail) => mail.to === email && mail.kind === 'document_ready')).toHaveLength(1);
       expect(mailsTo(people.witness).filter((mail) => mail.kind === 'signing_request')).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+/**
+ * A receiver of webhooks that the outside world keeps up across the restarts: it records each
+ * delivery, and while `holding` it keeps the request open without answering, as a slow receiver
+ * would while the process that called it is killed.
+ */
+async function webhookReceiver() {
+  const received: { webhookId: string; type: string; envelopeId: string }[] = [];
+  let holding = false;
+  const served = await serveStandin({
+    fetch: async (request) => {
+      const body = (await request.json()) as { type: string; data: { envelope: { envelope_id: string } } };
+      received.push({ webhookId: request.headers.get('webhook-id')!, type: body.type, envelopeId: body.data.envelope.envelope_id });
+      if (holding) await new Promise(() => {});
+      return new Response(null, { status: 204 });
+    },
+    close: async () => {},
+  });
+  return { url: served.url, received, hold: (on: boolean) => void (holding = on), close: () => served.close() };
+}
+
+async function subscribe(process: TestStack, company: TestCompany, url: string) {
+  const answer = await call(process, 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: `${url}/hooks/${unique()}`, events: ['envelope.sent'] } });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return answer.body.id as string;
+}
+
+describe('a process killed between storing a message and delivering it, and the one after it', () => {
+  it('delivers after the restart a webhook whose delivery was in flight at the kill', async () => {
+    const receiver = await webhookReceiver();
+    try {
+      const first = await startProcess();
+      const company = await createTestCompany(first, { quota: 5 });
+      const template = await createTestTemplate(first, company.id);
+      const subscriptionId = await subscribe(first, company, receiver.url);
+      receiver.hold(true);
+      const { envelopeId } = await sendNda(first, company, template.id);
+      // The receiver has the request and has not answered: the delivery is in flight.
+      await vi.waitFor(() => expect(receiver.received.filter((hit) => hit.envelopeId === envelopeId)).toHaveLength(1));
+      await first.close();
+      receiver.hold(false);
+
+      const second = await startProcess();
+      try {
+        await housekeeping(second.services);
+        await settled(second);
+        const hits = receiver.received.filter((hit) => hit.envelopeId === envelopeId);
+        expect(hits.map((hit) => hit.type)).toEqual(['envelope.sent', 'envelope.sent']);
+        expect(hits[1]!.webhookId).toBe(hits[0]!.webhookId);
+        const attempts = await second.services.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, subscriptionId));
+        expect(attempts.find((attempt) => attempt.statusCode === 204)).toBeDefined();
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("delivers after the restart the envelope.sent webhook and the e-mail of a send killed right after its 201, its outbox already marked", async () => {
+    const receiver = await webhookReceiver();
+    try {
+      const setup = await startProcess();
+      const company = await createTestCompany(setup, { quota: 5 });
+      const template = await createTestTemplate(setup, company.id);
+      await subscribe(setup, company, receiver.url);
+      await setup.close();
+
+      // No delivery of this process ever ends: it dies as soon as its relay has stored the messages.
+      const first = await startProcess({ stalls: () => true });
+      const { envelopeId, people } = await sendNda(first, company, template.id);
+      await Promise.allSettled([...first.afterAnswers!]);
+      // Marked relayed because the messages are stored: the sweeper has nothing left to do.
+      expect(await unrelayed(first, company.id)).toEqual([]);
+      await first.close();
+      expect(receiver.received.filter((hit) => hit.envelopeId === envelopeId)).toEqual([]);
+      expect(mailsTo(people.client)).toEqual([]);
+
+      const second = await startProcess();
+      try {
+        expect((await housekeeping(second.services)).relayed).toBe(0);
+        await settled(second);
+        expect(receiver.received.filter((hit) => hit.envelopeId === envelopeId).map((hit) => hit.type)).toEqual(['envelope.sent']);
+        expect(mailsTo(people.client)).toHaveLength(1);
+        expect(mailsTo(people.witness)).toHaveLength(0);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("sends after the restart the next signer's e-mail, which the killed process had queued but not sent", async () => {
+    const first = await startProcess();
+    const company = await createTestCompany(first, { quota: 5 });
+    const template = await createTestTemplate(first, company.id);
+    const { envelopeId, people, tokens } = await sendNda(first, company, template.id);
+    await settled(first);
+    expect(mailsTo(people.client)).toHaveLength(1);
+    await first.close();
+
+    // The client signs; the witness's turn comes, and the process dies sending their e-mail.
+    const dying = await startProcess({ stalls: (message) => message.topic === 'email.signing-request' });
+    expect((await sign(dying, tokens.client)).kind).toBe('signed');
+    await vi.waitFor(() => expect(dying.stalled.map((message) => message.body.envelope_id)).toEqual([envelopeId]));
+    expect(await unrelayed(dying, company.id)).toEqual([]);
+    await dying.close();
+    expect(mailsTo(people.witness)).toHaveLength(0);
+
+    const second = await startProcess();
+    try {
+      await housekeeping(second.services);
+      await settled(second);
+      expect(mailsTo(people.witness)).toEqual([{ to: people.witness, kind: 'signing_request' }]);
+      expect(mailsTo(people.client)).toHaveLength(1);
     } finally {
       await second.close();
     }
