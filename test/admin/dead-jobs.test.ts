@@ -22,6 +22,7 @@ import { QUEUE_RETRIES } from '../../src/queue/attempts.js';
 import { dispatchMessage, type QueueConsumer } from '../../src/queue/consumers.js';
 import { HoppingQueue } from '../../src/queue/timer-hops.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
+import { eventually } from '../support/eventually.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 import { qstashDelivery, qstashSignature } from '../workerd/qstash-signature.js';
 import { admin, expectError, unique } from './admin-support.js';
@@ -71,7 +72,7 @@ describe('a job that fails every attempt on the embedded queue', () => {
     const id = `flaky-${unique()}`;
     flaky.down = true;
     await queue.publish([{ topic: 'test.flaky', body: { n: id }, dedupeId: id }]);
-    await vi.waitFor(async () => expect(await deadRows([id])).toHaveLength(1), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await deadRows([id])).toHaveLength(1), eventually);
     await queue.drained();
     expect(await queuedRow(id)).toEqual([]);
 
@@ -83,7 +84,7 @@ describe('a job that fails every attempt on the embedded queue', () => {
     const retried = await admin(stack, 'POST', `/admin/v1/dead-jobs/${id}/retry`);
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
     expect(retried.body).toEqual({ id, topic: 'test.flaky', queued_at: expect.any(String) });
-    await vi.waitFor(() => expect(flaky.delivered).toContainEqual({ n: id }));
+    await vi.waitFor(() => expect(flaky.delivered).toContainEqual({ n: id }), eventually);
     await queue.drained();
     expect(await deadRows([id])).toEqual([]);
     expect(await listedJobs([id])).toEqual([]);
@@ -98,10 +99,10 @@ describe('a job that fails every attempt on the embedded queue', () => {
     const id = `again-${unique()}`;
     flaky.down = true;
     await queue.publish([{ topic: 'test.flaky', body: { n: id }, dedupeId: id }]);
-    await vi.waitFor(async () => expect(await deadRows([id])).toHaveLength(1), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await deadRows([id])).toHaveLength(1), eventually);
     const [first] = await deadRows([id]);
     expect((await admin(stack, 'POST', `/admin/v1/dead-jobs/${id}/retry`)).status).toBe(200);
-    await vi.waitFor(async () => expect((await deadRows([id]))[0]?.failedAt.getTime()).toBeGreaterThan(first!.failedAt.getTime()), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await deadRows([id]))[0]?.failedAt.getTime()).toBeGreaterThan(first!.failedAt.getTime()), eventually);
     expect((await deadRows([id]))[0]).toMatchObject({ attempts: 2 });
   });
 });
@@ -228,7 +229,7 @@ describe('the admin CLI', () => {
     const retried = await cli(['retry-dead-job', id]);
     expect(retried.code, retried.stderr).toBe(0);
     expect(JSON.parse(retried.stdout)).toMatchObject({ id, topic: 'test.flaky' });
-    await vi.waitFor(() => expect(flaky.delivered).toContainEqual({ n: id }));
+    await vi.waitFor(() => expect(flaky.delivered).toContainEqual({ n: id }), eventually);
     const again = await cli(['retry-dead-job', id]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('404 not_found');

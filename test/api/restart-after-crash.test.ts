@@ -34,6 +34,7 @@ import type { QueueMessage } from '../../src/ports/queue.js';
 import { quotaPeriod } from '../../src/ports/send-limits.js';
 import { dispatchMessage } from '../../src/queue/consumers.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
+import { eventually } from '../support/eventually.js';
 import { call } from '../support/http.js';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.js';
 import { BASE_URL, type TestStack } from '../support/stack.js';
@@ -290,7 +291,7 @@ describe('a process killed between storing a message and delivering it, and the 
       receiver.hold(true);
       const { envelopeId } = await sendNda(first, company, template.id);
       // The receiver has the request and has not answered: the delivery is in flight.
-      await vi.waitFor(() => expect(receiver.received.filter((hit) => hit.envelopeId === envelopeId)).toHaveLength(1));
+      await vi.waitFor(() => expect(receiver.received.filter((hit) => hit.envelopeId === envelopeId)).toHaveLength(1), eventually);
       await first.close();
       receiver.hold(false);
 
@@ -357,7 +358,7 @@ describe('a process killed between storing a message and delivering it, and the 
     // The client signs; the witness's turn comes, and the process dies sending their e-mail.
     const dying = await startProcess({ stalls: (message) => message.topic === 'email.signing-request' });
     expect((await sign(dying, tokens.client)).kind).toBe('signed');
-    await vi.waitFor(() => expect(dying.stalled.map((message) => message.body.envelope_id)).toEqual([envelopeId]));
+    await vi.waitFor(() => expect(dying.stalled.map((message) => message.body.envelope_id)).toEqual([envelopeId]), eventually);
     expect(await unrelayed(dying, company.id)).toEqual([]);
     await dying.close();
     expect(mailsTo(people.witness)).toHaveLength(0);

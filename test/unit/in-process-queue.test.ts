@@ -14,6 +14,7 @@ import { companies, deadJobs, outboxMessages, queuedMessages } from '../../src/d
 import type { QueueMessage } from '../../src/ports/queue.js';
 import { FAILURE_TEXT_LIMIT } from '../../src/queue/attempts.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
+import { eventually } from '../support/eventually.js';
 import { migratedPglite } from '../support/stack.js';
 
 const { expectLogged } = expectErrorLogs();
@@ -63,7 +64,7 @@ describe('the embedded queue', () => {
       await queue.publish([{ topic: 'email.signing-request', body: { envelope_id: 'env_1' }, dedupeId: `m-${name}` }]);
       // Stored as soon as publish resolves, before any attempt.
       expect((await rowsOf(name)).map((row) => row.id)).toEqual([`m-${name}`]);
-      await vi.waitFor(() => expect(started).toEqual([{ topic: 'email.signing-request', body: { envelope_id: 'env_1' } }]));
+      await vi.waitFor(() => expect(started).toEqual([{ topic: 'email.signing-request', body: { envelope_id: 'env_1' } }]), eventually);
       // Under way: still a row, its attempt counted.
       expect(await rowsOf(name)).toEqual([expect.objectContaining({ id: `m-${name}`, attempt: 1, lastError: null })]);
       release();
@@ -106,7 +107,7 @@ describe('the embedded queue', () => {
     const after = collecting();
     second.consume(after.consumer);
     try {
-      await vi.waitFor(() => expect(after.delivered).toEqual([{ topic: 'envelope.expire', body: { envelope_id: 'env_2' } }]), { timeout: 5000 });
+      await vi.waitFor(() => expect(after.delivered).toEqual([{ topic: 'envelope.expire', body: { envelope_id: 'env_2' } }]), eventually);
       await second.drained();
       expect(after.delivered).toHaveLength(1);
       expect(before.delivered).toHaveLength(0);
@@ -122,7 +123,7 @@ describe('the embedded queue', () => {
     const dying = holding();
     first.consume(dying.consumer);
     await first.publish([{ topic: 'webhook.deliver', body: { event_id: 'evt_1' }, dedupeId: `w-${name}` }]);
-    await vi.waitFor(() => expect(dying.started).toHaveLength(1));
+    await vi.waitFor(() => expect(dying.started).toHaveLength(1), eventually);
     // The process dies mid-delivery: its consumer never ends.
     await first.close();
 
@@ -130,7 +131,7 @@ describe('the embedded queue', () => {
     const after = collecting();
     second.consume(after.consumer);
     try {
-      await vi.waitFor(() => expect(after.delivered).toEqual([{ topic: 'webhook.deliver', body: { event_id: 'evt_1' } }]), { timeout: 5000 });
+      await vi.waitFor(() => expect(after.delivered).toEqual([{ topic: 'webhook.deliver', body: { event_id: 'evt_1' } }]), eventually);
       await second.drained();
       expect(await rowsOf(name)).toEqual([]);
     } finally {
@@ -146,7 +147,7 @@ describe('the embedded queue', () => {
     try {
       const message = { topic: 'webhook.dispatch', body: { event_id: 'msg_1' }, dedupeId: `d-${name}` };
       await queue.publish([message]);
-      await vi.waitFor(() => expect(started).toHaveLength(1));
+      await vi.waitFor(() => expect(started).toHaveLength(1), eventually);
       await queue.publish([message]);
       release();
       await queue.drained();
@@ -167,7 +168,7 @@ describe('the embedded queue', () => {
     });
     try {
       await queue.publish([{ topic: 'webhook.dispatch', body: { event_id: 'evt_dead' }, dedupeId: `f-${name}` }]);
-      await vi.waitFor(async () => expect(await deadJobsOf([`f-${name}`])).toHaveLength(1), { timeout: 5000 });
+      await vi.waitFor(async () => expect(await deadJobsOf([`f-${name}`])).toHaveLength(1), eventually);
       await queue.drained();
       // The first attempt and exactly maxRetries more: not one past.
       expect(attempts).toHaveLength(3);
@@ -190,7 +191,7 @@ describe('the embedded queue', () => {
     });
     try {
       await queue.publish([{ topic: 'webhook.dispatch', body: {}, dedupeId: `s-${name}` }]);
-      await vi.waitFor(async () => expect(attempts).toBe(3), { timeout: 5000 });
+      await vi.waitFor(async () => expect(attempts).toBe(3), eventually);
       await queue.drained();
       expect(await rowsOf(name)).toEqual([]);
       expect(await deadJobsOf([`s-${name}`])).toEqual([]);
@@ -214,16 +215,16 @@ describe('the embedded queue', () => {
     });
     try {
       await queue.publish([{ topic: 'poison', body: {}, dedupeId: `p-${name}` }]);
-      await vi.waitFor(() => expect(hung).toBe(1));
+      await vi.waitFor(() => expect(hung).toBe(1), eventually);
       await queue.publish([{ topic: 'fine', body: { n: 1 }, dedupeId: `ok1-${name}` }]);
-      await vi.waitFor(() => expect(delivered).toEqual(['1']));
-      await vi.waitFor(async () => expect(await deadJobsOf([`p-${name}`])).toHaveLength(1), { timeout: 5000 });
+      await vi.waitFor(() => expect(delivered).toEqual(['1']), eventually);
+      await vi.waitFor(async () => expect(await deadJobsOf([`p-${name}`])).toHaveLength(1), eventually);
       const [dead] = await deadJobsOf([`p-${name}`]);
       expect(dead).toMatchObject({ topic: 'poison', attempts: 2, lastError: 'AttemptTimedOut: The attempt did not finish within 100 ms.' });
       expect(hung).toBe(2);
       // The queue goes on: a message after the dead one is delivered.
       await queue.publish([{ topic: 'fine', body: { n: 2 }, dedupeId: `ok2-${name}` }]);
-      await vi.waitFor(() => expect(delivered).toEqual(['1', '2']));
+      await vi.waitFor(() => expect(delivered).toEqual(['1', '2']), eventually);
       expect(await rowsOf(name)).toEqual([]);
     } finally {
       await queue.close();
@@ -242,18 +243,18 @@ describe('the embedded queue', () => {
     const first = openQueue(name, { maxRetries: 1 });
     first.consume(crashing);
     await first.publish([{ topic: 'signing.finish', body: { envelope_id: 'env_crash' }, dedupeId: id }]);
-    await vi.waitFor(() => expect(runs).toBe(1));
+    await vi.waitFor(() => expect(runs).toBe(1), eventually);
     await first.close();
     const second = openQueue(name, { maxRetries: 1 });
     second.consume(crashing);
-    await vi.waitFor(() => expect(runs).toBe(2));
+    await vi.waitFor(() => expect(runs).toBe(2), eventually);
     await second.close();
 
     const third = openQueue(name, { maxRetries: 1 });
     const { delivered, consumer } = collecting();
     third.consume(consumer);
     try {
-      await vi.waitFor(async () => expect(await deadJobsOf([id])).toHaveLength(1), { timeout: 5000 });
+      await vi.waitFor(async () => expect(await deadJobsOf([id])).toHaveLength(1), eventually);
       await third.drained();
       expect(delivered).toEqual([]);
       expect(runs).toBe(2);
@@ -273,7 +274,7 @@ describe('the embedded queue', () => {
     });
     try {
       await queue.publish([{ topic: 'long.error', body: {}, dedupeId: `l-${name}` }]);
-      await vi.waitFor(async () => expect(await deadJobsOf([`l-${name}`])).toHaveLength(1), { timeout: 5000 });
+      await vi.waitFor(async () => expect(await deadJobsOf([`l-${name}`])).toHaveLength(1), eventually);
       const [dead] = await deadJobsOf([`l-${name}`]);
       expect(dead!.lastError).toHaveLength(FAILURE_TEXT_LIMIT);
       expect(dead!.lastError.startsWith('Error: xxx')).toBe(true);
@@ -345,14 +346,14 @@ describe('the embedded queue', () => {
     // Marked and stored together, whatever the delivery does.
     expect(await relayedAtOf(ids)).toEqual([relayedAt, relayedAt]);
     expect((await rowsOf(name)).map((row) => row.id).sort()).toEqual([...ids].sort());
-    await vi.waitFor(() => expect(dying.started).toHaveLength(1));
+    await vi.waitFor(() => expect(dying.started).toHaveLength(1), eventually);
     await first.close();
 
     const second = openQueue(name);
     const { delivered, consumer } = collecting();
     second.consume(consumer);
     try {
-      await vi.waitFor(() => expect(delivered).toEqual([{ topic: 'email.signing-request', body: { n: 1 } }]), { timeout: 5000 });
+      await vi.waitFor(() => expect(delivered).toEqual([{ topic: 'email.signing-request', body: { n: 1 } }]), eventually);
       await second.drained();
       expect((await rowsOf(name)).map((row) => row.id)).toEqual([ids[1]]);
     } finally {
@@ -369,7 +370,7 @@ describe('the embedded queue', () => {
       const messages = await outboxRows(name, [{ topic: 'webhook.dispatch', body: { event_id: name }, dedupeId: `${name}.event` }]);
       const first = new Date(Date.now() - 1000);
       await queue.relayFromOutbox(messages, { ids: [`${name}.event`], relayedAt: first });
-      await vi.waitFor(() => expect(started).toHaveLength(1));
+      await vi.waitFor(() => expect(started).toHaveLength(1), eventually);
       // The sweeper hands it over again while its first delivery is under way.
       await queue.relayFromOutbox(messages, { ids: [`${name}.event`], relayedAt: new Date() });
       expect(await relayedAtOf([`${name}.event`])).toEqual([first]);
