@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 const portMessage = 'must be a whole number from 1 to 65535';
+const deadlineMessage = 'must be a whole number of seconds from 1 to 3600';
 
 /** The embedded server's environment (README, "Configuration"), validated once at start. */
 const NodeEnv = z.object({
@@ -17,6 +18,13 @@ const NodeEnv = z.object({
   BASE_URL: z.url().optional(),
   /** An RFC 3161 time-stamping authority; with it, finished PDFs are sealed PAdES B-T. */
   TSA_URL: z.url({ protocol: /^https?$/, error: 'TSA_URL must be an http(s) URL' }).optional(),
+  /** How long one finished PDF may take before its job fails and the PDF thread is restarted. */
+  PDF_DEADLINE_SECONDS: z.coerce
+    .number({ error: deadlineMessage })
+    .int({ error: deadlineMessage })
+    .min(1, { error: deadlineMessage })
+    .max(3600, { error: deadlineMessage })
+    .default(60),
 });
 
 export type NodeConfig = z.infer<typeof NodeEnv> & { BASE_URL: string };

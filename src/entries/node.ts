@@ -13,6 +13,7 @@ import { devMailboxRoutes } from '../http/dev-mailbox.js';
 import { devWebhookRoutes } from '../http/dev-webhooks.js';
 import { nodeExecutionContext } from '../http/execution-context.js';
 import { runHousekeepingEvery } from '../outbox/housekeeping.js';
+import { threadedPdfMaker } from '../pdf/threaded-pdf-maker.js';
 import { loadSeedFile } from '../seed/load-seed.js';
 import { loadOrCreateLocalSeal, loadOrCreateLocalSecrets } from './local-secrets.js';
 import { readNodeConfig } from './node-config.js';
@@ -33,6 +34,8 @@ async function main() {
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const seal = await loadOrCreateLocalSeal(config.DATA_DIR);
   const database = await openPgliteDatabase(join(config.DATA_DIR, 'pgdata'));
+  // In a thread under a deadline: a document whose work never ends fails its job, and every route keeps answering.
+  const pdf = threadedPdfMaker({ seal, timestampUrl: config.TSA_URL }, { deadlineMs: config.PDF_DEADLINE_SECONDS * 1000 });
   const services = embeddedServices({
     database,
     config: {
@@ -46,6 +49,7 @@ async function main() {
       timestampUrl: config.TSA_URL,
     },
     clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
+    pdf,
   });
   // Node can resolve webhook hosts, so a name pointing at a private address is refused too.
   services.hostResolver = nodeHostResolver;

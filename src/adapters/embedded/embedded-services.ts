@@ -20,6 +20,8 @@ export function embeddedServices(options: {
   clientIp?: Services['clientIp'];
   /** The queue's name in the database: servers that share one keep their messages apart. */
   queueName?: string;
+  /** The PDF work; by default in this thread, reading the seal from the config at each use. */
+  pdf?: Services['pdf'];
 }): EmbeddedServices {
   const clock = options.clock ?? systemClock;
   const mailbox = new DevMailbox();
@@ -33,7 +35,7 @@ export function embeddedServices(options: {
     mailer: mailbox,
     mailbox,
     // Reads the seal and the authority from the config at each use (a test may change them).
-    pdf: localPdfMaker(options.config),
+    pdf: options.pdf ?? localPdfMaker(options.config),
     clock,
     config: options.config,
     clientIp: options.clientIp ?? (() => 'unknown'),

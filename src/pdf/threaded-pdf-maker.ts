@@ -1,0 +1,117 @@
+/**
+ * The PDF work of the Node process, in a worker thread of its own and under a deadline. A promise
+ * timeout cannot stop synchronous work that never returns (a decoder spinning on hostile input):
+ * on the event loop it would freeze every route. In a thread, the process keeps answering, and a
+ * call that passes its deadline fails and the thread is terminated; the next call starts a new one.
+ * Calls run one at a time, so the deadline of one is never spent waiting on another.
+ */
+import { Worker } from 'node:worker_threads';
+import { DEFAULT_PDF_DEADLINE_MS, DeadlineExceeded, withinDeadline } from '../lib/deadline.js';
+import type { PdfMaker } from '../ports/pdf-maker.js';
+import type { SealSettings } from './local-pdf-maker.js';
+import type { PdfAnswer, PdfCall } from './pdf-thread-protocol.js';
+
+/** Starting a thread (the TypeScript loader, then the PDF modules) is not the work, and is bounded apart. */
+const STARTUP_LIMIT_MS = 60_000;
+
+export type ThreadedPdfMaker = PdfMaker & { close(): Promise<void> };
+
+export type ThreadedPdfMakerOptions = {
+  deadlineMs?: number;
+  /** The module the thread serves the work with (pdf-thread.ts); a test may give one of its own. */
+  entry?: URL;
+};
+
+/** Reads the seal and the authority from `settings` at each call, as the in-process maker does. */
+export function threadedPdfMaker(settings: SealSettings, options: ThreadedPdfMakerOptions = {}): ThreadedPdfMaker {
+  const deadlineMs = options.deadlineMs ?? DEFAULT_PDF_DEADLINE_MS;
+  const entry = options.entry ?? new URL('./pdf-thread.ts', import.meta.url);
+  let thread: PdfThread | undefined;
+  let turns: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  async function call(method: PdfCall['method'], args: unknown[]): Promise<unknown> {
+    if (closed) throw new Error('The PDF work has been closed with the server.');
+    thread ??= new PdfThread(entry);
+    const current = thread;
+    try {
+      await withinDeadline(current.ready, STARTUP_LIMIT_MS, 'Starting the PDF thread');
+      const work = current.call({ method, args, settings: { seal: settings.seal, timestampUrl: settings.timestampUrl } });
+      return await withinDeadline(work, deadlineMs, `The PDF work (${method})`);
+    } catch (err) {
+      // A thread past its deadline is still busy, and one that stopped answers nothing: start afresh.
+      if (err instanceof DeadlineExceeded || current.stopped) {
+        if (thread === current) thread = undefined;
+        await current.stop();
+      }
+      throw err;
+    }
+  }
+
+  function inTurn<T>(work: () => Promise<unknown>): Promise<T> {
+    const turn = turns.then(work);
+    turns = turn.catch(() => undefined);
+    return turn as Promise<T>;
+  }
+
+  return {
+    pageSizes: (bytes) => inTurn(() => call('pageSizes', [bytes])),
+    finish: (request) => inTurn(() => call('finish', [request])),
+    async close() {
+      closed = true;
+      const current = thread;
+      thread = undefined;
+      await current?.stop();
+    },
+  };
+}
+
+type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
+
+class PdfThread {
+  readonly ready: Promise<void>;
+  stopped = false;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+
+  constructor(entry: URL) {
+    let started!: () => void;
+    let failed!: (err: Error) => void;
+    this.ready = new Promise<void>((resolve, reject) => ((started = resolve), (failed = reject)));
+    // Awaited by the call that started the thread; a failure is told to it there.
+    this.ready.catch(() => undefined);
+    this.worker = new Worker(new URL('./pdf-thread-loader.mjs', import.meta.url), { workerData: { entry: entry.href } });
+    // An idle thread does not keep the process alive; a call in progress has its deadline's timer.
+    this.worker.unref();
+    this.worker.on('message', (answer: PdfAnswer) => {
+      if ('ready' in answer) return started();
+      const pending = this.pending.get(answer.id);
+      this.pending.delete(answer.id);
+      if ('error' in answer) pending?.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name }));
+      else pending?.resolve(answer.result);
+    });
+    const fail = (err: Error) => {
+      this.stopped = true;
+      failed(err);
+      for (const pending of this.pending.values()) pending.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`The PDF thread stopped (exit code ${code}).`)));
+  }
+
+  call(message: Omit<PdfCall, 'id'>): Promise<unknown> {
+    if (this.stopped) return Promise.reject(new Error('The PDF thread has stopped.'));
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, ...message } satisfies PdfCall);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.worker.terminate();
+  }
+}
