@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
 const portMessage = 'must be a whole number from 1 to 65535';
-const deadlineMessage = 'must be a whole number of seconds from 1 to 3600';
+/**
+ * The PDF deadline stays below a queue attempt's (ATTEMPT_DEADLINE_MS, 120 s), so the PDF thread is
+ * stopped before the queue gives up on the job and leaves that work running.
+ */
+const MAX_PDF_DEADLINE_SECONDS = 100;
+const deadlineMessage = `must be a whole number of seconds from 1 to ${MAX_PDF_DEADLINE_SECONDS}`;
 
 /** The embedded server's environment (README, "Configuration"), validated once at start. */
 const NodeEnv = z.object({
@@ -23,7 +28,7 @@ const NodeEnv = z.object({
     .number({ error: deadlineMessage })
     .int({ error: deadlineMessage })
     .min(1, { error: deadlineMessage })
-    .max(3600, { error: deadlineMessage })
+    .max(MAX_PDF_DEADLINE_SECONDS, { error: deadlineMessage })
     .default(60),
 });
 

@@ -5,7 +5,8 @@ import type { QStashReceiver } from '../adapters/production/qstash-receiver.js';
 import { ApiError } from '../errors.js';
 import { randomBase62 } from '../lib/crypto.js';
 import { logError } from '../lib/log-error.js';
-import { ATTEMPT_DEADLINE_MS, failureText, QUEUE_RETRIES, underDeadline } from '../queue/attempts.js';
+import { withinDeadline } from '../lib/deadline.js';
+import { ATTEMPT_DEADLINE_MS, failureText, QUEUE_RETRIES } from '../queue/attempts.js';
 import { dispatchMessage, type QueueConsumer, UnknownTopicError } from '../queue/consumers.js';
 import { recordDeadJob } from '../queue/dead-jobs.js';
 import type { AppEnv } from './app-env.js';
@@ -46,7 +47,7 @@ export function queueCallbackRoutes(receiver: Pick<QStashReceiver, 'verify'>, co
     const services = c.get('services');
     const topic = c.req.param('topic');
     try {
-      await underDeadline(dispatchMessage(services, { topic, body: parsed }, consumers), ATTEMPT_DEADLINE_MS);
+      await withinDeadline(dispatchMessage(services, { topic, body: parsed }, consumers), ATTEMPT_DEADLINE_MS, 'The attempt');
     } catch (err) {
       if (err instanceof UnknownTopicError) return c.json({ error: err.message }, 489 as 400, nonRetryable);
       const retried = retriesBefore(c.req.header('upstash-retried'));

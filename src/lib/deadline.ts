@@ -20,6 +20,10 @@ export function withinDeadline<T>(work: Promise<T>, ms: number, what: string): P
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new DeadlineExceeded(what, ms)), ms);
+    // On Node, a deadline alone does not keep a stopping process alive.
+    (timer as { unref?: () => void }).unref?.();
   });
+  // A late failure of work given up on has nobody left to hear it.
+  work.catch(() => {});
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

@@ -15,26 +15,6 @@ export const ATTEMPT_DEADLINE_MS = 120_000;
 /** The longest failure text kept with a job. */
 export const FAILURE_TEXT_LIMIT = 1000;
 
-export class AttemptTimedOut extends Error {
-  constructor(ms: number) {
-    super(`The attempt did not finish within ${ms} ms.`);
-    this.name = 'AttemptTimedOut';
-  }
-}
-
-/** The attempt's outcome, or AttemptTimedOut once `ms` have passed (the attempt itself runs on). */
-export function underDeadline<T>(attempt: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AttemptTimedOut(ms)), ms);
-    // On Node, a deadline alone does not keep a stopping process alive.
-    (timer as { unref?: () => void }).unref?.();
-  });
-  // A late failure of an attempt given up on has nobody left to hear it.
-  attempt.catch(() => {});
-  return Promise.race([attempt, deadline]).finally(() => clearTimeout(timer));
-}
-
 /**
  * Why an attempt failed, as a short line: the error's name and message, cut to
  * FAILURE_TEXT_LIMIT. A query error's message holds its parameters, so only the driver's cause

@@ -202,7 +202,7 @@ describe('the embedded queue', () => {
 
   it('counts an attempt that outlives its deadline as failed, delivers the others meanwhile, and keeps the job as dead', async () => {
     const name = queueName();
-    expectLogged(/^queue: a poison job failed its last attempt and is kept as a dead job AttemptTimedOut/);
+    expectLogged(/^queue: a poison job failed its last attempt and is kept as a dead job DeadlineExceeded/);
     const queue = openQueue(name, { maxRetries: 1, backoffMs: () => 10, attemptDeadlineMs: 100 });
     const delivered: string[] = [];
     let hung = 0;
@@ -220,7 +220,7 @@ describe('the embedded queue', () => {
       await vi.waitFor(() => expect(delivered).toEqual(['1']), eventually);
       await vi.waitFor(async () => expect(await deadJobsOf([`p-${name}`])).toHaveLength(1), eventually);
       const [dead] = await deadJobsOf([`p-${name}`]);
-      expect(dead).toMatchObject({ topic: 'poison', attempts: 2, lastError: 'AttemptTimedOut: The attempt did not finish within 100 ms.' });
+      expect(dead).toMatchObject({ topic: 'poison', attempts: 2, lastError: 'DeadlineExceeded: The attempt did not finish within 100 ms.' });
       expect(hung).toBe(2);
       // The queue goes on: a message after the dead one is delivered.
       await queue.publish([{ topic: 'fine', body: { n: 2 }, dedupeId: `ok2-${name}` }]);

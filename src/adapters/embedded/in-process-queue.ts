@@ -2,7 +2,8 @@ import type { Database } from '../../data/database.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { logError } from '../../lib/log-error.js';
 import type { Queue, QueueMessage } from '../../ports/queue.js';
-import { ATTEMPT_DEADLINE_MS, failureText, QUEUE_RETRIES, underDeadline } from '../../queue/attempts.js';
+import { withinDeadline } from '../../lib/deadline.js';
+import { ATTEMPT_DEADLINE_MS, failureText, QUEUE_RETRIES } from '../../queue/attempts.js';
 import { type NewQueuedRow, QueueTable, type QueuedRow } from './queue-table.js';
 
 /** How long the queue waits at most before it looks at its table again (rows another process wrote). */
@@ -200,7 +201,7 @@ export class InProcessQueue implements Queue {
         }
         let failure: unknown;
         try {
-          await underDeadline(this.consumer!({ topic: row.topic, body: row.body }), this.options.attemptDeadlineMs ?? ATTEMPT_DEADLINE_MS);
+          await withinDeadline(this.consumer!({ topic: row.topic, body: row.body }), this.options.attemptDeadlineMs ?? ATTEMPT_DEADLINE_MS, 'The attempt');
         } catch (err) {
           failure = err ?? new Error('The consumer failed.');
         }
