@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { eventKinds } from '../../src/domain/webhooks/event-catalog.js';
-import { singleLineText, text, timestamp } from '../../src/http/schemas.js';
+import { singleLineText, timestamp } from '../../src/http/schemas.js';
 
 export const WebhookId = z.object({ id: z.string().openapi({ format: 'uuid' }) });
 
@@ -18,8 +18,8 @@ export const WebhookSubscription = z
 
 export const NewWebhookSubscription = z
   .strictObject({
-    url: text(2000).openapi({
-      description: 'https (http and loopback only on the embedded and dev servers); no credentials; not a private, loopback or link-local address; at most 2,000 characters.',
+    url: singleLineText(2000).openapi({
+      description: 'https (http and loopback only on the embedded and dev servers); one line, no control characters (a URL parser would drop a tab or line break silently); no credentials; not a private, loopback or link-local address; at most 2,000 characters.',
       example: 'https://example.com/hooks/esign',
     }),
     events: z

@@ -104,8 +104,8 @@ describe('single-line fields refuse every control character with 422 naming the 
     );
   });
 
-  it('POST /v1/webhooks: the description', async () => {
-    await refusesEach([['description']], notSingleLine, (path, bad) =>
+  it('POST /v1/webhooks: the URL (a URL parser would drop a tab or line break unseen) and the description', async () => {
+    await refusesEach([['url'], ['description']], notSingleLine, (path, bad) =>
       call(stack, 'POST', '/v1/webhooks', {
         token: company.owner.token,
         body: spoiledAt({ url: `https://hooks.example.test/${unique()}`, events: ['envelope.sent'], description: 'CRM sync' }, path, bad),
