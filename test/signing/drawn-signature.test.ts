@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, envelopeFields, envelopes, outboxMessages, recipients } from '../../src/data/schema.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import { MAX_DRAWN_SIGNATURE_CHARS } from '../../src/domain/signing/signing-state.js';
-import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
-import { call } from '../support/http.js';
+import { createTestCompany, sendTestEnvelope, type TestCompany } from '../support/factories.js';
 import { imagesOnPage } from '../support/pdf-images.js';
 import { canvasRows, encodePng, HOSTILE_PNG, ihdr, pngChunk, pngFile } from '../support/png.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
@@ -24,20 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function sentEnvelope() {
-  const template = await createTestTemplate(stack, company.id, { signing_order: 'parallel' });
-  const tag = crypto.randomUUID().slice(0, 8);
-  const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
-    token: company.owner.token,
-    body: { template_id: template.id, recipients: [{ role: 'Client', name: 'Cleo', email: `cleo-${tag}@example.test` }, { role: 'Witness', name: 'Walt', email: `walt-${tag}@example.test` }] },
-  });
-  expect(answer.status).toBe(201);
-  // The two signers' links; the copy recipient has none.
-  const links = (answer.body.signing_urls as { recipient_id: string; signing_url: string | null }[])
-    .filter((entry) => entry.signing_url !== null)
-    .map((entry) => ({ recipientId: entry.recipient_id, token: entry.signing_url!.split('/sign/')[1]! }));
-  return { envelopeId: answer.body.envelope_id as string, links };
-}
+const sentEnvelope = () => sendTestEnvelope(stack, company);
 
 async function page(token: string) {
   const response = await stack.app.request(`/sign/${token}`);

@@ -7,8 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, outboxMessages, recipients, webhookEvents } from '../../src/data/schema.js';
-import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
-import { call } from '../support/http.js';
+import { createTestCompany, sendTestEnvelope, type TestCompany } from '../support/factories.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -32,17 +31,10 @@ function failNextWrite() {
 }
 
 async function sentEnvelope() {
-  const template = await createTestTemplate(stack, company.id, { signing_order: 'parallel' });
-  const tag = crypto.randomUUID().slice(0, 8);
-  const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
-    token: company.owner.token,
-    body: { template_id: template.id, recipients: [{ role: 'Client', name: 'Cleo', email: `cleo-${tag}@example.test` }, { role: 'Witness', name: 'Walt', email: `walt-${tag}@example.test` }] },
-  });
-  expect(answer.status).toBe(201);
-  const [entry] = answer.body.signing_urls as { recipient_id: string; signing_url: string }[];
-  // Let the send's own follow-ups settle, so what is counted below is the signer's alone.
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  return { recipientId: entry!.recipient_id, token: entry!.signing_url.split('/sign/')[1]! };
+  const { links } = await sendTestEnvelope(stack, company);
+  // The send's own follow-ups settle first, so what is counted below is the signer's alone.
+  await stack.services.inProcessQueue.drained();
+  return links[0]!;
 }
 
 const get = async (token: string) => {

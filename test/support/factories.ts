@@ -11,6 +11,7 @@ import { importTemplate } from '../../src/domain/templates/import-template.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { putUser } from '../../src/domain/users/put-user.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
+import { call } from './http.js';
 import type { TestStack } from './stack.js';
 
 const unique = () => crypto.randomUUID().slice(0, 8);
@@ -79,4 +80,35 @@ export async function createTestTemplate(stack: TestStack, companyId: string, ov
   const definition = ndaDefinition(overrides);
   const bytes = await generateDocument(definition.name, 2);
   return importTemplate(stack.services, companyId, definition, { fileName: 'nda.pdf', bytes });
+}
+
+/** A signer's link of a sent envelope: the token after `/sign/`, and the recipient it belongs to. */
+export type TestLink = { recipientId: string; token: string };
+
+/**
+ * An envelope sent through the API from a fresh NDA template (two signers, Client and Witness, in
+ * parallel unless the overrides say otherwise): its id and each signer's link.
+ */
+export async function sendTestEnvelope(
+  stack: TestStack,
+  company: TestCompany,
+  template: Partial<TemplateDefinition> = { signing_order: 'parallel' },
+): Promise<{ envelopeId: string; links: TestLink[] }> {
+  const { id } = await createTestTemplate(stack, company.id, template);
+  const tag = unique();
+  const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
+    token: company.owner.token,
+    body: {
+      template_id: id,
+      recipients: [
+        { role: 'Client', name: 'Cleo Client', email: `cleo-${tag}@example.test` },
+        { role: 'Witness', name: 'Walt Witness', email: `walt-${tag}@example.test` },
+      ],
+    },
+  });
+  if (answer.status !== 201) throw new Error(`The send answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  const links = (answer.body.signing_urls as { recipient_id: string; signing_url: string | null }[])
+    .filter((entry) => entry.signing_url !== null)
+    .map((entry) => ({ recipientId: entry.recipient_id, token: entry.signing_url!.split('/sign/')[1]! }));
+  return { envelopeId: answer.body.envelope_id as string, links };
 }
