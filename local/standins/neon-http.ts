@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { isDatabaseUnreachable } from '../../src/data/errors.js';
 import type { Standin } from './standin.js';
 import type { IsolationLevel, SqlExecutor, SqlParam, SqlResult, SqlStatement, TransactionMode } from './sql-executors.js';
 
@@ -131,8 +132,11 @@ function errorResponse(error: unknown): Response {
   if (error instanceof BadRequest) return json({ message: error.message }, 400);
   const source = (error ?? {}) as Record<string, unknown>;
   const message = error instanceof Error ? error.message : String(error);
+  // A database out of reach is a gateway's failure, not a refused statement: 503, which the
+  // Worker's client reports as the database being out of reach, and the Worker answers 503 in turn.
+  if (isDatabaseUnreachable(error)) return json({ message: `database unreachable: ${message}` }, 503);
   // A SQLSTATE means Postgres refused the statement: Neon answers those with 400. Anything else
-  // (connection refused, a bug here) is the server's fault, which the driver reports by status.
+  // (a bug here) is the server's fault, which the driver reports by status.
   if (typeof source.code !== 'string' || !/^[0-9A-Z]{5}$/.test(source.code)) return json({ message }, 500);
   const body: Record<string, unknown> = { message };
   for (const field of errorFields) if (source[field] !== undefined) body[field] = source[field];

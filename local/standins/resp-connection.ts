@@ -1,4 +1,5 @@
 import { Socket, connect } from 'node:net';
+import { logError } from '../../src/lib/log-error.js';
 
 /**
  * A minimal RESP2 client: one TCP connection to Redis, commands pipelined in order. Written here
@@ -69,6 +70,8 @@ export class RespConnection {
   private pending: Pending[] = [];
   private buffered: Buffer = Buffer.alloc(0);
   private closed = false;
+  /** A lost Redis fails every pending command; it is logged once, and again after it came back. */
+  private lossReported = false;
 
   constructor(private readonly url: URL) {}
 
@@ -107,7 +110,12 @@ export class RespConnection {
       if (this.socket === socket) this.socket = undefined;
       for (const waiter of this.pending.splice(0)) waiter.reject(error);
     };
-    socket.on('error', fail);
+    socket.on('error', (error) => {
+      if (!this.lossReported) logError('Redis stand-in: the connection to Redis failed; commands fail until it is back', error);
+      this.lossReported = true;
+      fail(error);
+    });
+    socket.on('connect', () => (this.lossReported = false));
     socket.on('close', () => fail(new Error('connection to Redis closed')));
     // AUTH and SELECT from the URL go first on every new connection; their replies are dropped.
     const setup: string[][] = [];

@@ -1,5 +1,6 @@
 import { type PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
+import { CONNECT_TIMEOUT_MS, surviveLostConnections } from '../../src/adapters/postgres/lost-connections.js';
 
 /**
  * What the Neon SQL-over-HTTP stand-in needs from a database: run one statement, or several in one
@@ -120,7 +121,8 @@ export function pgPoolExecutor(pool: pg.Pool, options: { endPoolOnClose?: boolea
 
 /** A pg.Pool for the stand-in: UTC session time zone, as Neon's databases default to, unless the URL says otherwise. */
 export function createStandinPool(postgresUrl: string): pg.Pool {
-  return new pg.Pool({ connectionString: postgresUrl, options: '-c TimeZone=UTC', max: 10 });
+  const pool = new pg.Pool({ connectionString: postgresUrl, options: '-c TimeZone=UTC', max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  return surviveLostConnections(pool, 'Neon stand-in');
 }
 
 // PGlite looks parsers and serializers up by type OID, falling back to its own built-in ones (which

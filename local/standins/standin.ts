@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { logError } from '../../src/lib/log-error.js';
 
 /** A local stand-in for a hosted service: a fetch handler, and what must be released when done. */
 export interface Standin {
@@ -24,7 +25,9 @@ export function serveStandin(standin: Standin, port = 0): Promise<ServedStandin>
     // A port already taken: release what the stand-in holds (e.g. a PGlite) before failing.
     server.once('error', (error) => void standin.close().finally(() => reject(error)));
     server.once('listening', () => {
+      // Past its start, a server error is logged, never thrown: it must not end the process serving the Worker.
       const { port: actual } = server.address() as AddressInfo;
+      server.on('error', (error) => logError(`stand-in on port ${actual}`, error));
       resolve({
         url: `http://127.0.0.1:${actual}`,
         close: async () => {

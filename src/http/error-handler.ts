@@ -1,6 +1,6 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { isDataException, valueRefusedByDatabase } from '../data/errors.js';
+import { isDatabaseUnreachable, isDataException, valueRefusedByDatabase } from '../data/errors.js';
 import { ApiError } from '../errors.js';
 import { logError } from '../lib/log-error.js';
 
@@ -35,7 +35,12 @@ function toApiError(err: unknown): ApiError {
     if (err.status === 413) return payloadTooLarge();
   }
   if (isDataException(err)) return valueRefusedByDatabase();
+  if (isDatabaseUnreachable(err)) return databaseUnreachable();
   return new ApiError('internal_error', 'Something went wrong on our side.');
 }
 
 export const payloadTooLarge = (limit = '1 MiB') => new ApiError('payload_too_large', `The request body is larger than ${limit}.`, { limit });
+
+/** Nothing the client sent is at fault, so it may send the same again once the database is back. */
+const databaseUnreachable = () =>
+  new ApiError('service_unavailable', 'The service cannot reach its database just now. Retry shortly.', {}, { 'Retry-After': '5' });
