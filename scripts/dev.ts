@@ -34,6 +34,40 @@ const DevEnv = z.object({
 const root = fileURLToPath(new URL('..', import.meta.url));
 const EMAIL_API_KEY = 'local-email-api-key';
 
+/**
+ * wrangler dev's process group (wrangler and workerd). It runs detached, so that it is signalled
+ * as a whole; it is therefore stopped here whenever this process ends, however it ends (a signal,
+ * a failure at start, an uncaught error), and never outlives it.
+ */
+let wranglerGroup: number | undefined;
+function stopWrangler() {
+  if (wranglerGroup === undefined) return;
+  try {
+    process.kill(-wranglerGroup, 'SIGTERM');
+  } catch {
+    // ESRCH: the group has already gone.
+  }
+  wranglerGroup = undefined;
+}
+process.on('exit', stopWrangler);
+// Node skips 'exit' listeners when an uncaught error ends the process; end it here instead.
+process.on('uncaughtException', (err) => {
+  console.error(err);
+  process.exit(1);
+});
+
+/** The Worker's readiness: `ready` resolves once it answers, and rejects if the service stops first. */
+function startingRuntime() {
+  let open!: () => void;
+  let fail!: () => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    open = resolve;
+    fail = () => reject(new Error('npm run dev is stopping'));
+  });
+  ready.catch(() => undefined);
+  return { ready, open, fail };
+}
+
 async function main() {
   const config = readNodeConfig(process.env);
   const dev = DevEnv.safeParse(process.env);
@@ -41,9 +75,11 @@ async function main() {
   const { DATABASE_URL, REDIS_URL, QSTASH_RETRY_SCALE } = dev.data;
   // The public port is taken first, so that a port in use fails at once; wrangler dev gets another.
   // The e-mail API stand-in's mailbox is served on it too, at /dev/mailbox as under `npm start`.
+  // Requests that reach it before the Worker answers wait for it (runtime.ready) instead of failing.
   const workerPort = await freePort();
   const emailApi = await serveStandin(createEmailApiStandin(EMAIL_API_KEY));
-  const front = await serveFront(config.PORT, workerPort, Number(new URL(emailApi.url).port)).catch(async (err: unknown) => {
+  const runtime = startingRuntime();
+  const front = await serveFront(config.PORT, workerPort, Number(new URL(emailApi.url).port), runtime.ready).catch(async (err: unknown) => {
     await emailApi.close();
     throw err;
   });
@@ -136,6 +172,7 @@ async function main() {
       env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' },
     },
   );
+  wranglerGroup = wrangler.pid;
   const output: string[] = [];
   let ready = false;
   for (const stream of [wrangler.stdout, wrangler.stderr]) {
@@ -150,20 +187,22 @@ async function main() {
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    if (wrangler.exitCode === null && wrangler.pid) process.kill(-wrangler.pid, 'SIGTERM');
+    stopWrangler();
+    runtime.fail();
     front.close();
     await Promise.allSettled([standins.close(), emailApi.close(), database.close()]);
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  // A closed terminal (SIGHUP) stops the service as Ctrl-C does.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
   wrangler.on('exit', (code) => {
     if (!ready) console.error(`wrangler dev stopped before the service was up:\n${output.join('')}`);
     void stop(code ?? 1);
   });
 
-  await waitUntilServing(`http://127.0.0.1:${config.PORT}/v1/openapi.json`, () => stopping);
+  await waitUntilServing(`http://127.0.0.1:${workerPort}/v1/openapi.json`, () => stopping);
   ready = true;
+  runtime.open();
   // The deployed Worker's Cron Trigger (the outbox sweeper) runs every minute; here, as often as
   // the embedded server's, so that what a request left behind is relayed just as it would be.
   const cron = setInterval(() => void fetch(`http://127.0.0.1:${config.PORT}/__scheduled?cron=*+*+*+*+*`).catch(() => undefined), 15_000);
@@ -216,7 +255,7 @@ const WHOLE_BODY_BYTES = 21 * 1024 * 1024;
  * In production Cloudflare's edge holds the client's connection, and hands the Worker a chunked
  * body as a stream of unknown length.
  */
-function serveFront(port: number, workerPort: number, mailboxPort: number): Promise<Server> {
+function serveFront(port: number, workerPort: number, mailboxPort: number, workerReady: Promise<void>): Promise<Server> {
   const upstream = new Agent({ keepAlive: true });
   const server = createServer(async (incoming, outgoing) => {
     // The Worker has no dev pages; the mail it sent is shown by the e-mail API stand-in.
@@ -224,6 +263,12 @@ function serveFront(port: number, workerPort: number, mailboxPort: number): Prom
     const framed = incoming.headers['transfer-encoding'] !== undefined || incoming.headers['content-length'] !== undefined;
     const body = framed ? await readUpTo(incoming, WHOLE_BODY_BYTES) : Buffer.alloc(0);
     if (!body) return; // the client went away
+    // The port is taken before wrangler dev has built the Worker (seconds): a request that comes
+    // meanwhile, from a script that waits for the port, is held until the Worker answers.
+    if (target === workerPort && !(await workerReady.then(() => true, () => false))) {
+      if (!outgoing.destroyed) outgoing.writeHead(503, { 'content-type': 'text/plain', connection: 'close' }).end('npm run dev is stopping.\n');
+      return;
+    }
     const sent = endToEnd(incoming.headers);
     // The Worker takes the caller's address from CF-Connecting-IP, which Cloudflare's edge sets and
     // no client can; here the socket's address replaces whatever a client sent, so a made-up one

@@ -6,11 +6,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { RespConnection } from '../../local/standins/resp-connection.js';
+import { freePort, userEnvironment } from '../embedded/server-process.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 
 const ADMIN_TOKEN = 'adm_e2e_admin_token_0123456789';
@@ -132,14 +132,6 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
-/** The environment a user's shell would have: without what Vite and vitest add (BASE_URL='/', MODE…). */
-function userEnvironment(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of ['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'NODE_ENV', 'TEST']) delete env[name];
-  for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name];
-  return env;
-}
-
 async function withClient(url: string, use: (client: pg.Client) => Promise<unknown>) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -148,16 +140,6 @@ async function withClient(url: string, use: (client: pg.Client) => Promise<unkno
   } finally {
     await client.end();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 }
 
 function waitForListening(child: ChildProcess, timeoutMs = 120_000): Promise<string> {

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The variables the server reads; the test's own environment must not leak any of them in. */
-const serverVariables = ['PORT', 'DATA_DIR', 'SEED_FILE', 'ADMIN_TOKEN', 'BASE_URL', 'TOKEN_SECRET'];
+const serverVariables = ['PORT', 'DATA_DIR', 'SEED_FILE', 'ADMIN_TOKEN', 'BASE_URL', 'TOKEN_SECRET', 'DATABASE_URL', 'REDIS_URL'];
+
+/** How a user starts the embedded server; `npm run dev` is the other command. */
+const npmStart = ['npx', 'tsx', 'src/entries/node.ts'];
 
 export type ServerRun = {
   child: ChildProcess;
@@ -43,16 +46,24 @@ const groupAlive = (pid: number) => {
   }
 };
 
+/** The environment a user's shell would have: without what Vite and vitest add (BASE_URL='/', MODE…). */
+export function userEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'NODE_ENV', 'TEST']) delete env[name];
+  for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name];
+  return env;
+}
+
 /**
  * Starts the server. `npx` runs it through npm and a shell, which do not pass SIGTERM on to the
  * server, so the run gets its own process group and is signalled as a whole, as a terminal does.
  */
-export function spawnServer(env: Record<string, string>): ServerRun {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+export function spawnServer(env: Record<string, string>, command = npmStart): ServerRun {
+  const childEnv = userEnvironment();
   for (const name of serverVariables) delete childEnv[name];
   Object.assign(childEnv, env);
 
-  const child = spawn('npx', ['tsx', 'src/entries/node.ts'], { cwd: projectRoot, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0]!, command.slice(1), { cwd: projectRoot, env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
