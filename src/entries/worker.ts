@@ -25,8 +25,9 @@ async function buildApp() {
   const services = productionServices(config, pdf);
   const app = createApp(services);
   mountLater(app, '/internal/*', services, async () => {
-    const [{ QStashReceiver }, { queueCallbackRoutes }] = await Promise.all([import('../adapters/production/qstash-receiver.js'), import('../http/queue-callback.js')]);
-    return queueCallbackRoutes(new QStashReceiver({ current: config.QSTASH_CURRENT_SIGNING_KEY, next: config.QSTASH_NEXT_SIGNING_KEY }));
+    const [{ Receiver }, { queueCallbackRoutes }] = await Promise.all([import('@upstash/qstash'), import('../http/queue-callback.js')]);
+    // devMode false: these keys, never a local dev server's that QSTASH_DEV would name.
+    return queueCallbackRoutes(new Receiver({ currentSigningKey: config.QSTASH_CURRENT_SIGNING_KEY, nextSigningKey: config.QSTASH_NEXT_SIGNING_KEY, devMode: false }));
   });
   const housekeeping = async () => (await import('../outbox/housekeeping.js')).housekeeping(services);
   return { app, housekeeping };

@@ -1,7 +1,7 @@
+import type { Receiver } from '@upstash/qstash';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import type { QStashReceiver } from '../adapters/production/qstash-receiver.js';
 import { ApiError } from '../errors.js';
 import { randomBase62 } from '../lib/crypto.js';
 import { logError } from '../lib/log-error.js';
@@ -22,24 +22,26 @@ export const QUEUE_CALLBACK_BODY_LIMIT = 64 * 1024;
 
 /**
  * Where QStash delivers queued messages: `POST /internal/queue/{topic}`. Only a request whose
- * `Upstash-Signature` verifies (current key, then next) is acted on; an unknown topic, or a body
- * that is not a JSON object, is answered 489 with `Upstash-NonRetryable-Error`, so QStash
- * dead-letters it instead of retrying forever. A consumer that fails (or outlives its deadline) is
- * answered 500 for QStash to retry, except on the last retry: the job is then recorded in
- * `dead_jobs`, the same record as the embedded queue's, and answered 489 so that QStash stops.
+ * `Upstash-Signature` @upstash/qstash's Receiver verifies (current key, then next; for the URL
+ * called and the body received) is acted on; an unknown topic, or a body that is not a JSON
+ * object, is answered 489 with `Upstash-NonRetryable-Error`, so QStash dead-letters it instead of
+ * retrying forever. A consumer that fails (or outlives its deadline) is answered 500 for QStash to
+ * retry, except on the last retry: the job is then recorded in `dead_jobs`, the same record as the
+ * embedded queue's, and answered 489 so that QStash stops.
  *
  * The body is read last: a request without a signature, or with one that is not even a QStash
  * token, is refused 401 before any of it is read; one over QUEUE_CALLBACK_BODY_LIMIT is refused 413
  * (by its declared length, or as soon as it has sent more). The signature then covers the body's
  * hash, so the body is verified once read.
  */
-export function queueCallbackRoutes(receiver: Pick<QStashReceiver, 'verify'>, consumers?: Record<string, QueueConsumer>) {
+export function queueCallbackRoutes(receiver: Pick<Receiver, 'verify'>, consumers?: Record<string, QueueConsumer>) {
   const app = new Hono<AppEnv>();
   app.use('/internal/*', requireQstashToken);
   app.use('/internal/*', bodyLimit({ maxSize: QUEUE_CALLBACK_BODY_LIMIT, onError: () => Promise.reject(payloadTooLarge('64 KiB')) }));
   app.post('/internal/queue/:topic', async (c) => {
     const body = await c.req.text();
     const signature = c.req.header('upstash-signature')!;
+    // The Receiver throws for a signature it refuses; either way nothing is acted on.
     const verified = await receiver.verify({ signature, body, url: c.req.url }).catch(() => false);
     if (!verified) throw invalidSignature();
     const parsed = parseObject(body);

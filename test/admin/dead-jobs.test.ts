@@ -11,7 +11,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InProcessQueue } from '../../src/adapters/embedded/in-process-queue.js';
-import { QStashReceiver } from '../../src/adapters/production/qstash-receiver.js';
+import { Receiver } from '@upstash/qstash';
 import { mountLater } from '../../src/app.js';
 import { deadJobs, queuedMessages } from '../../src/data/schema.js';
 import type { AppEnv } from '../../src/http/app-env.js';
@@ -162,7 +162,7 @@ describe('the production queue callback on QStash', () => {
   const callback = new Hono<AppEnv>();
   callback.onError(handleError);
   callback.notFound(handleNotFound);
-  beforeAll(() => mountLater(callback, '/internal/*', stack.services, async () => queueCallbackRoutes(new QStashReceiver(keys), consumers)));
+  beforeAll(() => mountLater(callback, '/internal/*', stack.services, async () => queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next }), consumers)));
 
   async function delivery(retried: number, body: string) {
     const request = qstashDelivery(url, body, await qstashSignature(keys.current, url, body));

@@ -94,7 +94,7 @@ describe('contacts', () => {
     const answer = await api('POST', '/v1/contacts', { token: demoToken, body: { name: 'Long', email } });
     expect(answer.status).toBe(422);
     expect(answer.body.error.details.issues[0].path).toBe('email');
-    // The Worker bundles zod with its English locale only (src/entries/worker-zod): the messages are zod's own.
+    // The messages are zod's own, in its default English.
     expect(answer.body.error.details.issues[0].message).toBe('Too big: expected string to have <=150 characters');
   });
 });

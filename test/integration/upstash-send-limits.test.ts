@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
 import { createUpstashRedisRestStandin } from '../../local/standins/upstash-redis-rest.js';
-import { UpstashRedisClient } from '../../src/adapters/production/upstash-redis-client.js';
+import { openUpstashRedis } from '../../src/adapters/production/upstash-redis.js';
 import { UpstashSendLimits } from '../../src/adapters/production/upstash-send-limits.js';
 import type { SendAttempt } from '../../src/ports/send-limits.js';
 
@@ -16,13 +16,13 @@ const now = new Date('2026-11-23T10:00:00.000Z');
 
 describe('UpstashSendLimits over real Redis', () => {
   let served: ServedStandin;
-  let redis: UpstashRedisClient;
+  let redis: ReturnType<typeof openUpstashRedis>;
   const baselines = new Map<string, number>();
   let limits: UpstashSendLimits;
 
   beforeAll(async () => {
     served = await serveStandin(createUpstashRedisRestStandin({ redisUrl, token }));
-    redis = new UpstashRedisClient(served.url, token);
+    redis = openUpstashRedis(served.url, token);
     limits = new UpstashSendLimits(redis, async (companyId) => baselines.get(companyId) ?? 0);
   });
   afterAll(() => served?.close());

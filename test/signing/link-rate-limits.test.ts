@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { serveStandin, type ServedStandin } from '../../local/standins/standin.js';
 import { createUpstashRedisRestStandin } from '../../local/standins/upstash-redis-rest.js';
 import { UpstashRateLimiter } from '../../src/adapters/production/upstash-rate-limiter.js';
-import { UpstashRedisClient } from '../../src/adapters/production/upstash-redis-client.js';
+import { openUpstashRedis } from '../../src/adapters/production/upstash-redis.js';
 import { signingRateRule, unverifiedLinkRateRule } from '../../src/http/signing-security.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   company = await createTestCompany(stack, { quota: 100 });
   if (inject('databaseUrl')) {
     redisRest = await serveStandin(createUpstashRedisRestStandin({ redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', token: REDIS_TOKEN }));
-    stack.services.rateLimiter = new UpstashRateLimiter(new UpstashRedisClient(redisRest.url, REDIS_TOKEN));
+    stack.services.rateLimiter = new UpstashRateLimiter(openUpstashRedis(redisRest.url, REDIS_TOKEN));
   }
 });
 afterAll(async () => {

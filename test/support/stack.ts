@@ -9,7 +9,7 @@ import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from './seal-fixture.js';
 import { inject } from 'vitest';
 import { serveStandin } from '../../local/standins/standin.js';
 import { createUpstashRedisRestStandin } from '../../local/standins/upstash-redis-rest.js';
-import { UpstashRedisClient } from '../../src/adapters/production/upstash-redis-client.js';
+import { openUpstashRedis } from '../../src/adapters/production/upstash-redis.js';
 import { UpstashSendLimits } from '../../src/adapters/production/upstash-send-limits.js';
 import { sendsInPeriod } from '../../src/domain/quota/sends-in-period.js';
 import { embeddedServices, type EmbeddedServices } from '../../src/adapters/embedded/embedded-services.js';
@@ -85,7 +85,7 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
   // script and the Upstash REST stand-in, so every send suite proves it there too.
   const redisRest = databaseUrl ? await serveStandin(createUpstashRedisRestStandin({ redisUrl: REDIS_URL, token: REDIS_TOKEN })) : undefined;
   if (redisRest) {
-    const redis = new UpstashRedisClient(redisRest.url, REDIS_TOKEN);
+    const redis = openUpstashRedis(redisRest.url, REDIS_TOKEN);
     services.sendLimits = new UpstashSendLimits(redis, (companyId, period) => sendsInPeriod(database.db, companyId, period));
   }
   const app = createApp(services);

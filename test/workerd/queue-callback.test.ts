@@ -1,8 +1,8 @@
-/** The QStash callback route inside workerd, verified by the Worker's own QStashReceiver. */
+/** The QStash callback route inside workerd, verified by @upstash/qstash's Receiver. */
 import { Hono } from 'hono';
 import { SignJWT } from 'jose';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { QStashReceiver } from '../../src/adapters/production/qstash-receiver.js';
+import { Receiver } from '@upstash/qstash';
 import { mountLater } from '../../src/app.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { handleError, handleNotFound } from '../../src/http/error-handler.js';
@@ -35,7 +35,7 @@ const consumers: Record<string, QueueConsumer> = {
 const app = new Hono<AppEnv>();
 app.onError(handleError);
 app.notFound(handleNotFound);
-mountLater(app, '/internal/*', services, async () => queueCallbackRoutes(new QStashReceiver(keys), consumers));
+mountLater(app, '/internal/*', services, async () => queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next }), consumers));
 
 const deliver = (request: Request) => app.fetch(request);
 

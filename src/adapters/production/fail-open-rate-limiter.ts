@@ -1,8 +1,8 @@
+import { withinDeadline } from '../../lib/deadline.js';
 import { logError } from '../../lib/log-error.js';
 import type { RateDecision, RateLimiter, RateRule } from '../../ports/rate-limiter.js';
+import { REDIS_TIMEOUT_MS } from './upstash-redis.js';
 
-/** How long a request waits for Redis's count before it goes on uncounted. */
-export const RATE_LIMIT_TIMEOUT_MS = 1000;
 
 /**
  * Request-rate limits fail open: when Redis does not answer within a second, or fails, the request
@@ -18,16 +18,12 @@ export class FailOpenRateLimiter implements RateLimiter {
 
   constructor(
     private readonly inner: RateLimiter,
-    private readonly timeoutMs = RATE_LIMIT_TIMEOUT_MS,
+    private readonly timeoutMs = REDIS_TIMEOUT_MS,
   ) {}
 
   async limit(rule: RateRule, identifier: string): Promise<RateDecision> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-    });
     try {
-      return await Promise.race([this.inner.limit(rule, identifier), timedOut]);
+      return await withinDeadline(this.inner.limit(rule, identifier), this.timeoutMs, `Redis's count for "${rule.name}"`);
     } catch (err) {
       const now = Date.now();
       if (now - (this.lastLogged.get(rule.name) ?? 0) >= 10_000) {
@@ -35,8 +31,6 @@ export class FailOpenRateLimiter implements RateLimiter {
         logError(`rate limit "${rule.name}" not counted: Redis failed; requests go on uncounted`, err);
       }
       return { success: true, limit: rule.limit, remaining: rule.limit, reset: 0, unmetered: true };
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -1,30 +1,37 @@
-import { NeonHttpSession } from 'drizzle-orm/neon-http/session';
-import { PgDatabase, PgDialect } from 'drizzle-orm/pg-core';
+import { neon, neonConfig } from '@neondatabase/serverless';
+import { drizzle } from 'drizzle-orm/neon-http';
 import type { Database, Db } from '../../data/database.js';
 import { writeAsOne } from '../../data/write-as-one.js';
-import { NeonHttpClient } from './neon-http-client.js';
+
+/** How long one statement (or one batch) may take before it fails and the request answers 503. */
+export const STATEMENT_TIMEOUT_MS = 10_000;
 
 /**
- * Neon over HTTP: every query is one stateless HTTPS request, which suits Workers. Atomic changes
- * go as one batch, which Neon runs in a single transaction in one round trip. `fetchEndpoint`
- * aims the client at a local stand-in during development; production leaves it unset.
+ * Neon over HTTP with drizzle's `neon-http` driver over `neon()` from @neondatabase/serverless:
+ * every query is one stateless HTTPS request, which suits Workers. Atomic changes go as one batch,
+ * which Neon runs in a single transaction in one round trip.
  *
- * drizzle's neon-http session over our own client (neon-http-client.ts): drizzle's `neon-http`
- * entry would bring @neondatabase/serverless along, which this Worker no longer loads. It is given
- * no schema: the service makes no relational queries (`db.query`), and working out their
- * configuration for every table would cost each isolate's first request.
+ * Every request to Neon is aborted after STATEMENT_TIMEOUT_MS: the driver then reports it as a
+ * connection error, which the service answers with 503 (src/data/errors.ts), never a hang.
+ * `fetchEndpoint` aims the driver at a local stand-in during development; production leaves it
+ * unset. Both are the driver's global settings, the same for every database an isolate opens.
+ *
+ * drizzle is given no schema: the service makes no relational queries (`db.query`), and working
+ * out their configuration for every table would cost each isolate's first request.
  */
-export function openNeonHttpDatabase(databaseUrl: string, options: { fetchEndpoint?: string } = {}): Database {
-  const client = new NeonHttpClient(databaseUrl, options).queryFunction();
-  const dialect = new PgDialect();
-  const session = new NeonHttpSession(client as never, dialect, undefined);
-  const db = new PgDatabase(dialect, session, undefined) as unknown as Db;
+export function openNeonHttpDatabase(databaseUrl: string, options: { fetchEndpoint?: string; statementTimeoutMs?: number } = {}): Database {
+  const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  // Unset, the driver's own default: Neon's regional endpoint for the connection string's host.
+  neonConfig.fetchEndpoint = options.fetchEndpoint as typeof neonConfig.fetchEndpoint;
+  neonConfig.fetchFunction = (input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const client = neon(databaseUrl);
+  const db = drizzle({ client }) as unknown as Db & { batch: (statements: readonly unknown[]) => Promise<unknown[]> };
   return {
     db,
     atomic: async (build) => {
       const statements = build(db);
       if (statements.length === 0) return [];
-      return [...(await session.batch(statements as never))];
+      return [...(await db.batch(statements))];
     },
     writeAsOne: (build) => writeAsOne(db, build),
     close: async () => {},

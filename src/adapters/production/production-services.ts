@@ -8,10 +8,10 @@ import { MemoryRateLimiter } from '../embedded/memory-rate-limiter.js';
 import { MemorySendLimits } from '../embedded/memory-send-limits.js';
 import { EmailApiMailer } from './email-api-mailer.js';
 import { openNeonHttpDatabase } from './neon-http-database.js';
-import { UpstashRedisClient } from './upstash-redis-client.js';
 import { QStashQueue } from './qstash-queue.js';
 import { FailOpenRateLimiter } from './fail-open-rate-limiter.js';
 import { UpstashRateLimiter } from './upstash-rate-limiter.js';
+import { openUpstashRedis } from './upstash-redis.js';
 import { UpstashSendLimits } from './upstash-send-limits.js';
 
 /**
@@ -22,7 +22,7 @@ import { UpstashSendLimits } from './upstash-send-limits.js';
 export function productionServices(config: WorkerConfig, pdf: PdfMaker): Services {
   const redis =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
-      ? new UpstashRedisClient(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN)
+      ? openUpstashRedis(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN)
       : undefined;
   const database = openNeonHttpDatabase(config.DATABASE_URL, { fetchEndpoint: config.NEON_FETCH_ENDPOINT });
   const baseline = (companyId: string, period: string) => sendsInPeriod(database.db, companyId, period);

@@ -1,29 +1,41 @@
+import { Ratelimit } from '@upstash/ratelimit';
+import type { Redis } from '@upstash/redis/cloudflare';
 import type { RateDecision, RateLimiter, RateRule } from '../../ports/rate-limiter.js';
-import { COUNT_REQUEST, WEIGHTED_COUNT, windowKeys } from './sliding-window-lua.js';
-import type { RedisScript, UpstashRedisClient } from './upstash-redis-client.js';
-
-// A request over the limit is refused without being counted, so a client that keeps knocking
-// while limited is let in again as the window slides.
-const LIMIT = `${WEIGHTED_COUNT}
-if weighted >= limit then return {0, weighted} end
-${COUNT_REQUEST}
-return {1, weighted}`;
 
 /**
- * Rate limits in Upstash Redis, shared by every isolate in every location: a sliding window per
- * rule and identifier, decided atomically by one script in Redis, so concurrent requests cannot
- * overshoot.
+ * Rate limits in Upstash Redis with @upstash/ratelimit's sliding window, shared by every isolate in
+ * every location; Redis decides each count atomically, so concurrent requests cannot overshoot, and
+ * a request over the limit is not counted (a client that keeps knocking is let in as the window
+ * slides). One limiter per rule, made on its first use.
+ *
+ * The limiter's own timeout is off (it would let a request through silently) and so is its
+ * in-isolate cache of blocked callers (it would keep a caller blocked to the end of the fixed
+ * window, where the sliding window lets it in earlier, and differ from `npm start`'s limits):
+ * FailOpenRateLimiter bounds the wait and says when Redis was not asked.
  */
 export class UpstashRateLimiter implements RateLimiter {
-  private readonly script: RedisScript<[allowed: 0 | 1, counted: number]>;
+  private readonly limiters = new Map<string, Ratelimit>();
 
-  constructor(redis: UpstashRedisClient) {
-    this.script = redis.script(LIMIT);
+  constructor(private readonly redis: Redis) {}
+
+  async limit(rule: RateRule, identifier: string): Promise<RateDecision> {
+    const { success, limit, remaining, reset } = await this.limiterFor(rule).limit(identifier);
+    return { success, limit, remaining: Math.max(0, remaining), reset };
   }
 
-  async limit(rule: RateRule, identifier: string, now = Date.now()): Promise<RateDecision> {
-    const [allowed, counted] = await this.script.exec(windowKeys(`esign:rl:${identifier}`, rule.windowMs, now), [String(rule.limit), String(rule.windowMs), String(now)]);
-    const reset = (Math.floor(now / rule.windowMs) + 1) * rule.windowMs;
-    return { success: allowed === 1, limit: rule.limit, remaining: Math.max(0, rule.limit - counted), reset };
+  private limiterFor(rule: RateRule): Ratelimit {
+    let limiter = this.limiters.get(rule.name);
+    if (!limiter) {
+      limiter = new Ratelimit({
+        redis: this.redis,
+        limiter: Ratelimit.slidingWindow(rule.limit, `${rule.windowMs} ms`),
+        prefix: 'esign:rl',
+        timeout: 0,
+        ephemeralCache: false,
+        analytics: false,
+      });
+      this.limiters.set(rule.name, limiter);
+    }
+    return limiter;
   }
 }

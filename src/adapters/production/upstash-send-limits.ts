@@ -1,7 +1,25 @@
+import type { Redis } from '@upstash/redis/cloudflare';
+import { withinDeadline } from '../../lib/deadline.js';
 import { rateRules } from '../../ports/rate-limiter.js';
 import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt, type SendLimits, type SendRelease } from '../../ports/send-limits.js';
-import { COUNT_REQUEST, WEIGHTED_COUNT, windowKeys } from './sliding-window-lua.js';
-import type { RedisScript, UpstashRedisClient } from './upstash-redis-client.js';
+import { REDIS_TIMEOUT_MS } from './upstash-redis.js';
+
+// The send's sliding window counts as @upstash/ratelimit's (and MemoryRateLimiter's) does: the
+// previous fixed window's count weighted by how much of it the window still overlaps, plus the
+// current one's; a refused request is not counted. It is part of the admission's script rather
+// than a limiter of its own, because the limit, the claim and the quota are one decision.
+const WEIGHTED_COUNT = `
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+local weighted = math.floor(previous * (1 - (tonumber(ARGV[3]) % window) / window) + current)`;
+
+/** Counts one request in the current window, kept for two windows: it is the next one's previous. */
+const COUNT_REQUEST = `
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], window * 2)
+weighted = weighted + 1`;
 
 // One script, so Redis decides the whole admission atomically in one round trip. The order is
 // the rule: the limit first (a refused send takes nothing), then the Idempotency-Key claim (a
@@ -57,19 +75,31 @@ return 1`;
 /** A quota key outlives its month by a few days, then expires by itself. */
 const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
 
+/** What the service calls of @upstash/redis's Script: EVALSHA, falling back to EVAL on NOSCRIPT. */
+type RedisScript<T> = { exec(keys: string[], args: string[]): Promise<T> };
+
 type AdmitReply = [code: 'rebuild' | 'limited' | 'held' | 'ok' | 'unknown' | 'exceeded' | 'taken', counted: number, heldFor: string, used: number, allowance: number];
 
-/** The send's limits in Upstash Redis, shared by every isolate in every location. */
+/**
+ * The send's limits in Upstash Redis, shared by every isolate in every location: the scripts above,
+ * run by @upstash/redis (by their SHA-1, sent whole the first time a Redis has not seen them).
+ *
+ * Each admission script answers within REDIS_TIMEOUT_MS or fails, and the send answers 503: it
+ * fails closed, so no send goes beyond the plan. Redis may still run a script it got before the
+ * wait was given up on; that errs the same way (an attempt counted, a claim held for CLAIM_TTL_MS,
+ * at worst one quota unit counted for a send that was not made), never in the caller's favour.
+ */
 export class UpstashSendLimits implements SendLimits {
   private readonly admitScript: RedisScript<AdmitReply>;
   private readonly releaseScript: RedisScript<number>;
 
   constructor(
-    private readonly redis: UpstashRedisClient,
+    private readonly redis: Redis,
     private readonly baseline: QuotaBaseline,
+    private readonly timeoutMs = REDIS_TIMEOUT_MS,
   ) {
-    this.admitScript = redis.script(ADMIT);
-    this.releaseScript = redis.script(RELEASE);
+    this.admitScript = redis.createScript<AdmitReply>(ADMIT);
+    this.releaseScript = redis.createScript<number>(RELEASE);
   }
 
   async admit(attempt: SendAttempt, now: Date): Promise<SendAdmission> {
@@ -94,12 +124,12 @@ export class UpstashSendLimits implements SendLimits {
   }
 
   async used(companyId: string, period: string): Promise<number> {
-    return Number((await this.redis.command<string | null>(['GET', quotaKey(companyId, period)])) ?? 0);
+    return Number((await this.redis.get<string>(quotaKey(companyId, period))) ?? 0);
   }
 
   private run(attempt: SendAttempt, now: Date, baseline: string): Promise<AdmitReply> {
     const rule = rateRules.send;
-    return this.admitScript.exec(
+    const admission = this.admitScript.exec(
       [
         ...windowKeys(`esign:send:${attempt.apiKeyId}`, rule.windowMs, now.getTime()),
         attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none',
@@ -119,7 +149,14 @@ export class UpstashSendLimits implements SendLimits {
         attempt.countAttempt === false ? '0' : '1',
       ],
     );
+    return withinDeadline(admission, this.timeoutMs, "The send's admission in Redis");
   }
+}
+
+/** The keys of one identifier's current and previous windows, the order WEIGHTED_COUNT reads them. */
+function windowKeys(prefix: string, windowMs: number, now: number): [current: string, previous: string] {
+  const window = Math.floor(now / windowMs);
+  return [`${prefix}:${window}`, `${prefix}:${window - 1}`];
 }
 
 const quotaKey = (companyId: string, period: string) => `esign:quota:${companyId}:${period}`;
