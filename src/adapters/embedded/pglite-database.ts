@@ -5,17 +5,15 @@ import { type Database, type Db, runInTransaction } from '../../data/database.js
 import { migrationsFolder } from '../../data/migrations.js';
 import { writeAsOne } from '../../data/write-as-one.js';
 import * as schema from '../../data/schema.js';
-import { statementCachingClient } from './pglite-statement-cache.js';
 
 /**
  * The embedded Postgres: PGlite in a data directory (or in memory when none is given), migrated
- * on open. PGlite serialises queries on its one connection and holds it for a whole transaction;
- * drizzle reaches it through a client that keeps statements prepared (pglite-statement-cache.ts).
+ * on open. PGlite serialises queries on its one connection and holds it for a whole transaction.
  */
 export async function openPgliteDatabase(source?: string | PGlite): Promise<Database> {
   // An open instance may be shared, as `npm run dev` shares it with the Neon stand-in.
   const client = source instanceof PGlite ? source : source ? new PGlite(source) : new PGlite();
-  const db = drizzle(statementCachingClient(client) as unknown as PGlite, { schema });
+  const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   return {
     db: db as unknown as Db,
