@@ -4,7 +4,7 @@ import type { RateDecision, RateLimiter, RateRule } from '../../ports/rate-limit
 type Window = { start: number; count: number; previous: number };
 
 /**
- * The sliding window of the production limits (sliding-window-lua.ts, @upstash/ratelimit's
+ * The sliding window of the production limits (@upstash/ratelimit's
  * `slidingWindow`), in process: the previous fixed window's count is weighted by how much of it
  * still overlaps the sliding window. Same algorithm as production, so
  * the embedded server limits exactly as the deployed one does. Node runs this synchronously, so
