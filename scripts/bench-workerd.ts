@@ -1,23 +1,28 @@
 /**
  * The Worker as deployed, inside workerd (part 3 of `npm run bench`): its bundle size, its cold
- * start and the CPU time of each route measured, all against a trivial Worker in the same run.
+ * start against the stack floor's (scripts/stack-floor/) and a trivial Worker's, and the CPU time of
+ * each route measured against a trivial request, all in the same run.
  *
  * The bundle is built as `wrangler deploy` builds it (a dry run of wrangler.toml) and run by
  * Miniflare with the compatibility date and flags of wrangler.toml, its [vars], and bindings that
- * aim the production adapters at the stand-ins of part 2 (Neon HTTP, Upstash REST, QStash).
+ * aim the production adapters at the stand-ins of part 2 (Neon HTTP, Upstash REST, QStash). The
+ * stack floor is built the same way from a configuration written beside it, and gets the same
+ * bindings, so it reaches the same stand-ins.
  *
- * CPU time is read from /proc/<pid>/task/<tid>/schedstat: nanoseconds each of workerd's threads
- * actually ran, which does not grow when the shared machine takes the core away (wall time does).
  * - Cold start: a fresh workerd process per run, from its start to the answer of its first request
- *   (an authenticated GET): the module's load and evaluation, the app's build and the request,
- *   all threads summed. The trivial Worker's process, measured the same way, is the baseline: our
- *   own cost is the difference.
+ *   (an authenticated GET), for the API Worker, the stack floor and the trivial Worker in turn.
+ *   What a Worker costs from a cold isolate is its process's count less the trivial Worker's (which
+ *   holds workerd's own start and Miniflare's plumbing); the aim compares the API Worker's to the
+ *   stack floor's. Counted in instructions under callgrind (see workerd-profile.ts), and in CPU
+ *   time too, for information (CPU time instead where valgrind is missing).
  * - Per route, warm: the isolate's thread (the one that ran the most) over each request and what
  *   follows its answer (the outbox relay of a send), rounds alternating the routes.
+ * CPU time is read from /proc/<pid>/task/<tid>/schedstat: nanoseconds each of workerd's threads
+ * actually ran, which does not grow when the shared machine takes the core away (wall time does).
  * Linux only (it reads /proc).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,8 +30,8 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { SourceMap } from 'node:module';
 import { Miniflare } from 'miniflare';
-import { hotspots, openInspector, type Profile, profileCpu, threadNanos, workerdPid } from './workerd-profile.js';
-
+import { writeStackFloorConfig } from './stack-floor/wrangler-config.js';
+import { callgrindAvailable, callgrindWorkerd, hotspots, openInspector, type Profile, profileCpu, threadNanos, workerdPid } from './workerd-profile.js';
 
 const root = resolve(import.meta.dirname, '..');
 export const BUDGET_GZIP_KIB = 500;
@@ -41,7 +46,7 @@ export function median(values: number[]) {
 }
 const summary = (values: number[]) => ({ median_ms: round(median(values)), min_ms: round(Math.min(...values)), max_ms: round(Math.max(...values)), runs: values.length });
 
-/** A deploy bundle: wrangler's dry run of one of the two Workers' configurations, as `npm run size` makes it. */
+/** A deploy bundle: wrangler's dry run of a Worker's configuration (relative to the project, or absolute), as `npm run size` makes it. */
 async function buildDeployBundle(dir: string, config = 'wrangler.toml') {
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' };
   await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--config', config, '--outdir', dir], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }).catch(
@@ -54,7 +59,7 @@ async function buildDeployBundle(dir: string, config = 'wrangler.toml') {
   const raw = modules.reduce((n, m) => n + m.contents.length, 0);
   const gzip = modules.reduce((n, m) => n + gzipSync(m.contents, { level: 9 }).length, 0);
   // The entry keeps the name of the configuration's `main`; other modules are chunks it imports.
-  const main = /^main\s*=\s*"(?:.*\/)?([^/"]+)\.ts"/m.exec(readFileSync(join(root, config), 'utf8'))?.[1] ?? 'index';
+  const main = /^main\s*=\s*"(?:.*\/)?([^/"]+)\.ts"/m.exec(readFileSync(resolve(root, config), 'utf8'))?.[1] ?? 'index';
   const entry = `${main}.js`;
   if (!files.includes(entry)) throw new Error(`No ${entry} among the bundle's modules (${files.join(', ')})`);
   return { dir, main: join(dir, entry), files, rawKiB: round(raw / 1024), gzipKiB: round(gzip / 1024) };
@@ -113,32 +118,57 @@ const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 export async function measureWorkerd(options: {
   bindings: Record<string, string>;
   firstRequest: WorkerdRoute;
+  /** The same authenticated read, as the stack floor serves it. */
+  stackFloorRequest: WorkerdRoute;
   routes: WorkerdRoute[];
   coldRuns: number;
   warmRuns: number;
-  /** Where to write the first request's profile (a .cpuprofile DevTools opens), if anywhere. */
+  /** Where to write the first request's profile (a .cpuprofile DevTools opens) and the cold starts' callgrind profiles, if anywhere. */
   profileDir?: string;
 }) {
   const tmp = await mkdtemp(join(tmpdir(), 'bench-workerd-'));
+  if (options.profileDir) await mkdir(options.profileDir, { recursive: true });
   try {
     const bundle = await buildDeployBundle(join(tmp, 'worker'));
     const pdfBundle = await buildDeployBundle(join(tmp, 'pdf-worker'), 'wrangler.pdf.toml');
+    await mkdir(join(tmp, 'stack-floor-config'));
+    const floor = await buildDeployBundle(join(tmp, 'stack-floor'), await writeStackFloorConfig(join(tmp, 'stack-floor-config')));
     const trivial = { script: "export default { fetch: () => new Response('ok') };" };
     const trivialFirst: WorkerdRoute = { name: 'GET / (trivial Worker)', path: '/', expect: 200 };
+    const subjects = {
+      worker: { subject: bundle, first: options.firstRequest },
+      stack_floor: { subject: floor, first: options.stackFloorRequest },
+      trivial: { subject: trivial, first: trivialFirst },
+    } satisfies Record<string, { subject: Subject; first: WorkerdRoute }>;
+    type Which = keyof typeof subjects;
+    const which = Object.keys(subjects) as Which[];
+    // Each run starts with the next of the three, so that none always follows the same one.
+    const turn = (run: number) => [...which.slice(run % which.length), ...which.slice(0, run % which.length)];
 
-    // 1. Cold starts, ours and the trivial Worker's interleaved, the order alternating.
-    const cold = { worker: [] as number[], trivial: [] as number[] };
+    // 1. Cold starts in CPU time, the three Workers interleaved.
+    const cold: Record<Which, number[]> = { worker: [], stack_floor: [], trivial: [] };
     for (let run = 0; run < options.coldRuns; run++) {
-      const order = run % 2 ? (['trivial', 'worker'] as const) : (['worker', 'trivial'] as const);
-      for (const which of order) {
-        const mf = await start(which === 'worker' ? bundle : trivial, options.bindings);
+      for (const name of turn(run)) {
+        const mf = await start(subjects[name].subject, options.bindings);
         try {
-          await ask(mf, which === 'worker' ? options.firstRequest : trivialFirst);
-          cold[which].push(totalMs(threadNanos(workerdPid())));
+          await ask(mf, subjects[name].first);
+          cold[name].push(totalMs(threadNanos(workerdPid())));
         } finally {
           await mf.dispose();
         }
         process.stderr.write('c');
+      }
+    }
+
+    // The same cold starts counted in instructions, which the machine's load does not move.
+    const counter = (await callgrindAvailable()) ? await callgrindWorkerd(tmp) : undefined;
+    const counted: Record<Which, number[]> = { worker: [], stack_floor: [], trivial: [] };
+    for (let run = 0; counter && run < options.coldRuns; run++) {
+      for (const name of turn(run)) {
+        const { instructions, profile } = await counter.count(() => start(subjects[name].subject, options.bindings), (mf) => ask(mf, subjects[name].first));
+        counted[name].push(instructions);
+        if (options.profileDir && run === 0) await copyFile(profile, join(options.profileDir, `callgrind-cold-start-${name}.out`));
+        process.stderr.write('i');
       }
     }
 
@@ -203,14 +233,38 @@ export async function measureWorkerd(options: {
 
     const coldWorker = median(cold.worker);
     const coldTrivial = median(cold.trivial);
+    const coldFloor = median(cold.stack_floor);
+    // What each Worker adds to the trivial one's process, and ours against the floor's.
+    const versus = (ours: number, floor: number, base: number) => (floor > base ? round((ours - base) / (floor - base)) : null);
+    const millions = (values: number[]) => ({ median_millions: round(median(values) / 1e6), min_millions: round(Math.min(...values) / 1e6), max_millions: round(Math.max(...values) / 1e6), runs: values.length });
+    const instructions = counter
+      ? {
+          worker: millions(counted.worker),
+          stack_floor: millions(counted.stack_floor),
+          trivial_worker: millions(counted.trivial),
+          worker_beyond_trivial_millions: round((median(counted.worker) - median(counted.trivial)) / 1e6),
+          stack_floor_beyond_trivial_millions: round((median(counted.stack_floor) - median(counted.trivial)) / 1e6),
+          ratio_of_totals: round(median(counted.worker) / median(counted.stack_floor)),
+        }
+      : null;
+    const cpuVersusFloor = versus(coldWorker, coldFloor, coldTrivial);
     return {
       bundle: { raw_kib: bundle.rawKiB, gzip_kib: bundle.gzipKiB, modules: bundle.files.length, budget_gzip_kib: BUDGET_GZIP_KIB },
       pdf_worker_bundle: { raw_kib: pdfBundle.rawKiB, gzip_kib: pdfBundle.gzipKiB, modules: pdfBundle.files.length, budget_gzip_kib: BUDGET_GZIP_KIB },
+      stack_floor_bundle: { raw_kib: floor.rawKiB, gzip_kib: floor.gzipKiB, modules: floor.files.length },
       cold_start: {
         first_request: options.firstRequest.name,
+        stack_floor_request: options.stackFloorRequest.name,
+        /** The aim's figure: from a cold isolate to the first authenticated answer, ours ÷ the stack floor's, each beyond the trivial Worker. */
+        first_answer_vs_stack_floor: counter ? versus(median(counted.worker), median(counted.stack_floor), median(counted.trivial)) : cpuVersusFloor,
+        method: counter ? ('instructions, callgrind' as const) : ('CPU time, valgrind missing' as const),
+        instructions,
         worker: summary(cold.worker),
+        stack_floor: summary(cold.stack_floor),
         trivial_worker: summary(cold.trivial),
         ours_ms: round(coldWorker - coldTrivial),
+        stack_floor_ms: round(coldFloor - coldTrivial),
+        cpu_time_vs_stack_floor: cpuVersusFloor,
         ratio_to_trivial: round(coldWorker / coldTrivial),
         first_request_profiled_js_ms: round(profileCpu(firstProfile).bySamples),
         first_request_hotspots: hotspots([firstProfile], map, file, root, 12, true),

@@ -1,19 +1,23 @@
 /**
  * `npm run bench [-- --sends N] [--concurrency C] [--rounds R] [--warmup W] [--cold-runs N] [--cpu-runs N]
  *   [--json file] [--profile-dir dir] [--only embedded]`: --profile-dir keeps the workerd cold start's
- *   first-request profile; --only embedded runs part 1 alone and judges its one aim (a minute or two,
- *   for trying a change: `npm run bench -- --only embedded --sends 600 --rounds 3`)
+ *   first-request profile and the cold starts' callgrind profiles; --only embedded runs part 1 alone,
+ *   which has no aim left, for its figures (a minute or two, for trying a change:
+ *   `npm run bench -- --only embedded --sends 600 --rounds 3`)
  * (`npm run bench -- --soak …` runs the soak test of scripts/soak.ts instead)
  *
  * 1. Throughput and latency of a send on the embedded server, started as a user starts it, against
  *    a trivial authenticated route in the same run (`GET /v1/contacts?per_page=1`: a key check, the
  *    rate limit and two small reads). The two kinds alternate in rounds so that machine noise hits
- *    both, and the send is reported as ratios to the baseline.
+ *    both, and the send is reported as ratios to the baseline: information, no longer an aim.
  * 2. Round trips of one send through the production adapters (Neon HTTP, Upstash Redis, QStash) over
  *    the local stand-ins, counted by watching global fetch, which all three clients use. Requests to
  *    one service whose time intervals overlap form one wave; the waves are its sequential round trips.
  *    The aim (send-envelope.ts): at most 2 database waves and 1 Redis wave on the request path.
- * Any non-2xx answer fails the run, and so does a steady-state send that misses the aim (exit 1).
+ * 3. The deployed API Worker in workerd (bench-workerd.ts): its cold start against the stack floor,
+ *    a Worker of the same packages that does the least for one authenticated read
+ *    (scripts/stack-floor/), and each route's CPU time.
+ * Any non-2xx answer fails the run, and so does an aim that does not hold (exit 1).
  * Part 2 needs a Redis (REDIS_URL, default db 8 of the local one); DATABASE_URL replaces PGlite there.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -368,6 +372,7 @@ async function productionRoundTrips(seed: Seed) {
     const workerd = await measureWorkerd({
       bindings: { ...workerEnv, ALLOW_IN_PROCESS_LIMITS: 'false' },
       firstRequest: { name: gets.contacts, path: '/v1/contacts?per_page=1', init: get, expect: 200 },
+      stackFloorRequest: { name: 'GET /v1/api-key', path: '/v1/api-key', init: get, expect: 200 },
       routes,
       coldRuns,
       warmRuns: cpuRuns,
@@ -408,9 +413,14 @@ function printRoundTrips(p: Production['roundTrips']) {
 }
 
 function printWorkerd(w: Production['workerd']) {
-  console.log(`\nThe deployed API Worker in workerd (${w.bundle.modules} module${w.bundle.modules === 1 ? '' : 's'}, ${w.bundle.raw_kib} KiB, ${w.bundle.gzip_kib} KiB gzip -9; the PDF Worker ${w.pdf_worker_bundle.raw_kib} KiB, ${w.pdf_worker_bundle.gzip_kib} KiB gzip -9)`);
+  console.log(`\nThe deployed API Worker in workerd (${w.bundle.modules} module${w.bundle.modules === 1 ? '' : 's'}, ${w.bundle.raw_kib} KiB, ${w.bundle.gzip_kib} KiB gzip -9; the PDF Worker ${w.pdf_worker_bundle.raw_kib} KiB, ${w.pdf_worker_bundle.gzip_kib} KiB gzip -9; the stack floor ${w.stack_floor_bundle.raw_kib} KiB, ${w.stack_floor_bundle.gzip_kib} KiB gzip -9)`);
   const c = w.cold_start;
-  console.log(`cold start (process start to the answer of ${c.first_request}, all threads): ${c.worker.median_ms} ms; trivial Worker ${c.trivial_worker.median_ms} ms; ours ${c.ours_ms} ms (×${c.ratio_to_trivial})`);
+  const i = c.instructions;
+  console.log(`cold start, process start to the first authenticated answer: the API Worker (${c.first_request}), the stack floor (${c.stack_floor_request}), a trivial Worker`);
+  if (i) {
+    console.log(`  instructions (callgrind, medians of ${i.worker.runs}): ${i.worker.median_millions} M, ${i.stack_floor.median_millions} M, ${i.trivial_worker.median_millions} M; beyond the trivial Worker ${i.worker_beyond_trivial_millions} M against the stack floor's ${i.stack_floor_beyond_trivial_millions} M: ×${c.first_answer_vs_stack_floor} (totals ×${i.ratio_of_totals})`);
+  }
+  console.log(`  CPU time (all threads, medians of ${c.worker.runs}): ${c.worker.median_ms} ms, ${c.stack_floor.median_ms} ms, ${c.trivial_worker.median_ms} ms; beyond the trivial Worker ${c.ours_ms} ms against the stack floor's ${c.stack_floor_ms} ms: ×${c.cpu_time_vs_stack_floor ?? '?'}; ours ×${c.ratio_to_trivial} the trivial Worker's`);
   console.log(`  its first request under the profiler: ${c.first_request_profiled_js_ms} ms of JavaScript: ${c.first_request_hotspots.map((h) => `${h.name} ${h.ms}`).join(', ')}`);
   console.log('CPU per request, warm (isolate thread, medians):');
   for (const [name, s] of Object.entries(w.cpu_per_request)) {
@@ -419,47 +429,69 @@ function printWorkerd(w: Production['workerd']) {
   }
 }
 
-function embeddedAim(embedded: Awaited<ReturnType<typeof embeddedThroughput>>) {
-  return { aim: 'embedded send ≤ 3× a GET (p50)', measured: `×${embedded.send_vs_baseline.p50} (throughput ×${embedded.send_vs_baseline.throughput})`, holds: embedded.send_vs_baseline.p50 <= 3 };
+type Aim = { aim: string; measured: string; holds: boolean };
+/** Figures printed beside the aims that no longer hold or fail a run (the README says why). */
+type Information = { figure: string; measured: string };
+
+function embeddedFigure(embedded: Awaited<ReturnType<typeof embeddedThroughput>>): Information {
+  return { figure: 'embedded send ÷ a GET (p50)', measured: `×${embedded.send_vs_baseline.p50} (throughput ×${embedded.send_vs_baseline.throughput})` };
 }
 
-function printAims(aims: { aim: string; measured: string; holds: boolean }[]) {
-  console.log('\nAims');
+function printAims(aims: Aim[], information: Information[]) {
+  if (aims.length) console.log('\nAims');
   for (const a of aims) console.log(`  ${a.holds ? 'holds        ' : 'DOES NOT HOLD'}  ${a.aim}: ${a.measured}`);
+  console.log('\nFor information');
+  for (const i of information) console.log(`  ${i.figure}: ${i.measured}`);
 }
 
-/** Every aim of the performance section of the README, judged in this run. */
-function judge(embedded: Awaited<ReturnType<typeof embeddedThroughput>>, p: Production) {
-  // The send's CPU is judged on the CPU time of workerd's isolate thread (from /proc), what follows
-  // the answer included: an upper bound of what Workers count, as it adds the runtime's own socket
-  // and HTTP work and Miniflare's dispatch (about 1 ms for a trivial request). The profiler's busy
-  // samples, shown beside it for where the time goes, are no measure of the total: in one run they
-  // came to 10.8 ms for a send whose thread ran 4.5 ms in all (waits inside the runtime's native
-  // calls are sampled as busy), and they swing from run to run.
+/** The cold start's aim: ours from a cold isolate to the first authenticated answer, against the stack floor's. */
+const STACK_FLOOR_RATIO = 1.5;
+
+/**
+ * Every aim of the performance section of the README, judged in this run, and the figures kept for
+ * information. The aims are ratios to a baseline of the same run or counts, which hold or not
+ * whatever the shared machine's speed that day; absolute times do not, so they are information now.
+ */
+function judge(embedded: Awaited<ReturnType<typeof embeddedThroughput>>, p: Production): { aims: Aim[]; information: Information[] } {
+  // The send's CPU is the CPU time of workerd's isolate thread (from /proc), what follows the answer
+  // included: an upper bound of what Workers count, as it adds the runtime's own socket and HTTP work
+  // and Miniflare's dispatch (about 1 ms for a trivial request). The profiler's busy samples, shown
+  // beside it for where the time goes, are no measure of the total: in one run they came to 10.8 ms
+  // for a send whose thread ran 4.5 ms in all (waits inside the runtime's native calls are sampled
+  // as busy), and they swing from run to run.
   const js = p.workerd.profiled_js_per_request;
   const thread = p.workerd.cpu_per_request;
   const name = (roles: number) => `send, ${roles} roles (${roles * 10} fields)`;
   const sendCpu = (roles: number) => js[name(roles)]!.median_ms;
   const sendThread = (roles: number) => thread[name(roles)]!.median_ms;
+  const trivialRequest = Object.entries(thread).find(([route]) => route.startsWith('trivial request'))?.[1].median_ms;
   const waves = (key: keyof Production['roundTrips']['requests']) => p.roundTrips.requests[key].network_waves;
-  const aims = [
+  const cold = p.workerd.cold_start;
+  const counted = cold.instructions ? `: ${cold.instructions.worker_beyond_trivial_millions} M beyond a trivial Worker against the stack floor's ${cold.instructions.stack_floor_beyond_trivial_millions} M` : '';
+  const aims: Aim[] = [
     { aim: 'an authenticated GET in 1 network wave', measured: `contacts ${waves('get_contacts')}, templates ${waves('get_templates')}, template ${waves('get_template')}`, holds: p.roundTrips.aims.get_one_wave },
     { aim: 'a send in 2 network waves, the queue publish after the answer', measured: `${waves('send')} (2 roles), ${waves('send_10_roles')} (10 roles)`, holds: p.roundTrips.aims.send_two_waves },
     {
-      aim: 'send CPU in workerd < 5 ms up to 10 roles and 100 fields',
-      measured: `thread ${sendThread(2)} ms (2 roles), ${sendThread(10)} ms (10), ${sendThread(50)} ms (50); profiled JavaScript ${sendCpu(2)}, ${sendCpu(10)}, ${sendCpu(50)} ms`,
-      holds: sendThread(2) < 5 && sendThread(10) < 5,
+      aim: `cold start to the first authenticated answer ≤ ${STACK_FLOOR_RATIO}× the stack floor's`,
+      measured: `×${cold.first_answer_vs_stack_floor ?? '?'} (${cold.method}${counted})`,
+      holds: cold.first_answer_vs_stack_floor !== null && cold.first_answer_vs_stack_floor <= STACK_FLOOR_RATIO,
     },
-    { aim: 'cold start (load, evaluation, first request) < 50 ms CPU beyond a trivial Worker', measured: `${p.workerd.cold_start.ours_ms} ms`, holds: p.workerd.cold_start.ours_ms < 50 },
     {
       aim: `each Worker's bundle ≤ ${p.workerd.bundle.budget_gzip_kib} KiB gzip`,
       measured: `API ${p.workerd.bundle.gzip_kib} KiB, PDF ${p.workerd.pdf_worker_bundle.gzip_kib} KiB`,
       holds: [p.workerd.bundle, p.workerd.pdf_worker_bundle].every((b) => b.gzip_kib <= b.budget_gzip_kib),
     },
-    embeddedAim(embedded),
   ];
-  printAims(aims);
-  return aims;
+  const information: Information[] = [
+    {
+      figure: 'send CPU in workerd (isolate thread, medians)',
+      measured: `${sendThread(2)} ms (2 roles), ${sendThread(10)} ms (10), ${sendThread(50)} ms (50), a trivial request ${trivialRequest} ms; profiled JavaScript ${sendCpu(2)}, ${sendCpu(10)}, ${sendCpu(50)} ms`,
+    },
+    { figure: 'cold start beyond a trivial Worker (CPU time, all threads)', measured: `${cold.ours_ms} ms (×${cold.ratio_to_trivial} the trivial Worker's); the stack floor's ${cold.stack_floor_ms} ms` },
+    embeddedFigure(embedded),
+  ];
+  printAims(aims, information);
+  return { aims, information };
 }
 
 /** Parts 2 and 3, and every aim judged. */
@@ -467,9 +499,9 @@ async function productionParts(embedded: Awaited<ReturnType<typeof embeddedThrou
   const production = await productionRoundTrips(seed);
   printRoundTrips(production.roundTrips);
   printWorkerd(production.workerd);
-  const aims = judge(embedded, production);
+  const { aims, information } = judge(embedded, production);
   if (opts.json) {
-    await writeFile(opts.json, `${JSON.stringify({ embedded, round_trips: production.roundTrips, workerd: production.workerd, aims }, null, 2)}\n`);
+    await writeFile(opts.json, `${JSON.stringify({ embedded, round_trips: production.roundTrips, workerd: production.workerd, aims, information }, null, 2)}\n`);
   }
   if (!aims.every((a) => a.holds)) process.exitCode = 1;
 }
@@ -480,10 +512,9 @@ try {
   const embedded = await embeddedThroughput(tmp, seed);
   printEmbedded(embedded);
   if (opts.only === 'embedded') {
-    const aims = [embeddedAim(embedded)];
-    printAims(aims);
-    if (opts.json) await writeFile(opts.json, `${JSON.stringify({ embedded, aims }, null, 2)}\n`);
-    if (!aims.every((a) => a.holds)) process.exitCode = 1;
+    const information = [embeddedFigure(embedded)];
+    printAims([], information);
+    if (opts.json) await writeFile(opts.json, `${JSON.stringify({ embedded, aims: [], information }, null, 2)}\n`);
   } else {
     await productionParts(embedded, seed);
   }

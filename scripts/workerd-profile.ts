@@ -1,26 +1,85 @@
 /**
  * The CPU time of a Worker running under Miniflare, shared by the benches that measure in workerd
- * (`npm run bench`, `npm run bench:pdf`): its threads' CPU time read from /proc (Linux only), and
- * CPU profiles taken with the DevTools Profiler through workerd's inspector, with where their time
- * goes, an independent check and the breakdown by package that tells what to work on.
+ * (`npm run bench`, `npm run bench:pdf`): its threads' CPU time read from /proc (Linux only), the
+ * instructions its process runs counted by valgrind's callgrind, and CPU profiles taken with the
+ * DevTools Profiler through workerd's inspector, with where their time goes, an independent check
+ * and the breakdown by package that tells what to work on.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import type { SourceMap } from 'node:module';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire, type SourceMap } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { type Miniflare, fetch as miniflareFetch } from 'miniflare';
 
-/** The workerd process Miniflare started (a child of this one). */
-export function workerdPid(): number {
+/** The workerd process Miniflare started (a child of this one); under valgrind, its tool's process. */
+export function workerdPid(command = 'workerd'): number {
   const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
     try {
       const [, comm, rest] = /^\d+ \((.*)\) (.*)$/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))!;
-      return comm === 'workerd' && Number(rest!.split(' ')[1]) === process.pid ? [Number(pid)] : [];
+      return comm!.startsWith(command) && Number(rest!.split(' ')[1]) === process.pid ? [Number(pid)] : [];
     } catch {
       return [];
     }
   });
-  if (children.length !== 1) throw new Error(`Expected one workerd child process, found ${children.length}.`);
+  if (children.length !== 1) throw new Error(`Expected one ${command} child process, found ${children.length}.`);
   return children[0]!;
+}
+
+const run = promisify(execFile);
+
+/** Whether valgrind's callgrind and its gdbserver client can be used here. */
+export async function callgrindAvailable(): Promise<boolean> {
+  return Promise.all([run('valgrind', ['--version']), run('vgdb', ['--help'])]).then(() => true, () => false);
+}
+
+/**
+ * Instructions counted by callgrind in a workerd process that Miniflare starts: unlike CPU time,
+ * the count hardly moves with the load of the shared machine and not with its clock (runs of one
+ * Worker agree within 0.3% when it is quiet, 1.5% under load), at the price of running tens of
+ * times slower, seconds for a cold start. `count`
+ * starts the process under callgrind through `launch`, lets `work` run, and reads the count from
+ * the process's start to that moment, before Miniflare kills it (a killed process writes nothing).
+ */
+export async function callgrindWorkerd(dir: string) {
+  // Where Miniflare finds workerd itself, so that the wrapper runs the same binary.
+  const workerd: string = process.env.MINIFLARE_WORKERD_PATH ?? createRequire(createRequire(import.meta.url).resolve('miniflare'))('workerd').default;
+  const wrapper = join(dir, 'workerd-under-callgrind.sh');
+  // Miniflare spawns its runtime with this process's environment: the output file goes that way.
+  const script = `#!/bin/sh\nexec valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$BENCH_CALLGRIND_OUT" --log-file="$BENCH_CALLGRIND_OUT.log" ${JSON.stringify(workerd)} "$@"\n`;
+  await writeFile(wrapper, script, { mode: 0o755 });
+  let runs = 0;
+  return {
+    /** The instructions counted, and callgrind's profile of them (for `callgrind_annotate` or KCachegrind). */
+    async count(launch: () => Promise<Miniflare>, work: (mf: Miniflare) => Promise<void>): Promise<{ instructions: number; profile: string }> {
+      const out = join(dir, `callgrind.${runs++}.out`);
+      const saved = { path: process.env.MINIFLARE_WORKERD_PATH, out: process.env.BENCH_CALLGRIND_OUT };
+      process.env.MINIFLARE_WORKERD_PATH = wrapper;
+      process.env.BENCH_CALLGRIND_OUT = out;
+      let mf: Miniflare;
+      try {
+        mf = await launch();
+      } finally {
+        for (const [name, value] of [['MINIFLARE_WORKERD_PATH', saved.path], ['BENCH_CALLGRIND_OUT', saved.out]] as const) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
+      }
+      try {
+        await work(mf);
+        // The process idles in epoll by now: vgdb interrupts it through ptrace to have it dump (and
+        // would wait for ever where ptrace is not allowed).
+        await run('vgdb', [`--pid=${workerdPid('callgrind')}`, 'dump'], { timeout: 60_000 });
+        const profile = `${out}.1`; // callgrind numbers its dumps; the first covers everything since the start
+        const instructions = Number(/^totals:\s+(\d+)/m.exec(await readFile(profile, 'utf8'))?.[1]);
+        if (!Number.isSafeInteger(instructions)) throw new Error(`No instruction count in ${profile}`);
+        return { instructions, profile };
+      } finally {
+        await mf.dispose();
+      }
+    },
+  };
 }
 
 /** Nanoseconds each thread of the process has run (schedstat): the machine taking the core away does not add to it. */
