@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from './test/support/seal-fixture.js';
@@ -16,6 +18,16 @@ const pdfWorkerCompatibility = {
   compatibilityDate: /^compatibility_date\s*=\s*"([^"]+)"/m.exec(pdfToml)![1]!,
   compatibilityFlags: JSON.parse(/^compatibility_flags\s*=\s*(\[[^\]]*\])/m.exec(pdfToml)![1]!) as string[],
 };
+
+const PDF_FONTS = fileURLToPath(new URL('./pdf-fonts', import.meta.url));
+async function servePdfFont(request: Request): Promise<Response> {
+  const name = new URL(request.url).pathname.slice(1);
+  if (!/^[\w.-]+$/.test(name)) return new Response('Not found', { status: 404 });
+  return readFile(join(PDF_FONTS, name)).then(
+    (bytes) => new Response(bytes),
+    () => new Response('Not found', { status: 404 }),
+  );
+}
 
 export default defineConfig({
   plugins: [
@@ -51,8 +63,13 @@ export default defineConfig({
               modulesRoot: dirname(stack.pdfWorkerScript),
               ...pdfWorkerCompatibility,
               bindings: { SEAL_KEY_PEM: TEST_SEAL_KEY_PEM, SEAL_CERT_PEM: TEST_SEAL_CERT_PEM, TSA_URL: stack.timestampAuthority.url },
+              // Its fonts (pdf-fonts/, filled by `postinstall`) through its FONTS binding. Not as [assets]:
+              // one runtime serves one assets folder, the test Worker's public/ (see local/standins/pdf-fonts.ts).
+              serviceBindings: { FONTS: servePdfFont },
             },
           ],
+          // The same font files for the suites that make a finished PDF inside the test isolate itself.
+          serviceBindings: { FONTS: servePdfFont },
         },
       };
     }),

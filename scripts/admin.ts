@@ -16,6 +16,9 @@ Commands:
   create-company --name N --quota Q [--brand-message M]
   put-user       --company ID --email E --name N --role owner|admin|member|viewer [--inactive] [--seat]
                  (adds the user, or replaces name, role, status and seat of the one with that e-mail)
+  get-brand      --company ID
+  set-brand      --company ID [--display-name N] [--logo file.png|file.jpg] [--no-logo] [--accent-color '#rrggbb'] [--brand-message M]
+                 (sets only what is given; the logo is a PNG or JPEG of at most 256 KiB and 1024×1024 pixels)
   create-key     --company ID --owner EMAIL --scopes a,b,c [--name N]
   rotate-key     KEY_ID
   revoke-key     KEY_ID
@@ -79,6 +82,18 @@ const commands: Record<string, (options: Options, args: string[]) => Call | Prom
     path: `/admin/v1/companies/${segment(required(o, 'company'))}/users/${segment(required(o, 'email'))}`,
     body: { name: required(o, 'name'), role: required(o, 'role'), active: !o.inactive, esign_seat: Boolean(o.seat) },
   }),
+  'get-brand': (o) => ({ method: 'GET', path: `/admin/v1/companies/${segment(required(o, 'company'))}/brand` }),
+  'set-brand': async (o) => {
+    const body: Record<string, unknown> = {};
+    if (typeof o['display-name'] === 'string') body.display_name = o['display-name'];
+    if (typeof o['accent-color'] === 'string') body.accent_color = o['accent-color'];
+    if (typeof o['brand-message'] === 'string') body.default_email_message = o['brand-message'];
+    if (o['no-logo']) body.logo = null;
+    // The file as it is: the service tells PNG from JPEG (and refuses anything else) by its bytes.
+    else if (typeof o.logo === 'string') body.logo = (await readFile(o.logo)).toString('base64');
+    if (Object.keys(body).length === 0) throw new UsageError('Give at least one of --display-name, --logo, --no-logo, --accent-color, --brand-message.');
+    return { method: 'PUT', path: `/admin/v1/companies/${segment(required(o, 'company'))}/brand`, body };
+  },
   'create-key': (o) => ({
     method: 'POST',
     path: `/admin/v1/companies/${segment(required(o, 'company'))}/api-keys`,
@@ -149,6 +164,10 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       quota: { type: 'string' },
       'brand-message': { type: 'string' },
+      'display-name': { type: 'string' },
+      logo: { type: 'string' },
+      'no-logo': { type: 'boolean' },
+      'accent-color': { type: 'string' },
       company: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },

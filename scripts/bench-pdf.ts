@@ -26,9 +26,14 @@
  * noisy spell hits all of them alike; the first finishDocument of a fresh isolate (which evaluates
  * pdf-lib) is measured apart, in `--cold` fresh isolates, whose first request is a trivial one; and
  * so is the signing page as the first request of `--cold` other fresh isolates.
+ *
+ * The same envelope with its names, title and values in other scripts (Polish, Arabic, Chinese,
+ * Russian, Hindi, Thai, Japanese, Hebrew) is finished too (`intl`): the cost of shaping them and of
+ * embedding their font subsets, against the Latin-only finish of the same run. The fonts come to
+ * the Worker through a FONTS binding, as its static assets do in production.
  */
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { SourceMap } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,6 +49,7 @@ import { linkState } from '../src/domain/signing/link-state.js';
 import type { Link } from '../src/domain/signing/resolve-link.js';
 import type { AppEnv } from '../src/http/app-env.js';
 import { type FinishInput, type FinishedField, finishDocument } from '../src/pdf/finish-document.js';
+import { nodeFontSource } from '../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../src/pdf/generate-document.js';
 import { sha256Hex } from '../src/lib/crypto.js';
 import { encodePng } from '../test/support/png.js';
@@ -73,7 +79,7 @@ function signaturePng(seed: number): string {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
-async function benchInput(): Promise<FinishInput> {
+async function benchInput(): Promise<Omit<FinishInput, 'fonts'>> {
   const original = await generateDocument('Commercial lease agreement', 10);
   const drawn = [signaturePng(1), signaturePng(2)];
   const kinds: [FinishedField['type'], string][] = [
@@ -118,6 +124,23 @@ async function benchInput(): Promise<FinishInput> {
     consentText: `${'You agree to receive records and to sign electronically, and may withdraw that consent or ask for a paper copy at any time. '.repeat(8)}\n\nYour device needs a current browser and a PDF reader.`,
     originalSha256: await sha256Hex(original),
     completedAt: at(4, 5),
+  };
+}
+
+/** The same envelope in other scripts: every name, the title and each typed value. */
+function intlInput(latin: FinishInput): FinishInput {
+  const values: Record<string, string> = {
+    'Ada Lessor': 'Łukasz Żółć', 'Ben Tenant': 'محمد عبد الله', AL: 'ŁŻ', BT: 'مع',
+    'Unit 4B, 221 Harbour Road': '北京市朝阳区建国路 88 号', 'Twelve (12) months': 'Двенадцать (12) месяцев',
+    'USD 4,250.00 per month': '₹ 4,250 प्रति माह', 'Keys handed over at signing': 'ส่งมอบกุญแจในวันลงนาม',
+    'ben.tenant@example.test': 'ben.tenant@example.test',
+  };
+  const named = (name: string) => ({ 'Ada Lessor': 'Łukasz Żółć', 'Ben Tenant': 'محمد عبد الله', 'Cy Counsel': '山田 さくら' })[name] ?? name;
+  return {
+    ...latin,
+    title: 'Договор аренды — عقد إيجار — 租赁合同',
+    fields: latin.fields.map((field) => ({ ...field, value: field.value !== null && field.value in values ? values[field.value]! : field.value })),
+    recipients: latin.recipients.map((r, i) => ({ ...r, name: named(r.name), role: ['מַשְׂכִּיר', 'किरायेदार', 'Counsel'][i]! })),
   };
 }
 
@@ -203,6 +226,7 @@ async function signPageInNode(link: Link, token: string): Promise<string> {
 const workerSource = (signInput: string) => `
 import { Hono } from 'hono';
 import { finishDocument } from './src/pdf/finish-document.ts';
+import { assetFontSource } from './src/pdf/fonts/asset-font-source.ts';
 import { loadSealIdentity } from './src/pdf/seal-identity.ts';
 import { sealPdf } from './src/pdf/seal-pdf.ts';
 import { verifySigningToken } from './src/domain/envelopes/signing-links.ts';
@@ -212,7 +236,11 @@ import { invalidLinkPage } from './src/http/signing-page/notice-pages.ts';
 import { signingPageHeaders } from './src/http/signing-security.ts';
 import { respondWithState, tokenOf } from './functions/signing/signing-page.ts';
 let input;
+let intl;
 let certified;
+let fontSource;
+// The fonts for the isolate's life, as the PDF Worker keeps them.
+const fonts = (env) => (fontSource ??= assetFontSource(env.FONTS));
 let identity;
 
 // What the database would answer for the link, and the configuration (made once per isolate, as the app's is).
@@ -236,13 +264,15 @@ signing.get('/sign/:token', async (c) => {
 });
 
 export default {
-  async fetch(request) {
+  async fetch(request, env) {
     const path = new URL(request.url).pathname;
     if (path.startsWith('/sign/')) return signing.fetch(request);
     if (path === '/prepare') {
-      const { seal, ...given } = await request.json();
-      input = { ...given, original: Uint8Array.from(atob(given.original), (c) => c.charCodeAt(0)), completedAt: new Date(given.completedAt),
-        recipients: given.recipients.map((r) => ({ ...r, events: r.events.map((e) => ({ ...e, at: new Date(e.at) })) })) };
+      const { seal, intl: other, ...given } = await request.json();
+      const revive = (given) => ({ ...given, original: Uint8Array.from(atob(given.original), (c) => c.charCodeAt(0)), completedAt: new Date(given.completedAt),
+        recipients: given.recipients.map((r) => ({ ...r, events: r.events.map((e) => ({ ...e, at: new Date(e.at) })) })), fonts: fonts(env) });
+      input = revive(given);
+      intl = revive({ ...given, ...other });
       // The identity is loaded once per isolate, as sealIdentityOf keeps it.
       identity = await loadSealIdentity(seal);
       return new Response('ok');
@@ -258,6 +288,10 @@ export default {
       certified = bytes;
       return Response.json({ bytes: bytes.length, sha256 });
     }
+    if (path === '/intl') {
+      const { bytes, sha256 } = await finishDocument(intl);
+      return Response.json({ bytes: bytes.length, sha256 });
+    }
     if (path === '/reference') {
       const { PDFDocument } = await import('pdf-lib');
       const saved = await (await PDFDocument.load(input.original, { updateMetadata: false })).save({ useObjectStreams: false });
@@ -266,7 +300,7 @@ export default {
     return new Response('ok');
   },
 };`;
-const SUBJECT_NAMES = ['baseline', 'reference', 'finish', 'seal', 'sign'] as const;
+const SUBJECT_NAMES = ['baseline', 'reference', 'finish', 'intl', 'seal', 'sign'] as const;
 type Subject = (typeof SUBJECT_NAMES)[number];
 
 async function bundle(contents: string) {
@@ -283,8 +317,15 @@ const toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
 const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
 const compatibilityFlags = JSON.parse(/^compatibility_flags\s*=\s*(\[[^\]]*\])/m.exec(toml)?.[1] ?? '[]') as string[];
 
+/** The PDF Worker's static assets (pdf-fonts/, filled by `postinstall`), answered from Node as a binding. */
+async function serveFont(request: Request): Promise<Response> {
+  const name = new URL(request.url).pathname.slice(1);
+  if (!/^[\w.-]+$/.test(name)) return new Response('Not found', { status: 404 });
+  return readFile(join(root, 'pdf-fonts', name)).then((bytes) => new Response(bytes), () => new Response('Not found', { status: 404 }));
+}
+
 async function start(code: string, inspect: boolean) {
-  const mf = new Miniflare({ name: 'bench', modules: true, script: code, scriptPath: 'bench-pdf-worker.js', compatibilityDate, compatibilityFlags, ...(inspect ? { inspectorPort: 0 } : {}) });
+  const mf = new Miniflare({ name: 'bench', modules: true, script: code, scriptPath: 'bench-pdf-worker.js', compatibilityDate, compatibilityFlags, serviceBindings: { FONTS: serveFont }, ...(inspect ? { inspectorPort: 0 } : {}) });
   await mf.ready;
   return mf;
 }
@@ -319,12 +360,17 @@ const summary = (values: number[]) => ({ median: round(median(values)), min: rou
 const rounds = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? [...SUBJECT_NAMES].reverse() : [...SUBJECT_NAMES]));
 const bySubject = <T>(make: () => T) => Object.fromEntries(SUBJECT_NAMES.map((s) => [s, make()])) as Record<Subject, T>;
 
-const input = await benchInput();
+const input = { ...(await benchInput()), fonts: nodeFontSource() };
+const intlGiven = intlInput(input);
 // The seal: an RSA-2048 key and certificate, as the embedded server makes and as most CAs issue.
-const prepared = JSON.stringify({ ...input, original: Buffer.from(input.original).toString('base64'), seal: { keyPem: TEST_SEAL_KEY_PEM, certPem: TEST_SEAL_CERT_PEM } });
+const { fonts: _fonts, ...wire } = input;
+const prepared = JSON.stringify({
+  ...wire, original: Buffer.from(input.original).toString('base64'), seal: { keyPem: TEST_SEAL_KEY_PEM, certPem: TEST_SEAL_CERT_PEM },
+  intl: { title: intlGiven.title, fields: intlGiven.fields, recipients: intlGiven.recipients },
+});
 const link = signingLink();
 const token = await signingToken(new TextEncoder().encode(SIGN_SECRET), link.envelope.id, link.recipient.id);
-const paths: Record<Subject, string> = { baseline: '/baseline', reference: '/reference', finish: '/finish', seal: '/seal', sign: `/sign/${token}` };
+const paths: Record<Subject, string> = { baseline: '/baseline', reference: '/reference', finish: '/finish', intl: '/intl', seal: '/seal', sign: `/sign/${token}` };
 const worker = await bundle(workerSource(JSON.stringify({ tokenSecret: SIGN_SECRET, now: SIGN_NOW, link })));
 // The route's page on Node; the Worker must answer these very bytes, every time.
 const pageInNode = await signPageInNode(link, token);
@@ -338,8 +384,9 @@ async function checkPage(body: string) {
 // 1. Cold, in fresh isolates. In each of the first ones: a trivial first request, then the first
 // finishDocument (which also evaluates pdf-lib's modules); in each of the others, the signing page
 // as the isolate's first request.
-const cold = { baseline: [] as number[], finish: [] as number[], seal: [] as number[], sign: [] as number[] };
+const cold = { baseline: [] as number[], finish: [] as number[], intl: [] as number[], seal: [] as number[], sign: [] as number[] };
 let finished: { bytes: number; sha256: string } | undefined;
+let finishedIntl: { bytes: number; sha256: string } | undefined;
 let sealed: { bytes: number; sha256: string } | undefined;
 for (let i = 0; i < coldRuns; i++) {
   let mf = await start(worker.code, false);
@@ -350,6 +397,10 @@ for (let i = 0; i < coldRuns; i++) {
     const first = await threadCpu(mf, pid, paths.finish);
     cold.finish.push(first.isolate);
     finished = JSON.parse(first.body);
+    // The first non-Latin finish of the isolate: its fonts are read (and kept) now.
+    const firstIntl = await threadCpu(mf, pid, paths.intl);
+    cold.intl.push(firstIntl.isolate);
+    finishedIntl = JSON.parse(firstIntl.body);
     // The first seal of the isolate: /prepare has evaluated pdf-lib and pkijs already (loading the identity).
     const firstSeal = await threadCpu(mf, pid, paths.seal);
     cold.seal.push(firstSeal.isolate);
@@ -381,6 +432,7 @@ const threadAll = bySubject(() => [] as number[]);
       for (const subject of order) {
         const { isolate, all, body } = await threadCpu(mf, pid, paths[subject]);
         if (subject === 'finish' && JSON.parse(body).sha256 !== finished!.sha256) throw new Error('finishDocument gave different bytes from one run to the next');
+        if (subject === 'intl' && JSON.parse(body).sha256 !== finishedIntl!.sha256) throw new Error('finishDocument (other scripts) gave different bytes from one run to the next');
         // RSA PKCS#1 v1.5 is deterministic: every seal of the same file is the same bytes.
         if (subject === 'seal' && JSON.parse(body).sha256 !== sealed!.sha256) throw new Error('sealPdf gave different bytes from one run to the next');
         if (subject === 'sign') await checkPage(body);
@@ -415,6 +467,7 @@ process.stderr.write('\n');
 
 // pdf-lib and pako are plain JavaScript: the same input should give the same bytes on Node.
 const inNode = await finishDocument(input);
+const intlInNode = await finishDocument(intlGiven);
 const ms = Object.fromEntries(SUBJECT_NAMES.map((s) => [s, summary(thread[s])])) as Record<Subject, ReturnType<typeof summary>>;
 const profiled = Object.fromEntries(Object.entries(profiles).map(([s, ps]) => [s, summary(ps.map((p) => profileCpu(p).cpu))])) as Record<Subject, ReturnType<typeof summary>>;
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b) : null);
@@ -425,6 +478,10 @@ const result = {
     originalPages: 10, originalBytes: input.original.length, fields: input.fields.length, drawnSignatures: 2, drawnSignatureSize: '600x200 RGBA',
     recipients: input.recipients.length, finishedBytes: finished!.bytes, sha256: finished!.sha256, sameBytesOnNode: inNode.sha256 === finished!.sha256,
     seal: { key: 'RSA-2048, SHA-256, PAdES B-B', sealedBytes: sealed!.bytes, sha256: sealed!.sha256 },
+    intl: {
+      scripts: 'Polish, Arabic, Chinese, Russian, Devanagari, Thai, Japanese, Hebrew', finishedBytes: finishedIntl!.bytes, sha256: finishedIntl!.sha256,
+      sameBytesOnNode: intlInNode.sha256 === finishedIntl!.sha256, bytesToLatin: round(finishedIntl!.bytes / finished!.bytes),
+    },
     signPage: {
       pages: link.pages.length, fields: link.fields.length, recipients: link.everyone.length, htmlBytes: Buffer.byteLength(pageInWorkerd!),
       sha256: await sha256Hex(pageInWorkerd!), sameHtmlOnNode: (await sha256Hex(pageInWorkerd!)) === pageSha256,
@@ -437,6 +494,8 @@ const result = {
     finishToBaseline: ratio(ms.finish.median, ms.baseline.median),
     finishToReference: ratio(ms.finish.median, ms.reference.median),
     finishAllThreads: summary(threadAll.finish),
+    intlToFinish: ratio(ms.intl.median, ms.finish.median),
+    coldFirstIntl: summary(cold.intl),
     coldFirstFinish: summary(cold.finish),
     sealToBaseline: ratio(ms.seal.median, ms.baseline.median),
     sealToFinish: ratio(ms.seal.median, ms.finish.median),
@@ -469,6 +528,7 @@ const row = (label: string, s: { median: number; min: number; max: number }, ext
   console.log(`${label.padEnd(44)}${`${s.median} ms`.padStart(11)}   (min ${s.min}, max ${s.max})${extra}`);
 console.log(`\nfinishDocument in workerd: ${result.workload.originalPages}-page original (${(input.original.length / 1024).toFixed(1)} KiB), ${input.fields.length} fields (2 drawn signatures, 600x200), ${input.recipients.length} recipients -> ${(finished!.bytes / 1024).toFixed(1)} KiB`);
 console.log(`sha256 ${finished!.sha256.slice(0, 16)}..., ${result.workload.sameBytesOnNode ? 'the same bytes as on Node' : 'NOT the bytes Node makes from the same input'}`);
+console.log(`the same in other scripts -> ${(finishedIntl!.bytes / 1024).toFixed(1)} KiB (${result.workload.intl.bytesToLatin}x), ${result.workload.intl.sameBytesOnNode ? 'the same bytes as on Node' : 'NOT the bytes Node makes'}`);
 const { signPage } = result.workload;
 console.log(`signing page (GET /sign/{token}): ${signPage.pages} pages, ${signPage.fields} fields for the signer -> ${(signPage.htmlBytes / 1024).toFixed(1)} KiB of HTML, ${signPage.sameHtmlOnNode ? "the route's page on Node" : "NOT the route's page on Node"}`);
 console.log(`machine: ${result.machine.cpus} CPUs, load ${result.machine.loadAverage1m}; medians of ${runs} warm runs\n`);
@@ -477,6 +537,8 @@ row('  trivial request (baseline)', ms.baseline);
 row('  pdf-lib load + save of the original (ref.)', ms.reference);
 row('  finishDocument', ms.finish, `   ${result.threadCpuMs.finishToBaseline}x baseline, ${result.threadCpuMs.finishToReference}x ref.`);
 row('  finishDocument, all workerd threads', result.threadCpuMs.finishAllThreads);
+row('  finishDocument, names in other scripts', ms.intl, `   ${result.threadCpuMs.intlToFinish}x the Latin-only finishDocument`);
+row(`  first of those in a fresh isolate (${coldRuns})`, result.threadCpuMs.coldFirstIntl);
 row(`  first finishDocument in a fresh isolate (${coldRuns})`, result.threadCpuMs.coldFirstFinish);
 row('  seal (sealPdf of the finished file)', ms.seal, `   ${result.threadCpuMs.sealToBaseline}x baseline, ${result.threadCpuMs.sealToFinish}x finishDocument`);
 row('  seal, all workerd threads', result.threadCpuMs.sealAllThreads);

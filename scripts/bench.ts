@@ -38,6 +38,7 @@ import { scopes } from '../src/domain/auth/scopes.js';
 import type { TemplateDefinition } from '../src/domain/templates/template-definition.js';
 import { importTemplate } from '../src/domain/templates/import-template.js';
 import { generateDocument } from '../src/pdf/generate-document.js';
+import { nodeFontSource } from '../src/pdf/fonts/node-font-source.js';
 import { localPdfMaker } from '../src/pdf/local-pdf-maker.js';
 import { measureWorkerd, type WorkerdRoute } from './bench-workerd.js';
 import { readWorkerConfig } from '../src/entries/worker-config.js';
@@ -280,7 +281,7 @@ async function productionRoundTrips(seed: Seed) {
     };
     const config = readWorkerConfig(workerEnv);
     // No route measured here makes a PDF; a template import would read its pages in this process.
-    const services = productionServices(config, localPdfMaker({}));
+    const services = productionServices(config, localPdfMaker({}, nodeFontSource()));
     const app = createApp(services);
     // The send's CPU is measured at several sizes: a template of each, in the database the stand-in serves.
     const sized = new Map<number, string>();

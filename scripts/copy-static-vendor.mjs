@@ -1,14 +1,22 @@
 /**
- * `postinstall`: copies pdf.js's browser build from node_modules into public/static/vendor/pdfjs/,
- * where the signing page loads it (`npm start` serves public/static/, and `wrangler deploy` uploads
- * public/ as the Worker's static assets). The copies are not committed; every install remakes
- * them from the version package-lock.json pins. Plain JavaScript, so it runs before anything else
- * of the project can.
+ * `postinstall`: copies from node_modules what is served or read as static files rather than
+ * bundled. The copies are not committed; every install remakes them from the versions
+ * package-lock.json pins. Plain JavaScript, so it runs before anything else of the project can.
+ *
+ * - pdf.js's browser build into public/static/vendor/pdfjs/, where the signing page loads it
+ *   (`npm start` serves public/static/, and `wrangler deploy` uploads public/ as the API Worker's
+ *   static assets).
+ * - The fonts of the finished PDF (weight 400 normal, .woff, the files src/pdf/fonts/font-files.mjs
+ *   lists) and their manifest.json into pdf-fonts/, the PDF Worker's static assets
+ *   (wrangler.pdf.toml), which it reads through its FONTS binding. Node reads node_modules itself.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fontManifest, fontPath } from '../src/pdf/fonts/font-files.mjs';
+// The signing page's own web fonts (Japanese, Simplified Chinese): copied on import, see that file.
+import './copy-page-fonts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
@@ -19,3 +27,13 @@ const target = join(root, 'public', 'static', 'vendor', 'pdfjs');
 mkdirSync(target, { recursive: true });
 for (const file of ['pdf.min.mjs', 'pdf.worker.min.mjs']) copyFileSync(join(build, file), join(target, file));
 console.log(`pdf.js copied to ${target}`);
+
+const fonts = join(root, 'pdf-fonts');
+const manifest = fontManifest(root);
+const wanted = new Set([...manifest.files.map((entry) => entry.file), 'manifest.json']);
+mkdirSync(fonts, { recursive: true });
+// Files of an older install that the manifest no longer names would be uploaded for nothing.
+for (const file of readdirSync(fonts)) if (!wanted.has(file)) rmSync(join(fonts, file));
+for (const entry of manifest.files) copyFileSync(fontPath(root, entry), join(fonts, entry.file));
+writeFileSync(join(fonts, 'manifest.json'), JSON.stringify(manifest));
+console.log(`${manifest.files.length} font files copied to ${fonts}`);

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { z } from 'zod';
 import { createEmailApiStandin } from '../local/standins/email-api.js';
+import { createPdfFontsStandin } from '../local/standins/pdf-fonts.js';
 import { serveStandin } from '../local/standins/standin.js';
 import { startStandins } from '../local/standins/start.js';
 import { embeddedServices } from '../src/adapters/embedded/embedded-services.js';
@@ -138,7 +139,10 @@ async function main() {
   const envFile = join(config.DATA_DIR, 'wrangler-dev.env');
   await writeFile(envFile, Object.entries(vars).map(([name, value]) => `${name}=${JSON.stringify(value)}`).join('\n'), { mode: 0o600 });
   // The PDF Worker's secrets: the local seal, time-stamped at the local authority (or TSA_URL's).
+  // Its fonts: in place of its [assets], which a second Worker of one wrangler dev session cannot have.
+  const pdfFonts = await serveStandin(createPdfFontsStandin(join(root, JSON.parse(/^directory\s*=\s*(.+)$/m.exec(await readFile(join(root, 'wrangler.pdf.toml'), 'utf8'))![1]!) as string)));
   const pdfConfig = await pdfWorkerDevConfig(config.DATA_DIR, {
+    FONTS_URL: `${pdfFonts.url}/`,
     SEAL_KEY_PEM: seal.keyPem,
     SEAL_CERT_PEM: seal.certPem,
     TSA_URL: config.TSA_URL ?? standins.timestampAuthority!.url,
@@ -190,7 +194,7 @@ async function main() {
     stopWrangler();
     runtime.fail();
     front.close();
-    await Promise.allSettled([standins.close(), emailApi.close(), database.close()]);
+    await Promise.allSettled([standins.close(), emailApi.close(), pdfFonts.close(), database.close()]);
     process.exit(code);
   };
   // A closed terminal (SIGHUP) stops the service as Ctrl-C does.

@@ -55,6 +55,8 @@ export function createApp(services: Services) {
 
   // The signing page behind the links: HTML with its own body limit, errors and security headers.
   mountLater(root, '/sign/*', services, async () => (await import('../functions/signing/signing-routes.js')).signingRoutes);
+  // The brand's logo and accent colour, which e-mails and the signing page load.
+  mountLater(root, '/brand/*', services, async () => (await import('../functions/brand/brand-routes.js')).brandRoutes);
   return root;
 }
 

@@ -8,21 +8,22 @@ import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { SigningRefused } from '../../src/domain/signing/signing-state.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { verifyFormToken } from '../../src/http/form-token.js';
-import { formTokenOf, isTokenShaped, readDeclineForm, readForm } from '../../src/http/signing-form.js';
+import { formLanguageOf, formTokenOf, isTokenShaped, readDeclineForm, readForm } from '../../src/http/signing-form.js';
+import { chosenLanguage, pageMessages } from '../../src/http/signing-language.js';
 import { forbiddenPage, invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
 import { linksOf, respondWithState, signerOf, tokenOf } from './signing-page.js';
 
 export async function declineSigning(c: Context<AppEnv>): Promise<Response> {
   const token = tokenOf(c);
-  if (!isTokenShaped(token)) return c.html(invalidLinkPage(), 404);
+  if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const services = c.get('services');
   const entries = await readForm(c);
-  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(), 403);
+  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
 
   const form = readDeclineForm(entries);
   const signer = signerOf(c);
   const refuse = async (problems: SigningRefused['problems']) =>
-    respondWithState(c, token, await openSigningLink(services, token, signer), { problems, reason: form.reason });
+    respondWithState(c, token, await openSigningLink(services, token, signer), { problems, reason: form.reason }, formLanguageOf(entries));
   if (form.problems.length > 0) return refuse(form.problems);
   try {
     await declineAsRecipient(services, token, form.reason, signer);
@@ -30,5 +31,5 @@ export async function declineSigning(c: Context<AppEnv>): Promise<Response> {
     if (err instanceof SigningRefused) return refuse(err.problems);
     throw err;
   }
-  return c.redirect(linksOf(token).sign, 303);
+  return c.redirect(linksOf(token, chosenLanguage(c)).sign, 303);
 }

@@ -6,14 +6,15 @@ import type { Context } from 'hono';
 import { signingDocument } from '../../src/domain/signing/signing-document.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { isTokenShaped } from '../../src/http/signing-form.js';
+import { pageMessages } from '../../src/http/signing-language.js';
 import { invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
 import { tokenOf } from './signing-page.js';
 
 export async function getSigningDocument(c: Context<AppEnv>): Promise<Response> {
   const token = tokenOf(c);
-  if (!isTokenShaped(token)) return c.html(invalidLinkPage(), 404);
+  if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const document = await signingDocument(c.get('services'), token);
-  if (!document) return c.html(invalidLinkPage(), 404);
+  if (!document) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const disposition = c.req.query('download') === '1' ? 'attachment' : 'inline';
   return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
     'Content-Type': 'application/pdf',

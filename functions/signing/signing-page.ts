@@ -4,7 +4,12 @@
 import type { Context } from 'hono';
 import type { SignerContext, SigningState } from '../../src/domain/signing/signing-state.js';
 import type { AppEnv } from '../../src/http/app-env.js';
+import type { Language } from '../../src/i18n/index.js';
+import { messagesFor } from '../../src/i18n/index.js';
+import { brandLookOfRecipient } from '../../src/domain/companies/brand-look.js';
 import { formToken } from '../../src/http/form-token.js';
+import { pageBrandOf } from '../../src/http/signing-page/brand-header.js';
+import { chosenLanguage, pageLanguage } from '../../src/http/signing-language.js';
 import { type Problem, signPage } from '../../src/http/signing-page/sign-page.js';
 import { statePage } from '../../src/http/signing-page/state-pages.js';
 
@@ -19,29 +24,49 @@ export function signerOf(c: Context<AppEnv>): SignerContext {
   return { ip: c.get('services').clientIp(c), userAgent: userAgent || null };
 }
 
-/** The page's addresses, relative: the link's own origin is the page's. The token was checked for shape. */
-export const linksOf = (token: string) => ({
-  sign: `/sign/${token}`,
-  decline: `/sign/${token}/decline`,
-  document: `/sign/${token}/document.pdf`,
-  download: `/sign/${token}/document.pdf?download=1`,
-});
+/**
+ * The page's addresses, relative: the link's own origin is the page's. The token was checked for
+ * shape. A language the signer chose (`?lang=`) stays on the forms and the page they lead back to.
+ */
+export const linksOf = (token: string, chosen: Language | null = null) => {
+  const lang = chosen ? `?lang=${encodeURIComponent(chosen)}` : '';
+  return {
+    sign: `/sign/${token}${lang}`,
+    decline: `/sign/${token}/decline${lang}`,
+    document: `/sign/${token}/document.pdf`,
+    download: `/sign/${token}/document.pdf?download=1`,
+    language: { path: `/sign/${token}` },
+  };
+};
 
 export type Refusal = { problems: Problem[]; values?: Record<string, string>; consentGiven?: boolean; reason?: string };
+
+/** The page's language: see signing-language.ts; `form` is the language of the page a form came from. */
+const messagesOf = (c: Context<AppEnv>, state: SigningState, form: Language | null) =>
+  messagesFor(pageLanguage(c, { envelope: 'envelope' in state ? state.envelope.language : null, form }));
 
 /**
  * The page for a state: 200, an invalid link 404. With a refusal, the sign page shows the problems
  * beside the fields and what was sent, with 422; a link no longer to be signed shows its own page.
  */
-export async function respondWithState(c: Context<AppEnv>, token: string, state: SigningState, refusal?: Refusal): Promise<Response> {
-  const links = linksOf(token);
-  if (state.kind === 'invalid') return c.html(statePage(state, links), 404);
+export async function respondWithState(
+  c: Context<AppEnv>,
+  token: string,
+  state: SigningState,
+  refusal?: Refusal,
+  formLanguage: Language | null = null,
+): Promise<Response> {
+  const m = messagesOf(c, state, formLanguage);
+  if (state.kind === 'invalid') return c.html(statePage(m, state, linksOf(token, chosenLanguage(c))), 404);
+  // A genuine link's page wears the brand of the company that sent it.
+  const brand = pageBrandOf(await brandLookOfRecipient(c.get('services'), token.split('.')[0]!));
+  const links = { ...linksOf(token, chosenLanguage(c)), brand };
   const form = () => formToken(c.get('services').config.tokenSecret, token);
   // A signer whose turn has not come may decline already (the domain allows it).
   if (state.kind === 'not_your_turn') {
     const decline = { action: links.decline, formToken: await form(), reason: refusal?.reason, problems: refusal?.problems };
-    return c.html(statePage(state, links, decline), refusal ? 422 : 200);
+    return c.html(statePage(m, state, links, decline), refusal ? 422 : 200);
   }
-  if (state.kind !== 'sign') return c.html(statePage(state, links), 200);
-  return c.html(signPage({ state, links, formToken: await form(), ...refusal }), refusal ? 422 : 200);
+  if (state.kind !== 'sign') return c.html(statePage(m, state, links), 200);
+  return c.html(signPage(m, { state, links, formToken: await form(), ...refusal }), refusal ? 422 : 200);
 }

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { signingErrorHandler } from '../../src/http/signing-errors.js';
+import { pageMessages } from '../../src/http/signing-language.js';
 import { invalidLinkPage, methodNotAllowedPage, tooLargePage } from '../../src/http/signing-page/notice-pages.js';
 import { signingGuard } from '../../src/http/signing-security.js';
 import { declineSigning } from './decline-signing.js';
@@ -19,7 +20,7 @@ const MAX_FORM_BYTES = 1024 * 1024;
 export const signingRoutes = new Hono<AppEnv>();
 signingRoutes.onError(signingErrorHandler);
 signingRoutes.use('/sign/*', signingGuard);
-signingRoutes.use('/sign/*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(tooLargePage(), 413) }));
+signingRoutes.use('/sign/*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(tooLargePage(pageMessages(c)), 413) }));
 
 const routes: [path: string, method: 'GET' | 'POST', handler: typeof showSigningPage][] = [
   ['/sign/:token', 'GET', showSigningPage],
@@ -33,6 +34,6 @@ for (const [path, method, handler] of routes) signingRoutes.on(method, path, han
 for (const path of new Set(routes.map(([path]) => path))) {
   const allowed = routes.filter((route) => route.at(0) === path).map(([, method]) => method);
   const allow = allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.filter((method) => method !== 'GET')] : allowed;
-  signingRoutes.all(path, (c) => c.html(methodNotAllowedPage(), 405, { Allow: allow.join(', ') }));
+  signingRoutes.all(path, (c) => c.html(methodNotAllowedPage(pageMessages(c)), 405, { Allow: allow.join(', ') }));
 }
-signingRoutes.all('/sign/*', (c) => c.html(invalidLinkPage(), 404));
+signingRoutes.all('/sign/*', (c) => c.html(invalidLinkPage(pageMessages(c)), 404));

@@ -9,25 +9,30 @@ import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import { SigningRefused } from '../../src/domain/signing/signing-state.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { verifyFormToken } from '../../src/http/form-token.js';
-import { formTokenOf, isTokenShaped, readForm, readSignForm } from '../../src/http/signing-form.js';
+import { formLanguageOf, formTokenOf, isTokenShaped, readForm, readSignForm } from '../../src/http/signing-form.js';
+import { chosenLanguage, pageLanguage, pageMessages } from '../../src/http/signing-language.js';
 import { forbiddenPage, invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
 import { linksOf, respondWithState, signerOf, tokenOf } from './signing-page.js';
 
 export async function submitSignature(c: Context<AppEnv>): Promise<Response> {
   const token = tokenOf(c);
-  if (!isTokenShaped(token)) return c.html(invalidLinkPage(), 404);
+  if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const services = c.get('services');
   const entries = await readForm(c);
-  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(), 403);
+  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
 
-  const form = readSignForm(entries);
   const signer = signerOf(c);
+  // Our page always sends its language; a form without one is taken in the request's language.
+  const language = formLanguageOf(entries) ?? pageLanguage(c);
+  const form = readSignForm(entries, language);
   const refuse = async (problems: SigningRefused['problems']) =>
-    respondWithState(c, token, await openSigningLink(services, token, signer), {
-      problems,
-      values: form.submission.values,
-      consentGiven: form.consentGiven,
-    });
+    respondWithState(
+      c,
+      token,
+      await openSigningLink(services, token, signer),
+      { problems, values: form.submission.values, consentGiven: form.consentGiven },
+      language,
+    );
   if (form.problems.length > 0) return refuse(form.problems);
   try {
     await signAsRecipient(services, token, form.submission, signer);
@@ -35,5 +40,5 @@ export async function submitSignature(c: Context<AppEnv>): Promise<Response> {
     if (err instanceof SigningRefused) return refuse(err.problems);
     throw err;
   }
-  return c.redirect(linksOf(token).sign, 303);
+  return c.redirect(linksOf(token, chosenLanguage(c)).sign, 303);
 }

@@ -48,7 +48,7 @@ export function createEmailApiStandin(apiKey: string, options: EmailApiStandinOp
   app.post('/emails', async (c) => {
     if (c.req.header('authorization') !== `Bearer ${apiKey}`) return refuse(401, 'invalid_api_key', 'API key is invalid');
     const text = await c.req.text();
-    const body = parseJson(text) as { to?: unknown; subject?: unknown; text?: unknown; html?: unknown; tags?: unknown } | null;
+    const body = parseJson(text) as { from?: unknown; to?: unknown; subject?: unknown; text?: unknown; html?: unknown; tags?: unknown } | null;
     const to = Array.isArray(body?.to) ? body.to : [body?.to];
     if (typeof to[0] !== 'string' || typeof body?.subject !== 'string') return refuse(422, 'validation_error', 'to and subject are required');
 
@@ -58,7 +58,9 @@ export function createEmailApiStandin(apiKey: string, options: EmailApiStandinOp
       for (const [index, address] of (to as string[]).entries()) {
         // "Name <address>" or a bare address, as providers take them.
         const match = /^(.*?)\s*<([^>]+)>$/.exec(address);
+        const fromName = typeof body.from === 'string' ? phraseOf(body.from) : undefined;
         await mailbox.send({
+          ...(fromName ? { from: { name: fromName } } : {}),
           to: { name: match?.[1] ?? '', email: match?.[2] ?? address },
           subject: body.subject as string,
           text: typeof body.text === 'string' ? body.text : '',
@@ -115,6 +117,14 @@ function parseJson(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** The display name of `Name <address>` (unquoted), or nothing for a bare address. */
+function phraseOf(address: string): string | undefined {
+  const phrase = /^(.*?)\s*<[^>]+>$/.exec(address)?.[1];
+  if (!phrase) return undefined;
+  const quoted = /^"(.*)"$/.exec(phrase)?.[1];
+  return quoted === undefined ? phrase : quoted.replace(/\\(.)/g, '$1');
 }
 
 /** Resend's `tags` (`[{ name, value }]`), as the dev mailbox keeps them. */

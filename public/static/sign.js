@@ -56,7 +56,9 @@ async function renderDocument() {
   const say = (text) => {
     if (status) status.textContent = text;
   };
-  say('Loading the document…');
+  // The words are the page's own, in the signer's language (data-say-* on the status line).
+  const words = status?.dataset ?? {};
+  say(words.sayLoading ?? '');
   let pdf;
   try {
     const pdfjs = await import(PDFJS);
@@ -64,7 +66,7 @@ async function renderDocument() {
     // No eval: the content policy forbids it, and pdf.js does as well without it.
     pdf = await pdfjs.getDocument({ url: pages.dataset.document, isEvalSupported: false }).promise;
   } catch {
-    say('The document could not be shown on this page. Use “Open the PDF” above to read it.');
+    say(words.sayFailed ?? '');
     return;
   }
   const sheets = [...pages.querySelectorAll('.page')];
@@ -83,7 +85,7 @@ async function renderDocument() {
     await drawAll();
     say('');
   } catch {
-    say('Some pages could not be shown. Use “Open the PDF” above to read the document.');
+    say(words.saySomeFailed ?? '');
     return;
   }
   // Drawn again when the width changes a lot (a phone turned, a window resized), to stay sharp.
@@ -178,7 +180,7 @@ function setUpSubmit() {
   form.addEventListener('submit', () => {
     setTimeout(() => {
       button.disabled = true;
-      button.textContent = 'Signing…';
+      button.textContent = button.dataset.busyLabel || label;
     }, 0);
   });
   window.addEventListener('pageshow', () => {
@@ -206,7 +208,7 @@ function setUpSignature(fieldset) {
 
   const pad = signaturePad(drawnPart.querySelector('[data-pad]'), (dataUrl) => {
     if (dataUrl.length > MAX_DRAWING_CHARS) {
-      hint.textContent = 'This drawing is too detailed to send. Clear it and draw it again more simply, or type instead.';
+      hint.textContent = hint.dataset.tooDetailed || hintText;
       drawn.value = '';
     } else {
       hint.textContent = hintText;

@@ -50,6 +50,15 @@ export const brandSettings = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     companyId: companyId(),
     defaultEmailMessage: text('default_email_message'),
+    /** The name e-mails come from and the signing page and certificate show; the company's name when unset. */
+    displayName: text('display_name'),
+    /** A PNG or JPEG (never SVG: it can carry script), shown on e-mails, the signing page and the certificate. */
+    logo: bytea('logo'),
+    logoType: text('logo_type').$type<'image/png' | 'image/jpeg'>(),
+    /** `#rrggbb`, for buttons and headings. */
+    accentColor: text('accent_color'),
+    /** The company's language (a tag of the signing page's languages) for e-mails and pages, when a template names none. */
+    language: text('language'),
     active: boolean('active').notNull().default(true),
     createdAt: createdAt(),
   },
@@ -112,6 +121,8 @@ export const templates = pgTable(
     reminders: jsonb('reminders').$type<Reminders | null>(),
     signingOrder: text('signing_order').$type<SigningOrder>().notNull(),
     shareSigningLinks: boolean('share_signing_links').notNull().default(false),
+    /** The language of e-mails and the signing page for envelopes of this template; else the company's. */
+    language: text('language'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

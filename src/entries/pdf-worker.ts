@@ -1,18 +1,20 @@
 /**
  * The PDF Worker (wrangler.pdf.toml): the service's PDF work, apart from the API Worker so that
- * pdf-lib, its fonts and the CMS code (most of the code by size) are not loaded with every API
+ * pdf-lib, fontkit and the CMS code (most of the code by size) are not loaded with every API
  * isolate, and so that the seal's private key is a secret of this Worker alone. It has no public
  * address; the API Worker calls its `PdfMaker` entry point through the `PDF` service binding.
  *
  * Its configuration is read at start-up, so a missing or malformed seal stops it, named.
  */
 import { env, WorkerEntrypoint } from 'cloudflare:workers';
+import { type AssetFetcher, assetFontSource, urlFetcher } from '../pdf/fonts/asset-font-source.js';
 import { localPdfMaker } from '../pdf/local-pdf-maker.js';
 import type { FinishRequest, PdfMaker as PdfMakerPort } from '../ports/pdf-maker.js';
 import { readPdfWorkerConfig } from './pdf-worker-config.js';
 
 const config = readPdfWorkerConfig(env);
-const maker = localPdfMaker({ seal: { keyPem: config.SEAL_KEY_PEM, certPem: config.SEAL_CERT_PEM }, timestampUrl: config.TSA_URL });
+const fonts = assetFontSource(fontFiles(env));
+const maker = localPdfMaker({ seal: { keyPem: config.SEAL_KEY_PEM, certPem: config.SEAL_CERT_PEM }, timestampUrl: config.TSA_URL }, fonts);
 
 /** The methods the API Worker calls (src/adapters/production/bound-pdf-maker.ts). */
 export class PdfMaker extends WorkerEntrypoint implements PdfMakerPort {
@@ -23,6 +25,16 @@ export class PdfMaker extends WorkerEntrypoint implements PdfMakerPort {
   finish(request: FinishRequest) {
     return maker.finish(request);
   }
+}
+
+/**
+ * The font files: static assets of this Worker (wrangler.pdf.toml), outside its code bundle; under
+ * `npm run dev`, served on loopback at FONTS_URL (see scripts/dev.ts).
+ */
+function fontFiles(env: Record<string, unknown>): AssetFetcher {
+  if (env.FONTS) return env.FONTS as AssetFetcher;
+  if (typeof env.FONTS_URL === 'string' && URL.canParse(env.FONTS_URL)) return urlFetcher(env.FONTS_URL);
+  throw new Error("The PDF Worker has no FONTS binding: wrangler.pdf.toml's [assets] gives it the fonts of finished PDFs.");
 }
 
 export default {

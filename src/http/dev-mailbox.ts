@@ -3,12 +3,25 @@ import { html, raw } from 'hono/html';
 import type { DevMailbox } from '../adapters/embedded/dev-mailbox.js';
 
 /**
+ * An e-mail's HTML shown on its own: as a mail client would, with its images and inline styles,
+ * and nothing in it run (a sandbox, no script).
+ */
+const EMAIL_HTML_CSP = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; sandbox";
+
+/**
  * The embedded server's mailbox: the e-mails that would have been sent, as a page at
- * `/dev/mailbox` and as JSON at `/dev/mailbox.json`. Only the Node entry mounts it.
+ * `/dev/mailbox` (each as its reader would see it, in a sandboxed frame, with its plain-text
+ * alternative), one e-mail's HTML at `/dev/mailbox/{id}.html`, and all as JSON at
+ * `/dev/mailbox.json`. Only the Node entry mounts it (and the e-mail API stand-in).
  */
 export function devMailboxRoutes(mailbox: DevMailbox) {
   const app = new Hono();
   app.get('/dev/mailbox.json', (c) => c.json({ data: mailbox.list() }));
+  app.get('/dev/mailbox/:file{[0-9a-f-]+\\.html}', (c) => {
+    const email = mailbox.list().find((mail) => `${mail.id}.html` === c.req.param('file'));
+    if (!email?.html) return c.text('No such e-mail.', 404);
+    return c.html(email.html, 200, { 'Content-Security-Policy': EMAIL_HTML_CSP, 'X-Content-Type-Options': 'nosniff' });
+  });
   app.get('/dev/mailbox', (c) =>
     c.html(html`<!doctype html>
       <html lang="en">
@@ -21,6 +34,7 @@ export function devMailboxRoutes(mailbox: DevMailbox) {
             h2 { font-size: 1.05rem; margin: 0 0 .25rem; }
             .meta { color: #5f6368; font-size: .85rem; }
             pre { white-space: pre-wrap; font: inherit; }
+            iframe { width: 100%; height: 560px; border: 1px solid #d8d8de; border-radius: 6px; margin-top: .5rem; }
           </style>
         </head>
         <body>
@@ -34,8 +48,14 @@ export function devMailboxRoutes(mailbox: DevMailbox) {
                 (email) =>
                   html`<article>
                     <h2>${email.subject}</h2>
-                    <div class="meta">To ${email.to.name} &lt;${email.to.email}&gt; · ${email.sent_at}</div>
-                    <pre>${email.text}</pre>
+                    <div class="meta">
+                      ${email.from ? html`From ${email.from.name} · ` : ''}To ${email.to.name} &lt;${email.to.email}&gt; · ${email.sent_at}
+                      ${email.html ? html` · <a href="/dev/mailbox/${email.id}.html" target="_blank" rel="noopener">open the HTML alone</a>` : ''}
+                    </div>
+                    ${email.html
+                      ? html`<iframe sandbox title="${email.subject}" srcdoc="${email.html}"></iframe>
+                          <details><summary>Plain-text alternative</summary><pre>${email.text}</pre></details>`
+                      : html`<pre>${email.text}</pre>`}
                   </article>`,
               )
               .join(''),

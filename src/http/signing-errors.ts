@@ -9,21 +9,22 @@ import { isDataException } from '../data/errors.js';
 import { ApiError } from '../errors.js';
 import { logError } from '../lib/log-error.js';
 import type { AppEnv } from './app-env.js';
+import { pageMessages } from './signing-language.js';
 import { errorPage, tooLargePage, unreadableFormPage } from './signing-page/notice-pages.js';
 import { tokenInPath } from './signing-security.js';
 
 export const signingErrorHandler: ErrorHandler<AppEnv> = (err, c) => {
-  if (err instanceof HTTPException && err.status === 413) return c.html(tooLargePage(), 413);
+  if (err instanceof HTTPException && err.status === 413) return c.html(tooLargePage(pageMessages(c)), 413);
   const secrets = secretsOf(c);
   // Logged as the API logs it: the database refused a value our checks let through.
   if (isDataException(err)) {
     logError(`the database refused a value on ${c.req.method} ${routeOf(c)}`, scrubbed(err, secrets));
-    return c.html(unreadableFormPage(), 422);
+    return c.html(unreadableFormPage(pageMessages(c)), 422);
   }
   const retryable = err instanceof ApiError && err.code === 'service_unavailable';
   if (retryable) logError(`a dependency failed on ${c.req.method} ${routeOf(c)}; the signer may retry`, scrubbed(err.cause ?? err, secrets));
   else logError(`unhandled error on ${c.req.method} ${routeOf(c)}`, scrubbed(err, secrets));
-  return c.html(errorPage(retryable), retryable ? 503 : 500);
+  return c.html(errorPage(pageMessages(c), retryable), retryable ? 503 : 500);
 };
 
 /** The token as decoded and as sent, and its MAC alone: the part that makes it a credential. */

@@ -5,10 +5,10 @@
  * like the domain's own refusals, never as an error of ours.
  */
 import type { Context } from 'hono';
-import { MAX_DRAWN_SIGNATURE_CHARS, MAX_TEXT_VALUE_CHARS, type SigningSubmission } from '../domain/signing/signing-state.js';
+import { MAX_DRAWN_SIGNATURE_CHARS, MAX_TEXT_VALUE_CHARS, type Problem, type ProblemCode, type SigningSubmission } from '../domain/signing/signing-state.js';
+import { type Language, isLanguage } from '../i18n/languages.js';
 import { hasLoneSurrogate, hasNul } from '../lib/storable-text.js';
 import type { AppEnv } from './app-env.js';
-import type { Problem } from './signing-page/sign-page.js';
 
 export type FormEntries = [string, FormDataEntryValue][];
 
@@ -40,65 +40,75 @@ export function formTokenOf(entries: FormEntries): string | undefined {
 }
 
 const unstorable = (value: string) => hasNul(value) || hasLoneSurrogate(value);
-const UNSTORABLE = 'This contains a character that cannot be accepted (a NUL character or a broken Unicode character). Please retype it.';
 
-/** The signing form as the domain takes it, with what the page shows again and what is wrong. */
-export function readSignForm(entries: FormEntries): { submission: SigningSubmission; consentGiven: boolean; problems: Problem[] } {
+/** The language of the page the form was sent from (its hidden `lang`), if it is one of ours. */
+export function formLanguageOf(entries: FormEntries): Language | null {
+  const tags = entries.filter(([key]) => key === 'lang').map(([, value]) => value);
+  return tags.length === 1 && isLanguage(tags[0]) ? tags[0] : null;
+}
+
+/**
+ * The signing form as the domain takes it, with what the page shows again and what is wrong. The
+ * submission's language is the page's (`lang` in the form), else `pageLanguage`, the one negotiated
+ * for this request: the consent recorded is the one shown in that language.
+ */
+export function readSignForm(entries: FormEntries, pageLanguage: Language = 'en'): { submission: SigningSubmission; consentGiven: boolean; problems: Problem[] } {
   const problems: Problem[] = [];
   const values: Record<string, string> = {};
+  const language = formLanguageOf(entries) ?? pageLanguage;
   let consentGiven = false;
   if (entries.length > MAX_ENTRIES) {
-    return { submission: { consent: false, values }, consentGiven, problems: [{ field: null, message: 'The form has too many entries.' }] };
+    return { submission: { consent: false, values, language }, consentGiven, problems: [{ field: null, code: 'too_many_entries' }] };
   }
   const seen = new Set<string>();
   for (const [key, value] of entries) {
     if (key === 'consent') {
-      if (seen.has(key)) problems.push({ field: 'consent', message: 'The consent was sent more than once.' });
+      if (seen.has(key)) problems.push({ field: 'consent', code: 'consent_twice' });
       consentGiven = typeof value === 'string' && value === 'yes';
       seen.add(key);
       continue;
     }
-    if (!key.startsWith(FIELD_PREFIX)) continue; // form_token, the script's own inputs (mode.*), a button's name
+    if (!key.startsWith(FIELD_PREFIX)) continue; // form_token, lang, the script's own inputs (mode.*), a button's name
     const id = key.slice(FIELD_PREFIX.length);
     if (id.length === 0 || id.length > MAX_FIELD_ID_CHARS || unstorable(id)) {
-      problems.push({ field: null, message: 'The form has a field this page does not have.' });
+      problems.push({ field: null, code: 'unknown_field' });
       continue;
     }
     if (seen.has(key)) {
-      problems.push({ field: id, message: 'This field was sent more than once.' });
+      problems.push({ field: id, code: 'field_twice' });
       delete values[id];
       continue;
     }
     seen.add(key);
     const problem = valueProblem(value);
-    if (problem) problems.push({ field: id, message: problem });
+    if (problem) problems.push({ field: id, ...problem });
     else values[id] = value as string;
   }
-  return { submission: { consent: consentGiven, values }, consentGiven, problems };
+  return { submission: { consent: consentGiven, values, language }, consentGiven, problems };
 }
 
-function valueProblem(value: FormDataEntryValue): string | null {
-  if (typeof value !== 'string') return 'Files cannot be sent here.';
-  if (unstorable(value)) return UNSTORABLE;
+function valueProblem(value: FormDataEntryValue): { code: ProblemCode; max?: number } | null {
+  if (typeof value !== 'string') return { code: 'file_sent' };
+  if (unstorable(value)) return { code: 'unstorable' };
   if (value.startsWith('data:image/')) {
-    if (!DRAWN.test(value)) return 'The drawing could not be read. Clear it and draw it again.';
-    if (value.length > MAX_DRAWN_SIGNATURE_CHARS) return 'The drawing is too large. Clear it and draw it again, or type instead.';
+    if (!DRAWN.test(value)) return { code: 'drawing_unreadable' };
+    if (value.length > MAX_DRAWN_SIGNATURE_CHARS) return { code: 'drawing_too_large' };
     return null;
   }
-  if (value.length > MAX_TEXT_VALUE_CHARS) return `Must be at most ${MAX_TEXT_VALUE_CHARS} characters.`;
+  if (value.length > MAX_TEXT_VALUE_CHARS) return { code: 'too_long', max: MAX_TEXT_VALUE_CHARS };
   return null;
 }
 
 /** The reason of a decline: required, at most MAX_TEXT_VALUE_CHARS, storable. */
 export function readDeclineForm(entries: FormEntries): { reason: string; problems: Problem[] } {
   const reasons = entries.filter(([key]) => key === 'reason').map(([, value]) => value);
-  const problem = (message: string) => ({ reason: '', problems: [{ field: 'reason', message }] });
-  if (reasons.length > 1) return problem('The reason was sent more than once.');
+  const problem = (code: ProblemCode, max?: number) => ({ reason: '', problems: [{ field: 'reason', code, ...(max ? { max } : {}) }] });
+  if (reasons.length > 1) return problem('reason_twice');
   const reason = reasons[0];
-  if (reason !== undefined && typeof reason !== 'string') return problem('Files cannot be sent here.');
+  if (reason !== undefined && typeof reason !== 'string') return problem('file_sent');
   const text = (reason ?? '').trim();
-  if (text.length === 0) return problem('Please give a reason for declining.');
-  if (unstorable(text)) return problem(UNSTORABLE);
-  if (text.length > MAX_TEXT_VALUE_CHARS) return { reason: '', problems: [{ field: 'reason', message: `Must be at most ${MAX_TEXT_VALUE_CHARS} characters.` }] };
+  if (text.length === 0) return problem('reason_missing');
+  if (unstorable(text)) return problem('unstorable');
+  if (text.length > MAX_TEXT_VALUE_CHARS) return problem('too_long', MAX_TEXT_VALUE_CHARS);
   return { reason: text, problems: [] };
 }

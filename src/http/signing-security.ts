@@ -14,6 +14,7 @@ import { secondsUntilReset } from '../domain/shared/rate-decision.js';
 import { isGenuineLink } from '../domain/signing/resolve-link.js';
 import type { RateRule } from '../ports/rate-limiter.js';
 import type { AppEnv } from './app-env.js';
+import { pageMessages } from './signing-language.js';
 import { forbiddenPage, tooManyRequestsPage } from './signing-page/notice-pages.js';
 
 /**
@@ -124,8 +125,8 @@ async function refusal(c: Context<AppEnv>): Promise<Response | undefined> {
     : await services.rateLimiter.limit(unverifiedLinkRateRule, unverifiedRateIdentifier(c));
   if (!decision.success) {
     const retryAfter = secondsUntilReset(decision, services.clock.now());
-    return c.html(tooManyRequestsPage(retryAfter), 429, { 'Retry-After': String(retryAfter) });
+    return c.html(tooManyRequestsPage(pageMessages(c), retryAfter), 429, { 'Retry-After': String(retryAfter) });
   }
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && isCrossSitePost(c)) return c.html(forbiddenPage(), 403);
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && isCrossSitePost(c)) return c.html(forbiddenPage(pageMessages(c)), 403);
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { PDFDocument } from 'pdf-lib';
 import type { CertificateRecipient } from './finish-document.js';
+import type { Typesetter } from './fonts/typesetter.js';
 import { PageFlow, type TextStyle } from './page-flow.js';
 
 type PdfLib = typeof import('pdf-lib');
@@ -25,26 +26,26 @@ const LABEL_WIDTH = 112;
 /** Seconds are what an audit trail is read at; an unusable date must not stop the certificate. */
 const isoUtc = (at: Date) => (Number.isNaN(at.getTime()) ? '(unknown time)' : `${at.toISOString().slice(0, 19)}Z`);
 
-/** The certificate of completion, on new US Letter pages at the end of `pdf`. */
-export function appendCertificatePages(lib: PdfLib, pdf: PDFDocument, c: Certificate): void {
-  const { StandardFonts, rgb } = lib;
-  const regular = pdf.embedStandardFont(StandardFonts.Helvetica);
-  const bold = pdf.embedStandardFont(StandardFonts.HelveticaBold);
-  const mono = pdf.embedStandardFont(StandardFonts.Courier);
+/**
+ * The certificate of completion, on new US Letter pages at the end of `pdf`, its text set by
+ * `type` (which was given every string of `c`), so that each name shows as given, in its script.
+ */
+export function appendCertificatePages(lib: PdfLib, pdf: PDFDocument, type: Typesetter, c: Certificate): void {
+  const { rgb } = lib;
   const grey = rgb(0.35, 0.35, 0.35);
-  const body: TextStyle = { font: regular, size: 9.5 };
-  const label: TextStyle = { font: bold, size: 9.5 };
-  const note: TextStyle = { font: regular, size: 8.5, color: grey };
-  const hash: TextStyle = { font: mono, size: 9, indent: 12 };
+  const body: TextStyle = { size: 9.5 };
+  const label: TextStyle = { size: 9.5, bold: true };
+  const note: TextStyle = { size: 8.5, color: grey };
+  const hash: TextStyle = { size: 9, indent: 12 };
   const section = (flow: PageFlow, title: string) => {
     flow.gap(10);
     flow.keep(60); // a heading never ends a page alone
-    flow.text(title, { font: bold, size: 12 });
+    flow.text(title, { bold: true, size: 12 });
     flow.gap(3);
   };
 
-  const flow = new PageFlow(pdf, { text: 'Certificate of completion (continued)', style: { font: bold, size: 10, color: grey } });
-  flow.text('Certificate of completion', { font: bold, size: 20 });
+  const flow = new PageFlow(pdf, type, { text: 'Certificate of completion (continued)', style: { bold: true, size: 10, color: grey } });
+  flow.text('Certificate of completion', { bold: true, size: 20 });
   flow.gap(4);
   flow.text(`How the ${c.documentPages}-page document before this certificate was sent and signed electronically.`, note);
 
@@ -81,13 +82,13 @@ export function appendCertificatePages(lib: PdfLib, pdf: PDFDocument, c: Certifi
   c.recipients.forEach((recipient, index) => {
     flow.gap(6);
     flow.keep(70);
-    flow.text(`${index + 1}. ${recipient.name}`, { font: bold, size: 10.5 });
+    flow.text(`${index + 1}. ${recipient.name}`, { bold: true, size: 10.5 });
     flow.row('E-mail', recipient.email, label, body, LABEL_WIDTH);
     flow.row('Role', recipient.role, label, body, LABEL_WIDTH);
     flow.row('Kind', recipient.kind === 'signer' ? 'signer' : 'cc (receives a copy)', label, body, LABEL_WIDTH);
     for (const event of recipient.events) {
       flow.keep(30);
-      flow.row(isoUtc(event.at), event.what, { font: regular, size: 9 }, body, LABEL_WIDTH);
+      flow.row(isoUtc(event.at), event.what, { size: 9 }, body, LABEL_WIDTH);
       if (event.ip !== null || event.userAgent !== null) {
         const detail = `IP: ${event.ip ?? 'not recorded'}  ·  User agent: ${event.userAgent ?? 'not recorded'}`;
         flow.text(detail, { ...note, indent: LABEL_WIDTH, maxLines: 3 });
@@ -95,5 +96,5 @@ export function appendCertificatePages(lib: PdfLib, pdf: PDFDocument, c: Certifi
     }
   });
 
-  flow.footers(`Certificate of completion · Envelope ${c.envelopeId}`, { font: regular, size: 8, color: grey });
+  flow.footers(`Certificate of completion · Envelope ${c.envelopeId}`, { size: 8, color: grey });
 }

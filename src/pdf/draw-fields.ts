@@ -1,8 +1,9 @@
-import type { Color, PDFDocument, PDFFont, PDFImage, PDFPage, StandardFonts } from 'pdf-lib';
+import type { Color, PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
 import { isPngDataUrl, redrawPngDataUrl } from '../lib/drawn-png.js';
+import { drawableText } from './drawable-text.js';
 import type { FinishedField } from './finish-document.js';
+import type { Typesetter } from './fonts/typesetter.js';
 import { centredBaseline, truncateToWidth } from './text-layout.js';
-import { toWinAnsi } from './win-ansi.js';
 
 type PdfLib = typeof import('pdf-lib');
 type Box = { x: number; y: number; width: number; height: number };
@@ -20,11 +21,8 @@ const UNREADABLE_IMAGE_TEXT = '[signature image unreadable]';
  * a field that is not on a page of the document does, because the template's import checked
  * placements against this very document and a finished copy missing a signature must not be issued.
  */
-export async function drawFields(lib: PdfLib, pdf: PDFDocument, fields: readonly FinishedField[]): Promise<void> {
+export async function drawFields(lib: PdfLib, pdf: PDFDocument, type: Typesetter, fields: readonly FinishedField[]): Promise<void> {
   const pages = pdf.getPages();
-  const fonts = new Map<StandardFonts, PDFFont>();
-  // Embedded on first use only, so that a document without typed signatures carries no Times font.
-  const font = (name: StandardFonts) => fonts.get(name) ?? fonts.set(name, pdf.embedStandardFont(name)).get(name)!;
   // One signer's drawing usually appears in several fields: embed each distinct image once.
   const images = new Map<string, Promise<PDFImage | null>>();
   const ink = lib.rgb(0.06, 0.12, 0.4);
@@ -45,11 +43,11 @@ export async function drawFields(lib: PdfLib, pdf: PDFDocument, fields: readonly
       if (!images.has(value)) images.set(value, embedPng(pdf, value));
       const image = await images.get(value)!;
       if (image) drawImageInBox(page, image, box);
-      else drawFitted(page, font(lib.StandardFonts.Helvetica), UNREADABLE_IMAGE_TEXT, box, TEXT_MAX_SIZE, black);
+      else drawFitted(type, page, UNREADABLE_IMAGE_TEXT, box, { maxSize: TEXT_MAX_SIZE, color: black });
     } else if (field.type === 'signature' || field.type === 'initials') {
-      drawFitted(page, font(lib.StandardFonts.TimesRomanItalic), value, box, SIGNATURE_MAX_SIZE, ink);
+      drawFitted(type, page, value, box, { maxSize: SIGNATURE_MAX_SIZE, color: ink, oblique: true });
     } else {
-      drawFitted(page, font(lib.StandardFonts.Helvetica), value, box, TEXT_MAX_SIZE, black);
+      drawFitted(type, page, value, box, { maxSize: TEXT_MAX_SIZE, color: black });
     }
   }
 }
@@ -62,10 +60,27 @@ function pdfBox(page: PDFPage, field: FinishedField): Box {
 
 const padding = (box: Box) => Math.min(2, box.width / 4, box.height / 4);
 
-/** One line: as large as the box allows up to `maxSize`, smaller down to MIN_SIZE to fit its width, then cut. */
-function drawFitted(page: PDFPage, font: PDFFont, raw: string, box: Box, maxSize: number, color: Color) {
-  const text = toWinAnsi(raw.slice(0, MAX_DRAWN_CHARS)).trim();
+/**
+ * The values a field's text may hold, as `drawFields` will draw them: the typesetter reads the
+ * fonts they need before anything is drawn.
+ */
+export const fieldTexts = (fields: readonly FinishedField[]): string[] => [
+  UNREADABLE_IMAGE_TEXT,
+  ...fields.flatMap((field) => (field.value === null || isPngDataUrl(field.value) ? [] : [drawableText(field.value.slice(0, MAX_DRAWN_CHARS))])),
+];
+
+type Look = { maxSize: number; color: Color; oblique?: boolean };
+
+/**
+ * One line: as large as the box allows up to `maxSize`, smaller down to MIN_SIZE to fit its width,
+ * then cut. Its direction is its first strong character's, so a right-to-left value starts at the
+ * box's right edge.
+ */
+function drawFitted(type: Typesetter, page: PDFPage, raw: string, box: Box, look: Look) {
+  const text = drawableText(raw.slice(0, MAX_DRAWN_CHARS)).trim();
   if (text === '') return;
+  const font = type.font('auto');
+  const { maxSize } = look;
   const pad = padding(box);
   const [width, height] = [box.width - 2 * pad, box.height - 2 * pad];
   const largest = Math.max(1, Math.min(maxSize, font.sizeAtHeight(height)));
@@ -73,7 +88,9 @@ function drawFitted(page: PDFPage, font: PDFFont, raw: string, box: Box, maxSize
   const size = natural <= width ? largest : Math.max(Math.min(MIN_SIZE, largest), (largest * width) / natural);
   const line = truncateToWidth(font, text, size, width);
   if (line === '') return;
-  page.drawText(line, { x: box.x + pad, y: centredBaseline(font, size, box.y + pad, height), size, font, color });
+  const shaped = type.shape(line, 'auto');
+  const x = shaped.rtl ? box.x + pad + width - shaped.advance * size : box.x + pad;
+  type.draw(page, shaped, { x, y: centredBaseline(font, size, box.y + pad, height), size, color: look.color, oblique: look.oblique });
 }
 
 /**

@@ -1,8 +1,11 @@
 import type { PDFDocument } from 'pdf-lib';
 import type { FieldType } from '../data/schema.js';
 import { sha256Hex } from '../lib/crypto.js';
-import { appendCertificatePages } from './certificate-pages.js';
-import { drawFields } from './draw-fields.js';
+import { type Certificate, appendCertificatePages } from './certificate-pages.js';
+import { drawFields, fieldTexts } from './draw-fields.js';
+import { drawableText } from './drawable-text.js';
+import type { FontSource } from './fonts/font-source.js';
+import { Typesetter } from './fonts/typesetter.js';
 import { appendIncrementalUpdate } from './incremental-update.js';
 import { type SealIdentity, sealedByLines } from './seal-identity.js';
 import { sealPdf } from './seal-pdf.js';
@@ -48,6 +51,8 @@ export type FinishInput = {
   seal?: SealIdentity;
   /** With `seal`: a time-stamping authority's client, making the seal PAdES B-T. */
   timestamp?: Timestamper;
+  /** The font files text is drawn with (node_modules on Node, the PDF Worker's assets in workerd). */
+  fonts: FontSource;
 };
 
 export type FinishedDocument = {
@@ -76,7 +81,10 @@ export async function finishDocument(input: FinishInput): Promise<FinishedDocume
   const lib = await import('pdf-lib');
   const pdf = await lib.PDFDocument.load(input.original, { updateMetadata: false });
   flattenForm(lib, pdf);
-  await drawFields(lib, pdf, input.fields);
+  // Each revision embeds the font subsets its own text uses, before it is saved.
+  const fieldType = await Typesetter.for(lib, pdf, input.fonts, fieldTexts(input.fields));
+  await drawFields(lib, pdf, fieldType, input.fields);
+  await fieldType.finish();
   setMetadata(pdf, input);
   const documentPages = pdf.getPageCount();
   // Without object streams the prefix ends in a classic cross-reference table, which the update extends.
@@ -84,7 +92,7 @@ export async function finishDocument(input: FinishInput): Promise<FinishedDocume
   const baseLargestObjectNumber = pdf.context.largestObjectNumber;
   const signedContentSha256 = await sha256Hex(signedContent);
 
-  appendCertificatePages(lib, pdf, {
+  const certificate: Certificate = {
     envelopeId: input.envelopeId,
     title: input.title,
     senderEmail: input.senderEmail,
@@ -97,7 +105,10 @@ export async function finishDocument(input: FinishInput): Promise<FinishedDocume
     consentText: input.consentText,
     sealedBy: input.sealedBy ?? (input.seal && sealedByLines(input.seal, input.timestamp)),
     recipients: input.recipients,
-  });
+  };
+  const certificateType = await Typesetter.for(lib, pdf, input.fonts, textsOf(certificate));
+  appendCertificatePages(lib, pdf, certificateType, certificate);
+  await certificateType.finish();
   const certified = await appendIncrementalUpdate(lib, pdf, signedContent, baseLargestObjectNumber);
   // Sealed last, so that the seal covers the certificate too and nothing is added after it.
   const bytes = input.seal ? await sealPdf(certified, input.seal, input.completedAt, input.timestamp) : certified;
@@ -125,6 +136,14 @@ function flattenForm(lib: typeof import('pdf-lib'), pdf: PDFDocument) {
       if (entry instanceof lib.PDFRef && pdf.context.lookup(entry) === undefined) annots!.remove(i);
     }
   }
+}
+
+/** Every string in `value` (the certificate's), cleaned as it will be drawn, for the typesetter to read their fonts. */
+function textsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [drawableText(value)];
+  if (Array.isArray(value)) return value.flatMap(textsOf);
+  if (value && typeof value === 'object' && !(value instanceof Date)) return Object.values(value).flatMap(textsOf);
+  return [];
 }
 
 function setMetadata(pdf: PDFDocument, input: FinishInput) {

@@ -1,4 +1,5 @@
 import type { PdfMaker } from '../ports/pdf-maker.js';
+import type { FontSource } from './fonts/font-source.js';
 import type { SealSource } from './seal-pem.js';
 
 /** The seal a maker uses, read at each use: a test stack may point it at another authority. */
@@ -8,7 +9,7 @@ export type SealSettings = { seal?: SealSource; timestampUrl?: string };
  * The PDF work in this runtime: Node's processes, and the PDF Worker. Each module is loaded on its
  * first use; a process that never finishes a document never evaluates pdf-lib or the CMS code.
  */
-export function localPdfMaker(settings: SealSettings): PdfMaker {
+export function localPdfMaker(settings: SealSettings, fonts: FontSource): PdfMaker {
   return {
     async pageSizes(bytes) {
       const { readPageSizes } = await import('./inspect-document.js');
@@ -25,7 +26,7 @@ export function localPdfMaker(settings: SealSettings): PdfMaker {
       const seal = settings.seal ? await sealIdentityOf(settings.seal) : undefined;
       // With an authority configured, a seal without its time-stamp is never made.
       const timestamp = seal && settings.timestampUrl ? timestampAuthority(settings.timestampUrl) : undefined;
-      return finishDocument({ ...request, seal, timestamp });
+      return finishDocument({ ...request, seal, timestamp, fonts });
     },
   };
 }

@@ -1,6 +1,7 @@
-import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import type { Color, PDFDocument, PDFPage } from 'pdf-lib';
+import { drawableText } from './drawable-text.js';
+import type { Typesetter } from './fonts/typesetter.js';
 import { truncateToWidth, wrapToWidth } from './text-layout.js';
-import { toWinAnsi } from './win-ansi.js';
 
 /** US Letter, in points. */
 export const LETTER: [number, number] = [612, 792];
@@ -10,11 +11,13 @@ const WIDTH = LETTER[0] - 2 * MARGIN;
 // No line of the certificate needs more; longer input (a hostile user agent) is cut before it is wrapped.
 const MAX_INPUT_CHARS = 2_000;
 
-export type TextStyle = { font: PDFFont; size: number; color?: Color; indent?: number; maxLines?: number };
+export type TextStyle = { size: number; bold?: boolean; color?: Color; indent?: number; maxLines?: number };
 
 /**
- * Text laid out top to bottom on as many new pages as it takes. All input passes through
- * `toWinAnsi` here, so callers hand over raw values.
+ * Text laid out top to bottom on as many new pages as it takes, in any script (the typesetter's
+ * fonts). All input passes through `drawableText` here, so callers hand over raw values. Lines run
+ * left to right as the certificate does; a right-to-left name or value within one is ordered by
+ * the bidi algorithm.
  */
 export class PageFlow {
   readonly pages: PDFPage[] = [];
@@ -23,6 +26,7 @@ export class PageFlow {
 
   constructor(
     private readonly pdf: PDFDocument,
+    private readonly type: Typesetter,
     /** Drawn at the top of every page after the first. */
     private readonly continued: { text: string; style: TextStyle },
   ) {
@@ -58,8 +62,8 @@ export class PageFlow {
     const lines = this.wrap(value, valueStyle, WIDTH - labelWidth);
     this.keep(lineHeight(valueStyle));
     const baseline = this.y - valueStyle.size;
-    const shownLabel = truncateToWidth(labelStyle.font, toWinAnsi(label.slice(0, MAX_INPUT_CHARS)), labelStyle.size, labelWidth - 6);
-    this.page.drawText(shownLabel, { x: MARGIN, y: baseline, size: labelStyle.size, font: labelStyle.font, color: labelStyle.color });
+    const shownLabel = truncateToWidth(this.type.font(), drawableText(label.slice(0, MAX_INPUT_CHARS)), labelStyle.size, labelWidth - 6);
+    this.draw(this.page, shownLabel, MARGIN, baseline, labelStyle);
     this.lines(lines, valueStyle, MARGIN + labelWidth);
   }
 
@@ -68,25 +72,30 @@ export class PageFlow {
     const y = MARGIN - style.size;
     this.pages.forEach((page, index) => {
       const right = `Page ${index + 1} of ${this.pages.length}`;
-      const rightWidth = style.font.widthOfTextAtSize(right, style.size);
-      page.drawText(right, { x: MARGIN + WIDTH - rightWidth, y, size: style.size, font: style.font, color: style.color });
-      const shown = truncateToWidth(style.font, toWinAnsi(left.slice(0, MAX_INPUT_CHARS)), style.size, WIDTH - rightWidth - 18);
-      page.drawText(shown, { x: MARGIN, y, size: style.size, font: style.font, color: style.color });
+      const rightWidth = this.type.font().widthOfTextAtSize(right, style.size);
+      this.draw(page, right, MARGIN + WIDTH - rightWidth, y, style);
+      const shown = truncateToWidth(this.type.font(), drawableText(left.slice(0, MAX_INPUT_CHARS)), style.size, WIDTH - rightWidth - 18);
+      this.draw(page, shown, MARGIN, y, style);
     });
   }
 
   private wrap(raw: string, style: TextStyle, width: number): string[] {
-    const lines = wrapToWidth(style.font, toWinAnsi(raw.slice(0, MAX_INPUT_CHARS)), style.size, width);
+    const lines = wrapToWidth(this.type.font(), drawableText(raw.slice(0, MAX_INPUT_CHARS)), style.size, width);
     const max = style.maxLines ?? Infinity;
     if (lines.length <= max) return lines;
     // The last kept line plus the next is wider than a line, so truncating it always shows the ellipsis.
-    return [...lines.slice(0, max - 1), truncateToWidth(style.font, `${lines[max - 1]} ${lines[max]}`, style.size, width)];
+    return [...lines.slice(0, max - 1), truncateToWidth(this.type.font(), `${lines[max - 1]} ${lines[max]}`, style.size, width)];
+  }
+
+  private draw(page: PDFPage, text: string, x: number, y: number, style: TextStyle) {
+    if (text === '') return;
+    this.type.draw(page, this.type.shape(text), { x, y, size: style.size, color: style.color, bold: style.bold });
   }
 
   private lines(lines: string[], style: TextStyle, x: number) {
     for (const line of lines) {
       this.keep(lineHeight(style));
-      this.page.drawText(line, { x, y: this.y - style.size, size: style.size, font: style.font, color: style.color });
+      this.draw(this.page, line, x, this.y - style.size, style);
       this.y -= lineHeight(style);
     }
   }

@@ -1,9 +1,16 @@
 import { isSingleLineText } from '../lib/single-line-text.js';
 
 export type Email = {
+  /**
+   * Who the e-mail is from, as its reader sees it: the company's display name. The address stays
+   * the service's own (only it may send from its domain), so only the name is given.
+   */
+  from?: { name: string };
   to: { name: string; email: string };
   subject: string;
+  /** The plain-text alternative: the whole message, every link written out. */
   text: string;
+  /** The same message as HTML, shown by mail clients that show HTML. */
   html?: string;
   /** What the e-mail is about, for the dev mailbox and delivery logs. */
   tags?: Record<string, string>;
@@ -19,7 +26,7 @@ export interface Mailer {
 }
 
 /** The parts of an e-mail that become header lines, as the port names them. */
-export type HeaderPart = 'subject' | 'to.name' | 'to.email';
+export type HeaderPart = 'subject' | 'from.name' | 'to.name' | 'to.email';
 
 /**
  * A mailer's refusal of an e-mail whose header would hold a line break or another control
@@ -39,6 +46,7 @@ export class UnsafeEmailHeader extends Error {
 export function refuseUnsafeHeaders(email: Email): void {
   const parts: [HeaderPart, string][] = [
     ['subject', email.subject],
+    ...(email.from ? [['from.name', email.from.name] as [HeaderPart, string]] : []),
     ['to.name', email.to.name],
     ['to.email', email.to.email],
   ];

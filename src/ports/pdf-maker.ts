@@ -8,8 +8,8 @@
 import type { PageSize } from '../data/schema.js';
 import type { FinishedDocument, FinishInput } from '../pdf/finish-document.js';
 
-/** What the finished PDF is made of; the seal and its time-stamp are the maker's own. */
-export type FinishRequest = Omit<FinishInput, 'seal' | 'timestamp' | 'sealedBy'>;
+/** What the finished PDF is made of; the seal, its time-stamp and the fonts are the maker's own. */
+export type FinishRequest = Omit<FinishInput, 'seal' | 'timestamp' | 'sealedBy' | 'fonts'>;
 
 export interface PdfMaker {
   /** The page sizes of a PDF in points, or null when the bytes are not a PDF that can be read. */

@@ -3,10 +3,12 @@ import { basename, dirname, resolve } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { apiKeys, companies, contacts, templates, users } from '../data/schema.js';
 import { createApiKey } from '../domain/auth/manage-api-keys.js';
+import { putBrand } from '../domain/companies/brand.js';
 import { createCompany } from '../domain/companies/create-company.js';
 import { importTemplate } from '../domain/templates/import-template.js';
 import { ApiError, validationFailed } from '../errors.js';
 import { parseOrFail } from '../http/validation-hook.js';
+import { checkLogo } from '../lib/brand-logo.js';
 import { generateDocument } from '../pdf/generate-document.js';
 import type { Services } from '../services.js';
 import { SeedFile } from './seed-file.js';
@@ -54,7 +56,14 @@ async function loadCompany(services: Services, company: SeedCompany, where: stri
     .from(companies)
     .where(company.id ? eq(companies.id, company.id) : eq(companies.name, company.name))
     .limit(1);
+  // The brand's look is set with the company, as its message is: loading the seed again leaves
+  // what an operator changed since. So its logo is checked before the company is made.
+  const brand = company.brand;
+  const logo = !existing && brand?.logo ? await readLogo(brand.logo.path, baseDir, `${where}.brand.logo`) : undefined;
   const companyId = existing?.id ?? (await createCompany(services, company)).id;
+  if (!existing && (brand?.display_name || brand?.accent_color || logo)) {
+    await atPath(`${where}.brand`, () => putBrand(services, companyId, { display_name: brand?.display_name, accent_color: brand?.accent_color, logo }));
+  }
 
   for (const user of company.users) {
     await db
@@ -96,12 +105,24 @@ async function readDocument(source: SeedTemplate['document'], baseDir: string, w
   if ('generate' in source) {
     return { fileName: 'document.pdf', bytes: await generateDocument(source.generate.title, source.generate.pages) };
   }
-  const file = resolve(baseDir, source.path);
+  return readSeedFile(source.path, baseDir, where, 'A document of the seed cannot be read.');
+}
+
+async function readLogo(path: string, baseDir: string, where: string): Promise<Uint8Array> {
+  const { bytes } = await readSeedFile(path, baseDir, where, 'The logo of the seed cannot be read.');
+  const checked = checkLogo(bytes);
+  if ('refused' in checked) throw validationFailed([{ path: where, message: checked.refused }], 'The logo of the seed is not taken.');
+  return bytes;
+}
+
+/** A file the seed names, relative to the seed file. */
+async function readSeedFile(path: string, baseDir: string, where: string, unreadable: string) {
+  const file = resolve(baseDir, path);
   try {
     return { fileName: basename(file), bytes: new Uint8Array(await readFile(file)) };
   } catch (err) {
     const reason = err instanceof Error && 'code' in err && err.code === 'ENOENT' ? 'No such file' : 'The file cannot be read';
-    throw validationFailed([{ path: `${where}.path`, message: `${reason}: ${file}.` }], 'A document of the seed cannot be read.');
+    throw validationFailed([{ path: `${where}.path`, message: `${reason}: ${file}.` }], unreadable);
   }
 }
 

@@ -5,6 +5,7 @@ import { TemplateDefinition } from '../domain/templates/template-definition.js';
 import { userRoles } from '../data/schema.js';
 import { multiLineRule, singleLineRule } from '../http/schemas.js';
 import { isMultiLineText, isSingleLineText } from '../lib/single-line-text.js';
+import { MAX_DISPLAY_NAME_CHARS } from '../domain/companies/brand.js';
 
 /** The API's text rules, without its length bounds (a seed is the operator's own file). */
 const oneLine = () => z.string().refine(isSingleLineText, singleLineRule);
@@ -29,7 +30,15 @@ export const SeedFile = z.strictObject({
       id: z.uuid().optional(),
       name: oneLine().min(1),
       api_signature_requests_per_period: z.number().int().min(0),
-      brand: z.strictObject({ default_email_message: lines().nullable().optional() }).optional(),
+      brand: z
+        .strictObject({
+          default_email_message: lines().nullable().optional(),
+          // As the admin API's brand takes them; the logo is a PNG or JPEG file beside the seed.
+          display_name: oneLine().min(1).max(MAX_DISPLAY_NAME_CHARS).optional(),
+          accent_color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a colour as #rrggbb.').optional(),
+          logo: z.strictObject({ path: z.string().min(1) }).optional(),
+        })
+        .optional(),
       users: z
         .array(
           z.strictObject({

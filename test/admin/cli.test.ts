@@ -15,6 +15,7 @@ import { sha256Hex } from '../../src/lib/crypto.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createTestCompany, createTestTemplate } from '../support/factories.js';
 import { call } from '../support/http.js';
+import { logoPng, svgLogo } from '../support/logo-images.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 import { exchange, unique } from './admin-support.js';
 
@@ -239,5 +240,33 @@ describe('admin CLI', () => {
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain('npm run admin -- help');
     }
+  });
+});
+
+describe('admin CLI: the brand', () => {
+  it('sets the display name, colour and a logo file, reads them back, and removes the logo', async () => {
+    const company = await createTestCompany(stack);
+    const logoFile = join(workDir, 'logo.png');
+    await writeFile(logoFile, logoPng());
+    const set = await cli(['set-brand', '--company', company.id, '--display-name', 'CLI Legal', '--accent-color', '#0b7a53', '--logo', logoFile]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ display_name: 'CLI Legal', accent_color: '#0b7a53', logo: { type: 'image/png' } });
+    const read = await cli(['get-brand', '--company', company.id]);
+    expect(JSON.parse(read.stdout)).toEqual(JSON.parse(set.stdout));
+
+    const removed = await cli(['set-brand', '--company', company.id, '--no-logo']);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ display_name: 'CLI Legal', logo: null });
+  });
+
+  it('reports a refused logo with its path, and exits 2 when nothing is given', async () => {
+    const company = await createTestCompany(stack);
+    const svgFile = join(workDir, 'logo.svg');
+    await writeFile(svgFile, svgLogo);
+    const refused = await cli(['set-brand', '--company', company.id, '--logo', svgFile]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('422 validation_failed');
+    expect(refused.stderr).toContain('"path": "logo"');
+    const empty = await cli(['set-brand', '--company', company.id]);
+    expect(empty.code).toBe(2);
   });
 });

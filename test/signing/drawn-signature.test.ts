@@ -110,7 +110,7 @@ describe('a drawn signature posted to the signing page', () => {
     const fieldId = /name="field\.([^"]+)"/.exec(await page(witness!.token))![1]!;
     const who = { ip: '198.51.100.7', userAgent: null };
     await expect(signAsRecipient(stack.services, witness!.token, { consent: true, values: { [fieldId]: past } }, who)).rejects.toMatchObject({
-      problems: [{ field: fieldId, message: 'The drawn signature is too large; draw it again, smaller.' }],
+      problems: [{ field: fieldId, code: 'drawn_too_large' }],
     });
     expect(await traces(envelopeId, witness!.recipientId)).toEqual(before);
 

@@ -58,9 +58,9 @@ export async function signAsRecipient(_services: Services, token: string, submis
   if (link.sign) return (link.state = link.sign(submission));
   if (link.state.kind !== 'sign') return link.state;
   const problems: SigningRefused['problems'] = [];
-  if (!submission.consent) problems.push({ field: null, message: 'Agree to sign electronically to continue.' });
+  if (!submission.consent) problems.push({ field: null, code: 'consent_missing' });
   for (const field of link.state.fields) {
-    if (field.required && field.prefill === null && field.type !== 'date_signed' && !submission.values[field.id]?.trim()) problems.push({ field: field.id, message: `Fill in ${field.label ?? field.type}.` });
+    if (field.required && field.prefill === null && field.type !== 'date_signed' && !submission.values[field.id]?.trim()) problems.push({ field: field.id, code: 'fill_in' });
   }
   if (problems.length > 0) throw new SigningRefused(problems);
   link.state = { kind: 'signed', envelope: link.state.envelope, signedAt: new Date('2026-11-22T12:30:00.000Z') };
@@ -98,6 +98,7 @@ export function sampleEnvelope(overrides: Partial<SigningEnvelope> = {}): Signin
     message: 'Hi Cleo,\nPlease review and sign the NDA before our meeting on Friday.\nThanks, Olivia',
     senderEmail: 'olivia@acme.test',
     expiresAt: new Date('2026-12-22T12:00:00.000Z'),
+    language: null,
     ...overrides,
   };
 }

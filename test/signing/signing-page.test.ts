@@ -29,6 +29,10 @@ vi.mock('../../src/domain/signing/resolve-link.js', async () => {
   const { fakeDomain: domain } = await import('./fake-signing-domain.js');
   return { isGenuineLink: async (_services: Services, token: string) => domain.links.has(token) };
 });
+// The company's brand comes from the database, which this suite does not have: the service's own look.
+vi.mock('../../src/domain/companies/brand-look.js', () => ({
+  brandLookOfRecipient: async () => ({ displayName: 'E-signature', accentColor: '#1f5fbf', accentChosen: false, logoUrl: null, language: null }),
+}));
 
 const BASE_URL = 'https://esign.example.test';
 const tokenSecret = new TextEncoder().encode('test-token-secret-0123456789-abcdefghij');
@@ -105,9 +109,9 @@ describe('the page of each state', () => {
     expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
     const html = answer.text;
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<html lang="en" dir="ltr">');
     expect(html).toMatch(/<main id="main"/);
-    expect(html).toContain('<h1>Mutual Non-Disclosure Agreement</h1>');
+    expect(html).toContain('<h1><bdi>Mutual Non-Disclosure Agreement</bdi></h1>');
     expect(html).toContain('olivia@acme.test');
     expect(html).toContain('Please review and sign the NDA');
     expect(html).toContain('<script type="module" src="/static/sign.js"></script>');
@@ -133,7 +137,7 @@ describe('the page of each state', () => {
     expect(html).toContain(`name="consent" type="checkbox" value="yes"`);
     expect(html).toContain(consent.text);
     expect(html).toContain(`Consent version ${consent.version}`);
-    expect(html).toMatch(/<button class="button primary sign-button" type="submit">Sign<\/button>/);
+    expect(html).toMatch(/<button class="button primary sign-button" type="submit" data-busy-label="Signing…">Sign<\/button>/);
     expect(html).toContain('<summary>Decline to sign</summary>');
     expect(html).toContain(`action="/sign/${token}/decline"`);
     expect(html).toMatch(/<textarea id="decline-reason" name="reason" rows="3" maxlength="500" required/);
@@ -159,7 +163,7 @@ describe('the page of each state', () => {
     expect(status).toBe(200);
     expect(text).not.toContain('<script>alert');
     expect(text).not.toContain('<img src=x');
-    expect(text).toContain('<h1>NDA &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</h1>');
+    expect(text).toContain('<h1><bdi>NDA &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</bdi></h1>');
     expect(text).toContain('<title>Sign: NDA &lt;script&gt;');
     expect(text).toContain('Hello &lt;script&gt;');
     expect(text).toContain('Cleo &lt;script&gt;');
@@ -179,7 +183,7 @@ describe('the page of each state', () => {
 
   it.each([
     ['not your turn', { kind: 'not_your_turn', envelope: sampleEnvelope(), recipient: { name: 'Walt' } }, 'It is not your turn to sign yet', 'Hello Walt.'],
-    ['signed', { kind: 'signed', envelope: sampleEnvelope(), signedAt: new Date('2026-11-22T12:30:00.000Z') }, 'You have signed', '22 November 2026, 12:30 UTC'],
+    ['signed', { kind: 'signed', envelope: sampleEnvelope(), signedAt: new Date('2026-11-22T12:30:00.000Z') }, 'You have signed', '22 November 2026 at 12:30 UTC'],
     ['declined by this signer', { kind: 'declined', envelope: sampleEnvelope(), byThisRecipient: true }, 'You declined to sign', 'The sender has been told'],
     ['declined by another', { kind: 'declined', envelope: sampleEnvelope(), byThisRecipient: false }, 'This document was declined', 'Someone asked to sign this document declined'],
     ['voided', { kind: 'voided', envelope: sampleEnvelope() }, 'This document was cancelled', 'can no longer be signed'],
@@ -257,6 +261,7 @@ describe('signing and declining', () => {
           '6a1d1f50-1111-4a4a-8a8a-000000000003': 'CC',
           '6a1d1f50-1111-4a4a-8a8a-000000000004': 'Cleo Client',
         },
+        language: 'en',
       },
       who: { ip: '198.51.100.7', userAgent: longAgent.slice(0, 500) },
     });
@@ -288,7 +293,7 @@ describe('signing and declining', () => {
     expect(html).toMatch(/id="input-consent" name="consent" type="checkbox" value="yes" aria-required="true" aria-describedby="consent-version error-consent" aria-invalid="true">/);
     expect(html).toContain('Tick this box to agree to sign electronically.');
     // A problem of a field: linked from the summary, told beside the field, and described by it.
-    expect(html).toContain('<a href="#input-6a1d1f50-1111-4a4a-8a8a-000000000004">Fill in signature.</a>');
+    expect(html).toContain('<a href="#input-6a1d1f50-1111-4a4a-8a8a-000000000004">Fill in “Signature”.</a>');
     expect(html).toMatch(/<p class="field-error" id="error-6a1d1f50-1111-4a4a-8a8a-000000000004">/);
     expect(html).toMatch(/id="input-6a1d1f50-1111-4a4a-8a8a-000000000004"[^>]*aria-describedby="error-6a1d1f50-1111-4a4a-8a8a-000000000004" aria-invalid="true"/);
     // What was typed is kept, escaped.
@@ -520,10 +525,10 @@ describe('hostile input: a page, never a 500', () => {
     const [call] = signCalls();
     expect(call?.verb === 'sign' && call.submission.values['6a1d1f50-1111-4a4a-8a8a-000000000004']).toMatch(/^\ufffd+$/);
     // Whatever reaches the readers as text is checked there all the same.
-    expect(readSignForm([['field.a', 'x\ud800y']]).problems).toEqual([{ field: 'a', message: expect.stringContaining('cannot be accepted') }]);
+    expect(readSignForm([['field.a', 'x\ud800y']]).problems).toEqual([{ field: 'a', code: 'unstorable' }]);
     expect(readSignForm([['field.a', 'x\udc00']]).submission.values).toEqual({});
     expect(readDeclineForm([['reason', 'why\ud800']]).problems).toHaveLength(1);
-    expect(readSignForm([['field.a', new File(['x'], 'x.txt')]]).problems).toEqual([{ field: 'a', message: 'Files cannot be sent here.' }]);
+    expect(readSignForm([['field.a', new File(['x'], 'x.txt')]]).problems).toEqual([{ field: 'a', code: 'file_sent' }]);
   });
 
   it('answers a body over 1 MiB with an HTML page, 413', async () => {

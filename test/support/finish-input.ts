@@ -4,6 +4,8 @@
  */
 import { sha256Hex } from '../../src/lib/crypto.js';
 import type { FinishInput } from '../../src/pdf/finish-document.js';
+import type { FinishRequest } from '../../src/ports/pdf-maker.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 
 export const COMPLETED = new Date('2026-11-04T08:00:00.000Z');
@@ -21,6 +23,13 @@ export async function finishInput(title: string, pages: number, overrides: Parti
     consentText: 'I agree to use electronic records and signatures.',
     originalSha256: await sha256Hex(original),
     completedAt: COMPLETED,
+    fonts: nodeFontSource(),
     ...overrides,
   };
+}
+
+/** The same, as a PDF maker is asked for it: without the fonts, which are the maker's own. */
+export async function finishRequest(title: string, pages: number, overrides: Partial<FinishRequest> = {}): Promise<FinishRequest> {
+  const { fonts: _fonts, ...request } = await finishInput(title, pages, overrides);
+  return request;
 }

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 
-const probes: Record<string, string[]> = { pdfsig: ['-v'], pdftotext: ['-v'], pdfinfo: ['-v'], openssl: ['version'] };
+const probes: Record<string, string[]> = { pdfsig: ['-v'], pdftotext: ['-v'], pdfinfo: ['-v'], pdffonts: ['-v'], openssl: ['version'] };
 
 export function installed(...tools: (keyof typeof probes)[]): boolean {
   const missing = tools.filter((tool) => {

@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type CertificateRecipient, type FinishInput, type FinishedField, finishDocument } from '../../src/pdf/finish-document.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
-import { toWinAnsi } from '../../src/pdf/win-ansi.js';
+import { drawableText } from '../../src/pdf/drawable-text.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { encodePng } from '../support/png.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -83,6 +84,7 @@ async function input(overrides: Partial<FinishInput> = {}): Promise<FinishInput>
     consentText: 'I agree to use electronic records and signatures.\n\nI may ask for a paper copy at any time.',
     originalSha256: sha256(original),
     completedAt: at('2026-11-04T08:00:00.000Z'),
+    fonts: nodeFontSource(),
   };
   return { ...base, ...overrides };
 }
@@ -121,8 +123,9 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
     expect(pages).toBeGreaterThan(2);
 
     const page1 = text(finished.bytes, 1);
-    // Markup is drawn as the characters it is made of; the emoji and the NUL become '?'.
-    expect(page1).toContain('Hostile: <script>alert(1)</script> ? nul?here');
+    // Markup is drawn as the characters it is made of; the emoji (no font has it) shows the
+    // replacement glyph but copies as itself, and the NUL becomes U+FFFD.
+    expect(page1).toContain('Hostile: <script>alert(1)</script> \u{1F600} nul\ufffdhere');
     expect(page1).toContain('ann@example.test');
     const page2 = text(finished.bytes, 2);
     expect(page2).toContain('Ann Signer');
@@ -314,11 +317,11 @@ describe('finishDocument', () => {
   });
 });
 
-describe('toWinAnsi', () => {
-  it('keeps what WinAnsi draws, composes accents, turns breaks into spaces and anything else into one ? per character', () => {
-    expect(toWinAnsi('Zoë “quoted” – 5 € … ©')).toBe('Zoë “quoted” – 5 € … ©');
-    expect(toWinAnsi('Zoe\u0308')).toBe('Zoë');
-    expect(toWinAnsi('a\nb\tc\r\nd')).toBe('a b c  d');
-    expect(toWinAnsi('\u0000\u001b\u{1F600}\uD800\u202Eשל')).toBe('???????');
+describe('drawableText', () => {
+  it('keeps every script, composes accents, turns breaks into spaces and other controls and lone surrogates into U+FFFD', () => {
+    expect(drawableText('Zoë “quoted” – 5 € … © Łukasz Дмитрий 李雷 محمد')).toBe('Zoë “quoted” – 5 € … © Łukasz Дмитрий 李雷 محمد');
+    expect(drawableText('Zoe\u0308')).toBe('Zoë');
+    expect(drawableText('a\nb\tc\r\nd')).toBe('a b c  d');
+    expect(drawableText('\u0000\u001b\u{1F600}\uD800x\uDFFF\u202Eשל')).toBe('\ufffd\ufffd\u{1F600}\ufffdx\ufffd\u202Eשל');
   });
 });

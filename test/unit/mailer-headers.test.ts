@@ -1,5 +1,5 @@
 /**
- * Both mailers refuse, before anything is sent, an e-mail whose subject, recipient name or address
+ * Both mailers refuse, before anything is sent, an e-mail whose subject, sender or recipient name, or address
  * holds a line break or another control character (`Hi\r\nBcc: evil@example.com`), naming the part
  * and never its text; names in any script go out as given, and a name that reads like an address
  * list stays one recipient's name.
@@ -46,6 +46,7 @@ function devMailer() {
 /** The e-mail with `bad` put inside the given part. */
 function withBad(part: HeaderPart, bad: string): Email {
   if (part === 'subject') return email({ subject: `Hi${bad}Bcc: evil@example.com` });
+  if (part === 'from.name') return email({ from: { name: `Acme${bad}Bcc: evil@example.com` } });
   if (part === 'to.name') return email({ to: { name: `Cleo${bad}Bcc: evil@example.com`, email: 'cleo@example.test' } });
   return email({ to: { name: 'Cleo Client', email: `cleo@example.test${bad}Bcc: evil@example.com` } });
 }
@@ -56,7 +57,7 @@ describe.each([
 ])('%s', (_name, make) => {
   it('refuses a subject, a name or an address with any control character, sending nothing', async () => {
     const { mailer, posted, delivered } = make();
-    for (const part of ['subject', 'to.name', 'to.email'] as const) {
+    for (const part of ['subject', 'from.name', 'to.name', 'to.email'] as const) {
       for (const bad of notSingleLine) {
         const err = await mailer.send(withBad(part, bad)).then(
           () => undefined,
@@ -89,5 +90,34 @@ describe('EmailApiMailer recipient names', () => {
       ['"Team: a@x.test; Cleo \\\\ Client" <cleo@example.test>'],
       ['Dr Cleo O’Brien-Núñez <cleo@example.test>'],
     ]);
+  });
+});
+
+describe('EmailApiMailer sender name', () => {
+  it("sends from the company's display name at the service's own address, quoted where it must be, with the HTML", async () => {
+    const { mailer, posted, delivered } = apiMailer();
+    await mailer.send(email({ from: { name: 'Initech Legal' }, html: '<p>Review and sign.</p>' }));
+    await mailer.send(email({ from: { name: 'Acme, Inc. (legal@acme.test)' } }));
+    await mailer.send(email({ from: { name: '株式会社 Ünïcødé' } }));
+    await mailer.send(email());
+    expect(posted.map((body) => (body as { from?: string }).from)).toEqual([
+      'Initech Legal <sign@acme.test>',
+      '"Acme, Inc. (legal@acme.test)" <sign@acme.test>',
+      '株式会社 Ünïcødé <sign@acme.test>',
+      'Acme Sign <sign@acme.test>',
+    ]);
+    expect((posted[0] as { html?: string }).html).toBe('<p>Review and sign.</p>');
+    // The stand-in's mailbox reads the name back as the dev mailbox shows it.
+    expect(delivered().map((mail) => mail.from?.name).reverse()).toEqual(['Initech Legal', 'Acme, Inc. (legal@acme.test)', '株式会社 Ünïcødé', 'Acme Sign']);
+    expect(delivered().at(-1)!.html).toBe('<p>Review and sign.</p>');
+  });
+
+  it('takes a bare EMAIL_FROM address too', async () => {
+    const standin = createEmailApiStandin(apiKey);
+    const posted: { from: string }[] = [];
+    const mailer = new EmailApiMailer({ url, apiKey, from: 'sign@acme.test' }, { fetch: async (target, init) => (posted.push(JSON.parse(String(init.body))), standin.fetch(new Request(target, init))) });
+    await mailer.send(email({ from: { name: 'Initech' } }));
+    await mailer.send(email());
+    expect(posted.map((body) => body.from)).toEqual(['Initech <sign@acme.test>', 'sign@acme.test']);
   });
 });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FinishInput, finishDocument } from '../../src/pdf/finish-document.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { installed } from '../support/outside-tools.js';
 import { createSelfSignedSeal, loadSealIdentity, type SealIdentity, sealPemProblems } from '../../src/pdf/seal-identity.js';
@@ -37,6 +38,7 @@ async function input(pages: number, seal: SealIdentity, drawn = false): Promise<
     consentText: 'I agree to use electronic records and signatures.',
     originalSha256: createHash('sha256').update(original).digest('hex'),
     completedAt: COMPLETED,
+    fonts: nodeFontSource(),
     seal,
   };
 }

@@ -5,9 +5,10 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeadlineExceeded } from '../../src/lib/deadline.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { localPdfMaker } from '../../src/pdf/local-pdf-maker.js';
 import { type ThreadedPdfMaker, threadedPdfMaker } from '../../src/pdf/threaded-pdf-maker.js';
-import { finishInput } from '../support/finish-input.js';
+import { finishRequest } from '../support/finish-input.js';
 import { canvasRows, encodePng, pngDataUrl } from '../support/png.js';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.js';
 
@@ -32,12 +33,12 @@ function nextSpin(): Promise<number> {
 describe('threadedPdfMaker', () => {
   it('makes, in its thread, the same sealed PDF and page sizes as the process does', async () => {
     const drawn = pngDataUrl(encodePng(canvasRows(300, 100), 300, 100));
-    const request = await finishInput('Threaded', 2, { fields: [{ type: 'signature', page: 2, x: 72, y: 300, width: 220, height: 50, value: drawn }] });
+    const request = await finishRequest('Threaded', 2, { fields: [{ type: 'signature', page: 2, x: 72, y: 300, width: 220, height: 50, value: drawn }] });
     const threaded = made(settings);
-    const [inThread, inProcess] = [await threaded.finish(request), await localPdfMaker(settings).finish(request)];
+    const [inThread, inProcess] = [await threaded.finish(request), await localPdfMaker(settings, nodeFontSource()).finish(request)];
     expect(inThread.sha256).toBe(inProcess.sha256);
     expect(Buffer.from(inThread.bytes).equals(Buffer.from(inProcess.bytes))).toBe(true);
-    expect(await threaded.pageSizes(request.original)).toEqual(await localPdfMaker(settings).pageSizes(request.original));
+    expect(await threaded.pageSizes(request.original)).toEqual(await localPdfMaker(settings, nodeFontSource()).pageSizes(request.original));
     expect(await threaded.pageSizes(new TextEncoder().encode('not a PDF'))).toBeNull();
   });
 
@@ -45,7 +46,7 @@ describe('threadedPdfMaker', () => {
     const maker = made(settings, { deadlineMs: 500, entry: spinning });
     const spin = nextSpin();
     let outcome: unknown;
-    const finishing = maker.finish(await finishInput('Never ends', 1)).then(
+    const finishing = maker.finish(await finishRequest('Never ends', 1)).then(
       () => (outcome = 'finished'),
       (err: unknown) => (outcome = err),
     );
@@ -63,8 +64,8 @@ describe('threadedPdfMaker', () => {
 
   it('tells the error of the work in the thread as its own', async () => {
     const mismatched = { seal: { keyPem: TEST_SEAL_KEY_PEM.replace(/[A-Za-z]{8}\n/, 'AAAAAAAA\n'), certPem: TEST_SEAL_CERT_PEM } };
-    const request = await finishInput('Bad seal', 1);
-    const inProcess = await localPdfMaker(mismatched).finish(request).then(() => null, (err: Error) => err);
+    const request = await finishRequest('Bad seal', 1);
+    const inProcess = await localPdfMaker(mismatched, nodeFontSource()).finish(request).then(() => null, (err: Error) => err);
     expect(inProcess?.message).toMatch(/^The sealing identity is unusable/);
     await expect(made(mismatched).finish(request)).rejects.toThrow(inProcess!.message);
   });

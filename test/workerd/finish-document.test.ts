@@ -1,5 +1,7 @@
 /** The finished, signed PDF made inside workerd: pdf-lib, WebCrypto hashing and PNG embedding in the runtime. */
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
 import { type FinishInput, finishDocument } from '../../src/pdf/finish-document.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
@@ -8,6 +10,9 @@ import { sha256Hex } from '../../src/lib/crypto.js';
 // A 24×8 RGBA PNG of a diagonal stroke, as a signature pad would send it.
 const DRAWN = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABgAAAAICAYAAADjoT9jAAAAG0lEQVR42mPgEon6D8IMtAYwi0YtG7Vs8FkGAEQTIbKI3zeHAAAAAElFTkSuQmCC';
 const latin1 = (bytes: Uint8Array) => Array.from(bytes, (byte) => String.fromCharCode(byte)).join('');
+
+// The font files through a binding, as the PDF Worker reads its static assets.
+const fonts = assetFontSource(env.FONTS as AssetFetcher);
 
 async function input(): Promise<FinishInput> {
   const original = await generateDocument('Workerd lease', 3);
@@ -41,6 +46,7 @@ async function input(): Promise<FinishInput> {
     consentText: 'I agree to use electronic records and signatures.',
     originalSha256: await sha256Hex(original),
     completedAt: at,
+    fonts,
   };
 }
 

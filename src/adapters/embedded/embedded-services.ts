@@ -1,5 +1,6 @@
 import type { Database } from '../../data/database.js';
 import { sendsInPeriod } from '../../domain/quota/sends-in-period.js';
+import { nodeFontSource } from '../../pdf/fonts/node-font-source.js';
 import { localPdfMaker } from '../../pdf/local-pdf-maker.js';
 import { type Clock, systemClock } from '../../ports/clock.js';
 import { dispatchMessage } from '../../queue/consumers.js';
@@ -35,7 +36,7 @@ export function embeddedServices(options: {
     mailer: mailbox,
     mailbox,
     // Reads the seal and the authority from the config at each use (a test may change them).
-    pdf: options.pdf ?? localPdfMaker(options.config),
+    pdf: options.pdf ?? localPdfMaker(options.config, nodeFontSource()),
     clock,
     config: options.config,
     clientIp: options.clientIp ?? (() => 'unknown'),

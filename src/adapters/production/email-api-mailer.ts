@@ -23,7 +23,8 @@ export class EmailApiError extends Error {
 
 /**
  * Sends e-mail straight to an HTTP e-mail API in Resend's format (`POST {EMAIL_API_URL}` with
- * `{ from, to, subject, text, html, tags }`), from the queue consumer that asked for it. Nothing
+ * `{ from, to, subject, text, html, tags }`): from the company's display name at the service's
+ * own address (EMAIL_FROM's), HTML with its plain-text alternative, from the queue consumer that asked for it. Nothing
  * of the e-mail rests with anyone but the provider: its text holds a signing link, with which
  * anyone can sign as the recipient, and the request carries the provider's API key.
  *
@@ -55,8 +56,8 @@ export class EmailApiMailer implements Mailer {
         'Idempotency-Key': email.idempotencyKey,
       },
       body: JSON.stringify({
-        from: this.api.from,
-        to: [recipientOf(email.to)],
+        from: email.from ? addressList(email.from.name, serviceAddress(this.api.from)) : this.api.from,
+        to: [addressList(email.to.name, email.to.email)],
         subject: email.subject,
         text: email.text,
         ...(email.html ? { html: email.html } : {}),
@@ -89,15 +90,19 @@ export class EmailApiMailer implements Mailer {
 }
 
 /**
- * `Name <address>`. A name with a character that means something in an address list (a comma
+ * `Name <address>`, for a recipient and for the company's display name before the service's
+ * address. A name with a character that means something in an address list (a comma
  * between addresses, `@`, `;`, `:` of a group) is quoted, so that `evil@example.com, Cleo` stays one
  * person's name instead of becoming a second recipient.
  */
-function recipientOf(to: Email['to']): string {
-  const name = to.name.replace(/[<>"]/g, '');
+function addressList(displayName: string, address: string): string {
+  const name = displayName.replace(/[<>"]/g, '');
   const phrase = /[,;:@()[\]\\]/.test(name) ? `"${name.replace(/\\/g, '\\\\')}"` : name;
-  return `${phrase} <${to.email}>`;
+  return `${phrase} <${address}>`;
 }
+
+/** The address of EMAIL_FROM, given as `sign@acme.com` or `Acme Sign <sign@acme.com>`. */
+const serviceAddress = (from: string) => /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 
 /**
  * The provider's machine-readable error name (`{ "name": "rate_limit_exceeded", … }`), and only

@@ -1,8 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { auditEvents, envelopes, recipients } from '../../data/schema.js';
+import { auditEvents, envelopes, recipients, templates } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { asMultiLine, asSingleLine } from '../../lib/single-line-text.js';
 import type { Services } from '../../services.js';
+import { brandLook } from '../companies/brand-look.js';
+import { brandedEmail } from '../emails/branded-email.js';
+import { emailWordsFor } from '../emails/email-words.js';
 import { waitingStatuses } from './follow-ups.js';
 import { signingToken, signingUrl } from './signing-links.js';
 
@@ -28,9 +31,11 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
         emailMessage: envelopes.emailMessage,
       },
       recipient: { status: recipients.status, type: recipients.type, name: recipients.name, email: recipients.email },
+      templateLanguage: templates.language,
     })
     .from(recipients)
     .innerJoin(envelopes, eq(envelopes.id, recipients.envelopeId))
+    .leftJoin(templates, eq(templates.id, envelopes.templateId))
     .where(and(eq(recipients.id, recipientId), eq(recipients.envelopeId, envelopeId)))
     .limit(1);
   if (!row || row.envelope.status !== 'sent' || !waitingStatuses.includes(row.recipient.status) || row.recipient.type !== 'signer') return;
@@ -52,22 +57,25 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
   const idempotencyKey = reminder
     ? `${envelopeId}.${recipientId}.reminder${body.round === undefined ? '' : `.${String(body.round)}`}`
     : `${envelopeId}.${recipientId}.request`;
-  const lines = [
-    reminder ? `Reminder: ${envelope.senderEmail} is still waiting for your signature on "${envelope.title}".` : `${envelope.senderEmail} sent you "${envelope.title}" to sign.`,
-    '',
-    ...(envelope.emailMessage ? [envelope.emailMessage, ''] : []),
-    `Review and sign: ${link}`,
-    '',
-    'This link is personal: whoever has it can sign as you, so please do not forward it.',
-    ...(envelope.expiresAt ? [`The request expires on ${envelope.expiresAt.toISOString().slice(0, 10)}.`] : []),
-  ];
-  await services.mailer.send({
-    to: { name: asSingleLine(recipient.name), email: recipient.email },
-    subject: reminder ? `Reminder: ${envelope.emailSubject}` : envelope.emailSubject,
-    text: lines.join('\n'),
-    tags: { envelope_id: envelopeId, recipient_id: recipientId, kind: reminder ? 'reminder' : 'signing_request' },
-    idempotencyKey,
-  });
+  const look = await brandLook(services, envelope.companyId);
+  const { words, ...speech } = emailWordsFor({ template: row.templateLanguage, company: look.language });
+  const values = {
+    from: look.displayName,
+    senderEmail: envelope.senderEmail,
+    title: envelope.title,
+    subject: envelope.emailSubject,
+    message: envelope.emailMessage,
+    link,
+    expiresAt: envelope.expiresAt,
+  };
+  const letter = reminder ? words.reminder(values) : words.signingRequest(values);
+  await services.mailer.send(
+    brandedEmail(look, speech, letter, {
+      to: { name: asSingleLine(recipient.name), email: recipient.email },
+      tags: { envelope_id: envelopeId, recipient_id: recipientId, kind: reminder ? 'reminder' : 'signing_request' },
+      idempotencyKey,
+    }),
+  );
   // The trail says when each e-mail went out; a redelivery records it once.
   await services.database.db
     .insert(auditEvents)

@@ -1,57 +1,91 @@
-import { asc, eq } from 'drizzle-orm';
-import { envelopes, recipients } from '../../data/schema.js';
-import { asSingleLine } from '../../lib/single-line-text.js';
+import { and, asc, eq } from 'drizzle-orm';
+import { auditEvents, envelopes, recipients, templates } from '../../data/schema.js';
+import { uuidFromName } from '../../lib/ids.js';
+import { asMultiLine, asSingleLine } from '../../lib/single-line-text.js';
 import type { Services } from '../../services.js';
+import { brandLook } from '../companies/brand-look.js';
+import { brandedEmail } from '../emails/branded-email.js';
+import { emailWordsFor } from '../emails/email-words.js';
 import { signingToken, signingUrl } from '../envelopes/signing-links.js';
 
 /**
- * Queue consumers: the e-mails of the ceremony's ends. Each is keyed by envelope (and recipient),
- * so a redelivered message sends nothing twice. Titles and names stored before the API refused
- * control characters are made single-line here: the mailer refuses them in a header, on every
- * delivery of the message.
+ * Queue consumers: the e-mails of the ceremony's ends, in the company's brand. Each is keyed by
+ * envelope (and recipient), so a redelivered message sends nothing twice. Titles and names stored
+ * before the API refused control characters are made single-line here: the mailer refuses them in
+ * a header, on every delivery of the message.
  */
 
 async function envelopeOf(services: Services, envelopeId: string) {
   const [envelope] = await services.database.db
-    .select({ id: envelopes.id, title: envelopes.title, senderEmail: envelopes.senderEmail, status: envelopes.status, companyId: envelopes.companyId })
+    .select({
+      id: envelopes.id,
+      title: envelopes.title,
+      senderEmail: envelopes.senderEmail,
+      status: envelopes.status,
+      companyId: envelopes.companyId,
+      templateLanguage: templates.language,
+    })
     .from(envelopes)
+    .leftJoin(templates, eq(templates.id, envelopes.templateId))
     .where(eq(envelopes.id, envelopeId))
     .limit(1);
   return envelope && { ...envelope, title: asSingleLine(envelope.title) };
+}
+
+/**
+ * The company's look and the words of its e-mails: to recipients in the template's language (else
+ * the company's), to the sender, one of the company, in the company's.
+ */
+async function styleOf(services: Services, envelope: { companyId: string; templateLanguage: string | null }, to: 'recipient' | 'sender') {
+  const look = await brandLook(services, envelope.companyId);
+  const { words, ...speech } = emailWordsFor({ template: to === 'recipient' ? envelope.templateLanguage : null, company: look.language });
+  return { look, speech, words };
 }
 
 /** To the sender, when the last signer has signed. */
 export async function sendCompletedEmail(services: Services, body: Record<string, unknown>): Promise<void> {
   const envelope = await envelopeOf(services, String(body.envelope_id));
   if (!envelope || envelope.status !== 'completed') return;
-  await services.mailer.send({
-    to: { name: envelope.senderEmail, email: envelope.senderEmail },
-    subject: `Completed: ${envelope.title}`,
-    text: [`Everyone has signed "${envelope.title}" (${envelope.id}).`, '', 'The finished PDF follows as soon as it is made, with the envelope.document_ready webhook event.'].join('\n'),
-    tags: { envelope_id: envelope.id, kind: 'completed' },
-    idempotencyKey: `${envelope.id}.completed`,
-  });
+  const { look, speech, words } = await styleOf(services, envelope, 'sender');
+  const letter = words.completed({ from: look.displayName, title: envelope.title, envelopeId: envelope.id });
+  await services.mailer.send(
+    brandedEmail(look, speech, letter, {
+      to: { name: envelope.senderEmail, email: envelope.senderEmail },
+      tags: { envelope_id: envelope.id, kind: 'completed' },
+      idempotencyKey: `${envelope.id}.completed`,
+    }),
+  );
 }
 
-/** To the sender, when a signer declined: the envelope is over. */
+/** To the sender, when a signer declined: the envelope is over. The signer's reason is told. */
 export async function sendDeclinedEmail(services: Services, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
-  const [envelope, [decliner]] = await Promise.all([
+  const { db } = services.database;
+  const [envelope, [decliner], [declined]] = await Promise.all([
     envelopeOf(services, envelopeId),
-    services.database.db.select().from(recipients).where(eq(recipients.envelopeId, envelopeId)).then((rows) => rows.filter((row) => row.status === 'declined')),
+    db.select().from(recipients).where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.status, 'declined'))).limit(1),
+    // The decline's audit row holds the reason, under the id the decline gave it.
+    uuidFromName(`${envelopeId}:declined`).then((id) =>
+      db.select({ data: auditEvents.data }).from(auditEvents).where(and(eq(auditEvents.id, id), eq(auditEvents.envelopeId, envelopeId))).limit(1),
+    ),
   ]);
   if (!envelope || envelope.status !== 'declined') return;
-  await services.mailer.send({
-    to: { name: envelope.senderEmail, email: envelope.senderEmail },
-    subject: `Declined: ${envelope.title}`,
-    text: [
-      `${decliner ? `${asSingleLine(decliner.name)} (${decliner.email})` : 'A signer'} declined to sign "${envelope.title}" (${envelope.id}).`,
-      '',
-      'The envelope is closed: no one else can sign it. The reason is in the envelope.declined webhook event and the audit trail.',
-    ].join('\n'),
-    tags: { envelope_id: envelope.id, kind: 'declined' },
-    idempotencyKey: `${envelope.id}.declined`,
+  const reason = (declined?.data as { reason?: unknown } | undefined)?.reason;
+  const { look, speech, words } = await styleOf(services, envelope, 'sender');
+  const letter = words.declined({
+    from: look.displayName,
+    title: envelope.title,
+    envelopeId: envelope.id,
+    decliner: decliner ? { name: asSingleLine(decliner.name), email: decliner.email } : null,
+    reason: typeof reason === 'string' ? asMultiLine(reason) : null,
   });
+  await services.mailer.send(
+    brandedEmail(look, speech, letter, {
+      to: { name: envelope.senderEmail, email: envelope.senderEmail },
+      tags: { envelope_id: envelope.id, kind: 'declined' },
+      idempotencyKey: `${envelope.id}.declined`,
+    }),
+  );
 }
 
 /** To every recipient, signers and copies, when the finished PDF is ready: their own link downloads it. */
@@ -62,20 +96,16 @@ export async function sendDocumentReadyEmails(services: Services, body: Record<s
     services.database.db.select().from(recipients).where(eq(recipients.envelopeId, envelopeId)).orderBy(asc(recipients.order), asc(recipients.position)),
   ]);
   if (!envelope || envelope.status !== 'completed') return;
+  const { look, speech, words } = await styleOf(services, envelope, 'recipient');
   for (const person of everyone) {
+    // Each recipient's e-mail holds their own link only.
     const link = signingUrl(services.config.baseUrl, await signingToken(services.config.tokenSecret, envelopeId, person.id));
-    await services.mailer.send({
-      to: { name: asSingleLine(person.name), email: person.email },
-      subject: `Signed by everyone: ${envelope.title}`,
-      text: [
-        `"${envelope.title}" has been signed by everyone.`,
-        '',
-        `Download the signed document: ${link}`,
-        '',
-        'This link is personal; please do not forward it.',
-      ].join('\n'),
-      tags: { envelope_id: envelopeId, recipient_id: person.id, kind: 'document_ready' },
-      idempotencyKey: `${envelopeId}.${person.id}.ready`,
-    });
+    await services.mailer.send(
+      brandedEmail(look, speech, words.documentReady({ from: look.displayName, title: envelope.title, link }), {
+        to: { name: asSingleLine(person.name), email: person.email },
+        tags: { envelope_id: envelopeId, recipient_id: person.id, kind: 'document_ready' },
+        idempotencyKey: `${envelopeId}.${person.id}.ready`,
+      }),
+    );
   }
 }

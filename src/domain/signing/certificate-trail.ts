@@ -1,5 +1,7 @@
 import type { auditEvents, recipients } from '../../data/schema.js';
+import { englishNames } from '../../i18n/languages.js';
 import type { CertificateRecipient } from '../../pdf/finish-document.js';
+import { type Consent, consentOfVersion } from './signing-state.js';
 
 type Audit = typeof auditEvents.$inferSelect;
 type Recipient = typeof recipients.$inferSelect;
@@ -7,7 +9,11 @@ type Recipient = typeof recipients.$inferSelect;
 const described: Record<string, (data: Record<string, unknown>) => string> = {
   'recipient.emailed': (data) => (data.reminder ? 'Reminded by e-mail' : 'Sent the signing e-mail'),
   'recipient.viewed': () => 'Viewed the document',
-  'recipient.consented': (data) => `Consented to sign electronically (${String(data.consent_version)})`,
+  'recipient.consented': (data) => {
+    const agreed = consentOfVersion(String(data.consent_version));
+    const language = agreed ? `${englishNames[agreed.language]} (${agreed.language})` : 'unknown language';
+    return `Consented to sign electronically (${String(data.consent_version)}); saw the signing page and the consent in ${language}`;
+  },
   'recipient.signed': () => 'Signed',
   'recipient.declined': (data) => `Declined: ${String(data.reason)}`,
 };
@@ -32,4 +38,23 @@ export function certificateTrail(everyone: Recipient[], trail: Audit[]): Certifi
         })),
     ],
   }));
+}
+
+/**
+ * The consents the signers agreed to, each once, in the order first given, for the certificate's
+ * consent section: each version with its language and its text in that language.
+ */
+export function consentsGiven(trail: Audit[]): Consent[] {
+  const versions = [...new Set(trail.filter((entry) => entry.kind === 'recipient.consented').map((entry) => String(entry.data.consent_version)))];
+  return versions.map((version) => consentOfVersion(version)).filter((found): found is Consent => found !== null);
+}
+
+/** The certificate's consent section as its two texts: the versions, and each text under its version and language. */
+export function consentSection(consents: Consent[], fallback: Consent): { consentVersion: string; consentText: string } {
+  const shown = consents.length > 0 ? consents : [fallback];
+  if (shown.length === 1) return { consentVersion: `${shown[0]!.version} (${englishNames[shown[0]!.language]})`, consentText: shown[0]!.text };
+  return {
+    consentVersion: shown.map((consent) => consent.version).join(', '),
+    consentText: shown.map((consent) => `${consent.version} (${englishNames[consent.language]}):\n${consent.text}`).join('\n\n'),
+  };
 }

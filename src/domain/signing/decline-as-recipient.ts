@@ -27,7 +27,7 @@ export async function declineAsRecipient(services: Services, token: string, reas
   if (state.kind !== 'sign' && state.kind !== 'not_your_turn') return state;
   const why = reason.trim();
   if (why === '' || why.length > MAX_TEXT_VALUE_CHARS || !isStorableText(why)) {
-    throw new SigningRefused([{ field: 'reason', message: `Give a reason of 1 to ${MAX_TEXT_VALUE_CHARS} characters.` }]);
+    throw new SigningRefused([{ field: 'reason', code: 'reason_invalid', max: MAX_TEXT_VALUE_CHARS }]);
   }
 
   const { envelope, recipient } = link;

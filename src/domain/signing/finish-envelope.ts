@@ -6,7 +6,7 @@ import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { eventData } from '../webhooks/event-data.js';
-import { certificateTrail } from './certificate-trail.js';
+import { certificateTrail, consentSection, consentsGiven } from './certificate-trail.js';
 import { fileNameOf } from './signing-document.js';
 import { consent } from './signing-state.js';
 import { signingTopics } from './signing-topics.js';
@@ -56,8 +56,8 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     senderEmail: envelope.senderEmail,
     fields: fields.map((field) => ({ type: field.type, page: field.page, x: field.x, y: field.y, width: field.width, height: field.height, value: field.value })),
     recipients: certificateTrail(everyone, trail),
-    consentVersion: consent.version,
-    consentText: consent.text,
+    // Each signer agreed to the consent in their page's language: every version given is printed.
+    ...consentSection(consentsGiven(trail), consent),
     originalSha256: envelope.documentSha256,
     completedAt,
   });

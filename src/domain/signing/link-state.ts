@@ -1,3 +1,4 @@
+import { languageOfTag } from '../../i18n/languages.js';
 import { placementOf } from '../templates/field-placement.js';
 import type { Link } from './resolve-link.js';
 import type { SigningEnvelope, SigningField, SigningState } from './signing-state.js';
@@ -21,7 +22,8 @@ export function isTheirTurn(link: { envelope: Pick<Link['envelope'], 'signingOrd
 /** What the link shows now. The envelope's end comes first: a voided envelope's links show only that. */
 export function linkState(link: Link, now: Date): SigningState {
   const { envelope: row, recipient } = link;
-  const envelope: SigningEnvelope = { id: row.id, title: row.title, message: row.emailMessage, senderEmail: row.senderEmail, expiresAt: row.expiresAt };
+  const language = [link.languages?.template, link.languages?.company].map((tag) => (tag ? languageOfTag(tag) : null)).find((found) => found !== null) ?? null;
+  const envelope: SigningEnvelope = { id: row.id, title: row.title, message: row.emailMessage, senderEmail: row.senderEmail, expiresAt: row.expiresAt, language };
   switch (row.status) {
     case 'voided':
       return { kind: 'voided', envelope };

@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns } from 'drizzle-orm';
-import { envelopeFields, envelopes, recipients, templateDocuments } from '../../data/schema.js';
+import { brandSettings, envelopeFields, envelopes, recipients, templateDocuments, templates } from '../../data/schema.js';
 import type { Services } from '../../services.js';
 import { verifySigningToken } from '../envelopes/signing-links.js';
 
@@ -14,6 +14,8 @@ export type Link = {
   everyone: Recipient[];
   fields: (typeof envelopeFields.$inferSelect)[];
   pages: { width: number; height: number }[];
+  /** The languages the sender set: the template's and the company's (its active brand setting's), as stored. */
+  languages?: { template: string | null; company: string | null };
 };
 
 /**
@@ -50,7 +52,7 @@ export async function resolveLink(services: Services, token: string): Promise<Li
   }).catch(() => null);
   if (!verified || !found) return null;
   const { envelope, recipient } = found;
-  const [everyone, fields, [document]] = await Promise.all([
+  const [everyone, fields, [document], [languages]] = await Promise.all([
     db
       .select()
       .from(recipients)
@@ -66,6 +68,12 @@ export async function resolveLink(services: Services, token: string): Promise<Li
       .from(templateDocuments)
       .where(and(eq(templateDocuments.templateId, envelope.templateId), eq(templateDocuments.companyId, envelope.companyId)))
       .limit(1),
+    db
+      .select({ template: templates.language, company: brandSettings.language })
+      .from(templates)
+      .leftJoin(brandSettings, and(eq(brandSettings.companyId, templates.companyId), eq(brandSettings.active, true)))
+      .where(and(eq(templates.id, envelope.templateId), eq(templates.companyId, envelope.companyId)))
+      .limit(1),
   ]);
-  return { envelope, recipient, everyone, fields, pages: document?.pages ?? [] };
+  return { envelope, recipient, everyone, fields, pages: document?.pages ?? [], languages: languages ?? { template: null, company: null } };
 }

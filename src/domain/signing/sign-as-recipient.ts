@@ -12,7 +12,7 @@ import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { allSigned, completedAt, earlierSignersDone, envelopeOpen, signedAt } from './signing-conditions.js';
 import { signingTopics } from './signing-topics.js';
-import { consent, type SignerContext, type SigningState, type SigningSubmission } from './signing-state.js';
+import { consentFor, type SignerContext, type SigningState, type SigningSubmission } from './signing-state.js';
 
 /**
  * A signer signs. One batch: the recipient signed (only if the envelope is still open, it is
@@ -31,12 +31,18 @@ export async function signAsRecipient(services: Services, token: string, submiss
   const values = acceptSubmission(state.fields, submission);
 
   const { envelope, recipient } = link;
+  const language = submission.language ?? 'en';
   const signed: ChangeRecord = {
     companyId: envelope.companyId,
     envelopeId: envelope.id,
     at: now,
     audit: [
-      { id: await uuidFromName(`${recipient.id}:consented`), kind: 'recipient.consented', ...signerAudit(recipient, who, { consent_version: consent.version }) },
+      {
+        id: await uuidFromName(`${recipient.id}:consented`),
+        kind: 'recipient.consented',
+        // The language of the page they signed on: the consent they agreed to is that language's text.
+        ...signerAudit(recipient, who, { consent_version: consentFor(language).version, language }),
+      },
       { id: await uuidFromName(`${recipient.id}:signed`), kind: 'recipient.signed', ...signerAudit(recipient, who) },
     ],
     event: {

@@ -4,15 +4,61 @@
  * the reason (tampered, truncated, of another envelope, malformed), is `invalid` and tells nothing.
  */
 import type { PageSize } from '../../data/schema.js';
+import { type Language, isLanguage } from '../../i18n/languages.js';
 import type { FieldPlacement } from '../templates/field-placement.js';
 
-/** The consent to sign electronically, versioned: the version a signer agreed to is recorded. */
-export const consent = {
-  version: 'esign-consent-2026-11',
-  text:
+/**
+ * The consent to sign electronically, versioned per language: a signer agrees to the text in the
+ * language of their page, and the version recorded names both (`esign-consent-2026-11/de`). A
+ * change to any text is a new version. Records made before languages name the bare version: English.
+ */
+export const CONSENT_EDITION = 'esign-consent-2026-11';
+
+export const consentTexts: Readonly<Record<Language, string>> = {
+  en:
     'I agree to sign this document electronically. My electronic signature has the same effect as a handwritten one. ' +
     'I can download the signed document when everyone has signed.',
-} as const;
+  de:
+    'Ich bin damit einverstanden, dieses Dokument elektronisch zu unterschreiben. Meine elektronische Unterschrift hat dieselbe Wirkung wie eine handschriftliche. ' +
+    'Ich kann das unterschriebene Dokument herunterladen, wenn alle unterschrieben haben.',
+  fr:
+    'J’accepte de signer ce document électroniquement. Ma signature électronique a le même effet qu’une signature manuscrite. ' +
+    'Je peux télécharger le document signé lorsque tous les signataires auront signé.',
+  es:
+    'Acepto firmar este documento electrónicamente. Mi firma electrónica tiene el mismo efecto que una firma manuscrita. ' +
+    'Puedo descargar el documento firmado cuando todos hayan firmado.',
+  it:
+    'Accetto di firmare questo documento elettronicamente. La mia firma elettronica ha lo stesso effetto di una firma autografa. ' +
+    'Posso scaricare il documento firmato quando tutti avranno firmato.',
+  pt:
+    'Aceito assinar este documento eletronicamente. A minha assinatura eletrónica tem o mesmo efeito que uma assinatura manuscrita. ' +
+    'Posso transferir o documento assinado quando todos tiverem assinado.',
+  nl:
+    'Ik ga ermee akkoord dit document elektronisch te ondertekenen. Mijn elektronische handtekening heeft hetzelfde effect als een handgeschreven handtekening. ' +
+    'Ik kan het ondertekende document downloaden wanneer iedereen heeft ondertekend.',
+  pl:
+    'Wyrażam zgodę na elektroniczne podpisanie tego dokumentu. Mój podpis elektroniczny ma taki sam skutek jak podpis własnoręczny. ' +
+    'Mogę pobrać podpisany dokument, gdy wszyscy go podpiszą.',
+  ja: '私は、この文書に電子的に署名することに同意します。私の電子署名は、手書きの署名と同じ効力を持ちます。全員の署名が済んだ後、署名済みの文書をダウンロードできます。',
+  'zh-Hans': '我同意以电子方式签署本文档。我的电子签名与手写签名具有同等效力。所有人签署后，我可以下载已签署的文档。',
+  ar: 'أوافق على توقيع هذا المستند إلكترونيًا. لتوقيعي الإلكتروني الأثر نفسه الذي للتوقيع بخط اليد. يمكنني تنزيل المستند الموقَّع عندما يوقّع الجميع.',
+  he: 'אני מסכים/ה לחתום על מסמך זה באופן אלקטרוני. לחתימתי האלקטרונית אותו תוקף כמו לחתימה בכתב יד. אוכל להוריד את המסמך החתום לאחר שכולם יחתמו.',
+};
+
+export type Consent = { version: string; language: Language; text: string };
+
+/** The consent a signer sees and agrees to on a page in `language`. */
+export const consentFor = (language: Language): Consent => ({ version: `${CONSENT_EDITION}/${language}`, language, text: consentTexts[language] });
+
+/** The consent a recorded version names, or null for a version this service never had. */
+export function consentOfVersion(version: string): Consent | null {
+  if (version === CONSENT_EDITION) return { ...consentFor('en'), version };
+  const [edition, language] = version.split('/');
+  return edition === CONSENT_EDITION && isLanguage(language) ? consentFor(language) : null;
+}
+
+/** The English consent: what a page shows when nothing names a language. */
+export const consent = consentFor('en');
 
 /** One of this signer's fields: where it sits (PDF points from the page's top-left) and what it is. */
 export type SigningField = FieldPlacement & {
@@ -27,6 +73,8 @@ export type SigningEnvelope = {
   message: string | null;
   senderEmail: string;
   expiresAt: Date | null;
+  /** The language the sender chose for it: the template's, else the company's; null when neither names one. */
+  language: Language | null;
 };
 
 export type SigningState =
@@ -54,12 +102,27 @@ export type SigningState =
 /** Who acted, for the audit trail. */
 export type SignerContext = { ip: string; userAgent: string | null };
 
-/** A signing form as posted: values by field id; a drawn signature is a `data:image/png;base64,` URL. */
-export type SigningSubmission = { consent: boolean; values: Record<string, string> };
+/**
+ * A signing form as posted: values by field id (a drawn signature is a `data:image/png;base64,`
+ * URL), and the language of the page the signer agreed on, which names the consent they agreed to
+ * (English when not given).
+ */
+export type SigningSubmission = { consent: boolean; values: Record<string, string>; language?: Language };
+
+/**
+ * What is wrong with a form, as a code the page words in the signer's language (problem.<code> in
+ * the catalogue); `field` is the field's id (or `consent`, `reason`), null for the whole form.
+ */
+export type ProblemCode =
+  | 'too_many_entries' | 'consent_twice' | 'unknown_field' | 'field_twice' | 'file_sent' | 'unstorable'
+  | 'drawing_unreadable' | 'drawing_too_large' | 'too_long' | 'reason_twice' | 'reason_missing' | 'reason_invalid'
+  | 'consent_missing' | 'consent_tick' | 'tick_required' | 'fill_in' | 'field_unstorable' | 'field_too_long'
+  | 'drawn_too_large' | 'drawn_unreadable';
+export type Problem = { field: string | null; code: ProblemCode; max?: number };
 
 /** A submission that cannot be accepted as it is; the page shows it again with these problems. */
 export class SigningRefused extends Error {
-  constructor(readonly problems: { field: string | null; message: string }[]) {
+  constructor(readonly problems: Problem[]) {
     super('The signing form is not complete.');
   }
 }

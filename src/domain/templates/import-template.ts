@@ -44,6 +44,7 @@ export async function importTemplate(
       reminders: definition.reminders ?? null,
       signingOrder: definition.signing_order,
       shareSigningLinks: definition.share_signing_links,
+      language: definition.language ?? null,
       createdAt: now,
       updatedAt: now,
     }),

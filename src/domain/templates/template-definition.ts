@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { emailAddress, multiLineText, requiredSingleLineText, singleLineText } from '../../http/schemas.js';
+import { LANGUAGES } from '../../i18n/languages.js';
 
 export const fieldTypes = ['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email'] as const;
 
@@ -45,6 +46,8 @@ export const TemplateDefinition = z
       .optional(),
     signing_order: z.enum(['sequential', 'parallel']),
     share_signing_links: z.boolean().default(false),
+    /** The language of the signing page (and e-mails) for its envelopes; else the company's. */
+    language: z.enum(LANGUAGES, { message: `Must be one of ${LANGUAGES.join(', ')}.` }).nullable().optional(),
     roles: z.array(Role).min(1).max(50),
     fields: z.array(Field).max(500).default([]),
   })

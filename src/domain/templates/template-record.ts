@@ -1,3 +1,4 @@
+import { type Language, isLanguage } from '../../i18n/languages.js';
 import { type Reminders, type RoleType, type SigningOrder, templateRoles, type templates } from '../../data/schema.js';
 
 export type TemplateRole = {
@@ -18,6 +19,8 @@ export type TemplateSummary = {
   reminders: Reminders | null;
   signing_order: SigningOrder;
   share_signing_links: boolean;
+  /** The language of the signing page for its envelopes; null: the company's. */
+  language: Language | null;
   roles: TemplateRole[];
   created_at: string;
   updated_at: string;
@@ -36,6 +39,7 @@ export function toTemplateSummary(template: TemplateRow, roles: RoleRow[]): Temp
     reminders: template.reminders ?? null,
     signing_order: template.signingOrder,
     share_signing_links: template.shareSigningLinks,
+    language: isLanguage(template.language) ? template.language : null,
     roles: roles.map(toTemplateRole),
     created_at: template.createdAt.toISOString(),
     updated_at: template.updatedAt.toISOString(),

@@ -1,15 +1,30 @@
 /**
  * The frame of every page under `/sign/`. Pages are built with `hono/html`, which escapes every
  * value put into them: titles, messages and names come from senders and recipients, never trusted.
- * No inline script or style anywhere: the content policy allows neither.
+ * No inline script or style anywhere: the content policy allows neither. Every page is in the
+ * signer's language (`m`), with its direction on <html>, and names its address for each language
+ * in the switcher when it has one (`languageLinks`).
  */
 import { html } from 'hono/html';
+import { LANGUAGES, type Language, type Messages, languageNames } from '../../i18n/index.js';
+import { type PageBrand, brandLine, brandStylesheet } from './brand-header.js';
 
 export type Html = ReturnType<typeof html>;
 
-export function layout(options: { title: string; main: Html; withScript?: boolean }): Html {
+/**
+ * The web font of Japanese and Chinese pages (scripts/copy-page-fonts.mjs), first in sign.css's font
+ * list on those pages: many devices have no font of these scripts, or one with the other's glyph
+ * forms. Its files are split by unicode range, so only the ranges the page shows are fetched.
+ */
+const webFont: Partial<Record<Language, string>> = { ja: 'noto-sans-jp', 'zh-Hans': 'noto-sans-sc' };
+
+/** The page's address in each language: the same link with `?lang=`. */
+export type LanguageLinks = { path: string };
+
+export function layout(options: { m: Messages; title: string; main: Html; withScript?: boolean; languageLinks?: LanguageLinks; brand?: PageBrand | undefined }): Html {
+  const { m } = options;
   return html`<!doctype html>
-<html lang="en">
+<html lang="${m.language}" dir="${m.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -17,26 +32,58 @@ export function layout(options: { title: string; main: Html; withScript?: boolea
 <title>${options.title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/sign.css">
+${webFont[m.language] ? html`<link rel="stylesheet" href="/static/vendor/fonts/${webFont[m.language]}.css">` : ''}
+${brandStylesheet(options.brand)}
 ${options.withScript ? html`<script type="module" src="/static/sign.js"></script>` : ''}
 </head>
 <body>
-<a class="skip-link" href="#main">Skip to the content</a>
-<header class="site-header">
-<p class="brand"><span class="brand-mark" aria-hidden="true"></span>E-signature</p>
+<a class="skip-link" href="#main">${m.text('page.skipLink')}</a>
+<header class="site-header${options.brand ? ' branded' : ''}">
+${options.brand ? brandLine(options.brand) : html`<p class="brand"><span class="brand-mark" aria-hidden="true"></span>${m.text('page.brand')}</p>`}
+${options.languageLinks ? languageSwitcher(m, options.languageLinks) : ''}
 </header>
 <main id="main" tabindex="-1">
 ${options.main}
 </main>
 <footer class="site-footer">
-<p>This page's address is personal to you: anyone who has it can act in your name, so do not share or forward it.</p>
+<p>${m.text('page.personalLink')}</p>
 </footer>
 </body>
 </html>`;
 }
 
+/**
+ * The languages, as links that keep the token (no script needed): each named in its own language,
+ * marked with that language so a screen reader speaks it right; the page's own is the current one.
+ */
+function languageSwitcher(m: Messages, links: LanguageLinks): Html {
+  const href = (language: Language) => `${links.path}?lang=${encodeURIComponent(language)}`;
+  return html`<nav class="language-switcher" aria-label="${m.text('page.language')}">
+<details>
+<summary>${m.text('page.languageNow', { name: m.name })}</summary>
+<ul>${LANGUAGES.map(
+    (language) =>
+      html`<li><a href="${href(language)}" hreflang="${language}" lang="${language}"${language === m.language ? html` aria-current="true"` : ''}>${languageNames[language]}</a></li>`,
+  )}</ul>
+</details>
+</nav>`;
+}
+
 /** A page of one short message: the states with nothing to fill in, and the refusals. */
-export function noticePage(options: { title: string; heading?: string; lead: Html | string; body?: Html; tone?: 'info' | 'success' | 'warning' }): Html {
+export function noticePage(options: {
+  m: Messages;
+  title: string;
+  heading?: string;
+  lead: Html | string;
+  body?: Html;
+  tone?: 'info' | 'success' | 'warning';
+  languageLinks?: LanguageLinks;
+  brand?: PageBrand | undefined;
+}): Html {
   return layout({
+    m: options.m,
+    languageLinks: options.languageLinks,
+    brand: options.brand,
     title: options.title,
     main: html`<section class="notice notice-${options.tone ?? 'info'}" aria-labelledby="notice-title">
 <h1 id="notice-title">${options.heading ?? options.title}</h1>
@@ -46,18 +93,7 @@ ${options.body ?? ''}
   });
 }
 
-// Made on first use: building a formatter loads locale data (milliseconds), which the API's own
-// requests never need, so it stays off the start-up of an isolate.
-let formats: { date: Intl.DateTimeFormat; time: Intl.DateTimeFormat } | undefined;
-const dateFormats = () =>
-  (formats ??= {
-    date: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
-    time: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' }),
-  });
-
-/** A date as people read it, in UTC (the service does not know the signer's time zone). */
-export function dateText(at: Date, withTime = false): Html {
-  const { date, time } = dateFormats();
-  const text = withTime ? `${date.format(at)}, ${time.format(at)} UTC` : date.format(at);
-  return html`<time datetime="${at.toISOString()}">${text}</time>`;
+/** A date as the signer's language writes it, in UTC (the service does not know the signer's time zone). */
+export function dateText(m: Messages, at: Date, withTime = false): Html {
+  return html`<time datetime="${at.toISOString()}">${m.date(at, { withTime })}</time>`;
 }

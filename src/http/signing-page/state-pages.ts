@@ -4,86 +4,92 @@
  */
 import { html } from 'hono/html';
 import type { SigningEnvelope, SigningState } from '../../domain/signing/signing-state.js';
-import { type Html, dateText, noticePage } from './layout.js';
+import type { Messages } from '../../i18n/index.js';
+import type { PageBrand } from './brand-header.js';
+import { type Html, type LanguageLinks, dateText, noticePage } from './layout.js';
 import { invalidLinkPage } from './notice-pages.js';
-import { DECLINE_FIELD, type Problem, declineForm, problemSummary } from './sign-page.js';
+import { DECLINE_FIELD, type Problem, declineForm, problemSummary, problemText } from './sign-page.js';
 
 export type OtherState = Exclude<SigningState, { kind: 'sign' }>;
 
-const documentLine = (envelope: SigningEnvelope) =>
-  html`<p class="envelope-line">Document: <strong class="envelope-title">${envelope.title}</strong><br>Sent by <span class="sender">${envelope.senderEmail}</span></p>`;
+const documentLine = (m: Messages, envelope: SigningEnvelope) =>
+  html`<p class="envelope-line">${m.html('state.documentLine', { title: envelope.title })}<br>${m.html('state.sentBy', { sender: envelope.senderEmail })}</p>`;
 
 /** Declining before one's turn: the form, with what was sent and refused. */
 export type EarlyDecline = { action: string; formToken: string; reason?: string; problems?: Problem[] };
 
-export function statePage(state: OtherState, links: { document: string; download: string }, decline?: EarlyDecline): Html {
+export function statePage(
+  m: Messages,
+  state: OtherState,
+  links: { document: string; download: string; language?: LanguageLinks; brand?: PageBrand | undefined },
+  decline?: EarlyDecline,
+): Html {
+  const page = (options: Omit<Parameters<typeof noticePage>[0], 'm' | 'languageLinks'>) => noticePage({ m, languageLinks: links.language, brand: links.brand, ...options });
+  const paragraph = (text: string) => html`<p>${text}</p>`;
   switch (state.kind) {
     case 'invalid':
-      return invalidLinkPage();
+      return invalidLinkPage(m); // no switcher: the page names nothing of the link, not even its address
     case 'not_your_turn':
-      return noticePage({
-        title: 'It is not your turn to sign yet',
-        lead: html`Hello ${state.recipient.name}. This document is signed in order, and the people before you have not all signed yet.`,
-        body: html`${documentLine(state.envelope)}<p>We will e-mail you when it is your turn; you can use the same link then.</p>
-${decline ? earlyDecline(decline) : ''}`,
+      return page({
+        title: m.text('notYourTurn.title'),
+        lead: m.html('notYourTurn.lead', { name: state.recipient.name }),
+        body: html`${documentLine(m, state.envelope)}${paragraph(m.text('notYourTurn.body'))}
+${decline ? earlyDecline(m, decline) : ''}`,
       });
     case 'signed':
-      return noticePage({
-        title: 'You have signed',
+      return page({
+        title: m.text('signed.title'),
         tone: 'success',
-        lead: html`You signed on ${dateText(state.signedAt, true)}. Thank you.`,
-        body: html`${documentLine(state.envelope)}<p>When everyone has signed, you will get an e-mail with the finished document.</p>`,
+        lead: m.html('signed.lead', { date: dateText(m, state.signedAt, true) }),
+        body: html`${documentLine(m, state.envelope)}${paragraph(m.text('state.emailWhenDone'))}`,
       });
     case 'declined':
       return state.byThisRecipient
-        ? noticePage({
-            title: 'You declined to sign',
-            lead: 'You declined to sign this document. The sender has been told.',
-            body: documentLine(state.envelope),
-          })
-        : noticePage({
-            title: 'This document was declined',
-            lead: 'Someone asked to sign this document declined, so it can no longer be signed.',
-            body: html`${documentLine(state.envelope)}<p>If you have questions, contact the sender.</p>`,
+        ? page({ title: m.text('declinedByYou.title'), lead: m.text('declinedByYou.lead'), body: documentLine(m, state.envelope) })
+        : page({
+            title: m.text('declined.title'),
+            lead: m.text('declined.lead'),
+            body: html`${documentLine(m, state.envelope)}${paragraph(m.text('state.questions'))}`,
             tone: 'warning',
           });
     case 'voided':
-      return noticePage({
-        title: 'This document was cancelled',
-        lead: 'The sender cancelled this signing request; it can no longer be signed.',
-        body: html`${documentLine(state.envelope)}<p>If you have questions, contact the sender.</p>`,
+      return page({
+        title: m.text('voided.title'),
+        lead: m.text('voided.lead'),
+        body: html`${documentLine(m, state.envelope)}${paragraph(m.text('state.questions'))}`,
         tone: 'warning',
       });
     case 'expired':
-      return noticePage({
-        title: 'This signing request has expired',
-        lead: state.envelope.expiresAt
-          ? html`It could be signed until ${dateText(state.envelope.expiresAt, true)}.`
-          : 'The time to sign this document is over.',
-        body: html`${documentLine(state.envelope)}<p>Ask the sender for a new request if it still needs your signature.</p>`,
+      return page({
+        title: m.text('expired.title'),
+        lead: state.envelope.expiresAt ? m.html('expired.leadUntil', { date: dateText(m, state.envelope.expiresAt, true) }) : m.text('expired.lead'),
+        body: html`${documentLine(m, state.envelope)}${paragraph(m.text('expired.body'))}`,
         tone: 'warning',
       });
     case 'completed':
-      return noticePage({
-        title: 'Everyone has signed',
+      return page({
+        title: m.text('completed.title'),
         tone: 'success',
-        lead: 'This document is complete: everyone asked to sign it has signed.',
+        lead: m.text('completed.lead'),
         body: state.documentReady
-          ? html`${documentLine(state.envelope)}
-<p class="actions"><a class="button primary" href="${links.download}">Download the signed document (PDF)</a> <a class="button secondary" href="${links.document}">View it</a></p>`
-          : html`${documentLine(state.envelope)}<p>The signed document is being prepared. You will get an e-mail with it when it is ready.</p>`,
+          ? html`${documentLine(m, state.envelope)}
+<p class="actions"><a class="button primary" href="${links.download}">${m.text('completed.download')}</a> <a class="button secondary" href="${links.document}">${m.text('completed.view')}</a></p>`
+          : html`${documentLine(m, state.envelope)}${paragraph(m.text('completed.preparing'))}`,
       });
     case 'copy':
-      return noticePage({
-        title: 'You receive a copy',
-        lead: 'You were sent this document to receive a copy; there is nothing for you to sign.',
-        body: html`${documentLine(state.envelope)}<p>When everyone has signed, you will get an e-mail with the finished document.</p>`,
+      return page({
+        title: m.text('copy.title'),
+        lead: m.text('copy.lead'),
+        body: html`${documentLine(m, state.envelope)}${paragraph(m.text('state.emailWhenDone'))}`,
       });
   }
 }
 
-function earlyDecline(decline: EarlyDecline): Html {
+function earlyDecline(m: Messages, decline: EarlyDecline): Html {
   const problems = decline.problems ?? [];
-  return html`${problems.length > 0 ? problemSummary(problems, (key) => (key === DECLINE_FIELD ? 'decline-reason' : null)) : ''}
-${declineForm({ ...decline, problems: problems.filter((problem) => problem.field === DECLINE_FIELD).map((problem) => problem.message) })}`;
+  return html`${problems.length > 0 ? problemSummary(m, problems.map((problem) => problemText(m, problem, [])), (key) => (key === DECLINE_FIELD ? 'decline-reason' : null)) : ''}
+${declineForm(m, {
+  ...decline,
+  problems: problems.filter((problem) => problem.field === DECLINE_FIELD).map((problem) => problemText(m, problem, []).message),
+})}`;
 }

@@ -1,0 +1,28 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { getBrand } from '../../src/domain/companies/brand.js';
+import { requireCompany } from '../../src/domain/companies/find-company.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { adminSecurity, companyIdParam } from './admin-schemas.js';
+import { BrandRecord } from './brand-schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/admin/v1/companies/{companyId}/brand',
+  operationId: 'adminGetBrand',
+  tags: ['Admin'],
+  summary: "A company's brand: display name, logo, accent colour and default e-mail message",
+  security: adminSecurity,
+  request: { params: companyIdParam },
+  responses: {
+    200: jsonContent(BrandRecord, 'The brand.', false),
+    ...errorResponses('unauthorized', 'company_not_found'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { companyId } = c.req.valid('param');
+  const services = c.get('services');
+  await requireCompany(services, companyId);
+  return c.json(await getBrand(services, companyId), 200);
+};
