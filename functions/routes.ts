@@ -26,6 +26,11 @@ export const v1Endpoints: EndpointEntry[] = [
   at('delete', '/v1/webhooks/{id}', () => import('./webhooks/delete-webhook.js')),
   at('get', '/v1/webhooks/{id}/deliveries', () => import('./webhooks/list-deliveries.js')),
   at('post', '/v1/webhooks/{id}/test', () => import('./webhooks/test-webhook.js')),
+  at('post', '/v1/webhooks/{id}/replay', () => import('./webhooks/replay-webhook.js')),
+  at('post', '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', () => import('./webhooks/redeliver-delivery.js')),
+  at('post', '/v1/webhooks/{id}/rotate-secret', () => import('./webhooks/rotate-webhook-secret.js')),
+  // The download link of envelope.document_ready: the link itself is the credential.
+  at('get', '/v1/documents/{envelope_id}', () => import('./webhooks/download-document.js')),
 ];
 
 /** The management plane under `/admin/v1` (README, "The admin API"). */

@@ -363,10 +363,11 @@ async function derivedKeySetting(tokenSecret: string): Promise<string> {
 
 /**
  * wrangler dev logs the path of every request. A signing link's path is a credential (whoever has
- * it can sign), so the token is cut out of every line before it reaches the terminal.
+ * it can sign), and so is a webhook's download link's `sig`: both are cut out of every line before
+ * it reaches the terminal.
  */
 export function withoutSigningTokens(text: string): string {
-  return text.replace(/\/sign\/[^\s/?#"']+/g, '/sign/…');
+  return text.replace(/\/sign\/[^\s/?#"']+/g, '/sign/…').replace(/([?&]sig=)[^\s&#"']+/g, '$1…');
 }
 
 /** Polls until the Worker answers: wrangler's own "Ready" line comes before the first build ends. */

@@ -22,6 +22,14 @@ export const errorStatus = {
   webhook_not_found: 404,
   /** The same URL is already subscribed in the company: one subscription per URL, events in it. */
   webhook_exists: 409,
+  /** A redelivery named a delivery the subscription does not have. */
+  delivery_not_found: 404,
+  /** A replay of the subscription is still handing out its events; one runs at a time. */
+  replay_in_progress: 409,
+  /** A webhook's download link that names nothing: altered, cut, or for another envelope. */
+  document_not_found: 404,
+  /** A webhook's download link past its 24 hours. */
+  download_link_expired: 410,
   contact_exists: 409,
   idempotency_key_reused: 422,
   idempotency_request_in_progress: 409,

@@ -323,6 +323,13 @@ export const webhookSubscriptions = pgTable(
     secretCiphertext: text('secret_ciphertext').notNull(),
     /** Which configured key sealed it, so keys can be rotated. */
     secretKeyId: text('secret_key_id').notNull(),
+    /**
+     * The secret a rotation replaced, sealed like the current one, and when it stops signing: until
+     * then each delivery carries a signature under each secret, so receivers can switch over.
+     */
+    previousSecretCiphertext: text('previous_secret_ciphertext'),
+    previousSecretKeyId: text('previous_secret_key_id'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
     /** Set when the subscriber answered 410 Gone, or failed every attempt for too long: no more deliveries. */
@@ -344,17 +351,35 @@ export const webhookEvents = pgTable(
     envelopeId: text('envelope_id').references(() => envelopes.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /**
+     * The event's place in its envelope's history, 1, 2, 3…; null for test events. Numbered by the
+     * database as the row is written (the trigger of migration 0009), so that no writer can forget it.
+     */
+    sequence: integer('sequence'),
     createdAt: createdAt(),
   },
-  (t) => [index('webhook_events_company').on(t.companyId, t.createdAt)],
+  (t) => [
+    index('webhook_events_company').on(t.companyId, t.createdAt),
+    uniqueIndex('webhook_events_sequence').on(t.envelopeId, t.sequence),
+    // Housekeeping removes events past their 30 days by this.
+    index('webhook_events_created').on(t.createdAt),
+  ],
 );
 
-/** One row per delivery attempt of one event to one subscription. */
+export type DeliveryOrigin = 'event' | 'replay' | 'redelivery';
+
+/**
+ * One row per delivery attempt of one event to one subscription. A delivery is the attempts (up to
+ * six) that share a `delivery_id`: the event's own, or one a replay or a redelivery started.
+ */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     companyId: companyId(),
+    /** The event's own delivery has `uuidFromName(event_id.subscription_id)`; a replay's or redelivery's its own. */
+    deliveryId: uuid('delivery_id').notNull(),
+    origin: text('origin').$type<DeliveryOrigin>().notNull().default('event'),
     eventId: text('event_id')
       .notNull()
       .references(() => webhookEvents.id, { onDelete: 'cascade' }),
@@ -371,9 +396,36 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     // Two attempts running at once cannot both record the same number.
-    uniqueIndex('webhook_deliveries_attempt').on(t.eventId, t.subscriptionId, t.attempt),
+    uniqueIndex('webhook_deliveries_attempt').on(t.deliveryId, t.attempt),
     index('webhook_deliveries_subscription').on(t.subscriptionId, t.createdAt),
   ],
+);
+
+/**
+ * A replay of a subscription's past events (POST /v1/webhooks/{id}/replay): handed to the queue one
+ * event at a time, in the order they occurred, each after the one before was attempted. `cursor` is
+ * the event handed last. At most one runs per subscription (the partial unique index).
+ */
+export const webhookReplays = pgTable(
+  'webhook_replays',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: companyId(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    since: timestamp('since', { withTimezone: true, precision: 3 }).notNull(),
+    until: timestamp('until', { withTimezone: true, precision: 3 }).notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    total: integer('total').notNull(),
+    cursor: text('cursor'),
+    handed: integer('handed').notNull().default(0),
+    createdAt: createdAt(),
+    /** When the last event was handed on: a replay that stops moving for long is given up. */
+    progressedAt: timestamp('progressed_at', { withTimezone: true, precision: 3 }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [uniqueIndex('webhook_replays_running').on(t.subscriptionId).where(sql`${t.finishedAt} is null`)],
 );
 
 /** A send's first answer, replayed for a retried request with the same `Idempotency-Key`. */

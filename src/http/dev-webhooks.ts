@@ -46,6 +46,14 @@ export type InboxDelivery = {
   subscription_id: string | null;
   /** Why it did not verify: the verifier's message, or that no subscription has this URL. */
   verification_error: string | null;
+  /** `v1,` entries in `webhook-signature`: two during the 24 hours after a secret rotation. */
+  signatures: number;
+  /** An earlier delivery in the inbox had the same `webhook-id`: a retry, replay or redelivery a receiver drops. */
+  repeat: boolean;
+  /** The event's place in its envelope's history (`data.sequence`). */
+  sequence: number | null;
+  /** `data.document.download_url` of envelope.document_ready: a link to the finished PDF. */
+  download_url: string | null;
 };
 
 export function devWebhookRoutes(services: Services) {
@@ -66,6 +74,8 @@ export function devWebhookRoutes(services: Services) {
       parsed = text.length > TEXT_BODY_CHARS ? `${text.slice(0, TEXT_BODY_CHARS)}… (${text.length} characters)` : text;
     }
     const type = (parsed as { type?: unknown } | null)?.type;
+    const data = (parsed as { data?: { sequence?: unknown; document?: { download_url?: unknown } } } | null)?.data;
+    const webhookId = headers['webhook-id'] ?? null;
     deliveries.unshift({
       id: crypto.randomUUID(),
       received_at: new Date().toISOString(),
@@ -78,6 +88,10 @@ export function devWebhookRoutes(services: Services) {
       body: parsed,
       body_length: text.length,
       ...verdict,
+      signatures: (headers['webhook-signature'] ?? '').split(' ').filter((entry) => entry.startsWith('v1,')).length,
+      repeat: webhookId !== null && deliveries.some((earlier) => earlier.webhook_id === webhookId),
+      sequence: typeof data?.sequence === 'number' ? data.sequence : null,
+      download_url: typeof data?.document?.download_url === 'string' ? data.document.download_url : null,
     });
     deliveries.length = Math.min(deliveries.length, CAPACITY);
     // 204, 205 and 304 may not carry a body.
@@ -181,7 +195,8 @@ function inboxPage(deliveries: readonly InboxDelivery[], inboxUrl: string) {
         <p class="meta">
           Deliveries received at ${inboxUrl} (or ${inboxUrl}/<i>name</i>), newest first, with whether their signature verifies
           with the subscription's secret. Subscribe that URL with POST /v1/webhooks; add ?status=500 or ?status=410 to it to
-          have the inbox answer with that status.
+          have the inbox answer with that status. A repeated webhook-id (a retry, a replay, a redelivery) is marked as a
+          repeat, which a receiver drops; after a secret rotation, deliveries carry two signatures for 24 hours.
         </p>
         ${deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : ''}
         ${raw(deliveries.map(deliveryArticle).join(''))}
@@ -197,7 +212,10 @@ const deliveryArticle = (delivery: InboxDelivery) =>
     </h2>
     <div class="meta">
       ${delivery.received_at} · POST ${delivery.path} · answered ${delivery.answered_status} · webhook-id ${delivery.webhook_id ?? '(none)'}
+      ${delivery.repeat ? html`· <strong>repeat</strong>` : ''} ${delivery.sequence !== null ? `· sequence ${delivery.sequence}` : ''}
+      · ${delivery.signatures === 1 ? '1 signature' : `${delivery.signatures} signatures`}
     </div>
+    ${delivery.download_url ? html`<div class="meta"><a href="${delivery.download_url}">Download the finished PDF</a> (the link works 24 hours)</div>` : ''}
     <div class="meta">
       ${delivery.verified ? `Signed with the secret of subscription ${delivery.subscription_id}.` : `Not verified: ${delivery.verification_error}`}
     </div>

@@ -12,7 +12,7 @@ import { loadEndpoints, v1Endpoints } from '../../functions/routes.js';
 import type { UserRole } from '../../src/data/schema.js';
 import type { Scope } from '../../src/domain/auth/scopes.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
-import { call } from '../support/http.js';
+import { call, errorCode } from '../support/http.js';
 import { securitySuite } from '../support/security-suite.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
@@ -33,7 +33,7 @@ const documentedScopes = new Map(
 const roleWithout: Partial<Record<Scope, UserRole>> = { 'contacts:write': 'viewer', 'envelopes:send': 'viewer', 'webhooks:write': 'member' };
 
 /** What a company holds for its routes to act on: one of each thing a path can name. */
-type Holdings = { templateId: string; envelopeId: string; webhookId: string };
+type Holdings = { templateId: string; envelopeId: string; webhookId: string; deliveryId: string };
 const holdings = new Map<string, Promise<Holdings>>();
 function holdingsOf(company: TestCompany): Promise<Holdings> {
   let made = holdings.get(company.id);
@@ -41,9 +41,12 @@ function holdingsOf(company: TestCompany): Promise<Holdings> {
     made = (async () => {
       const template = await createTestTemplate(stack, company.id);
       const sent = await call(stack, 'POST', '/v1/envelopes/from-template', { token: company.owner.token, body: sendBody(template.id) });
-      const webhook = await call(stack, 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: `https://hooks.example.com/${crypto.randomUUID()}`, events: ['envelope.sent'] } });
+      // Nothing listens on port 9: the test delivery fails at once, and is a delivery to name.
+      const webhook = await call(stack, 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: `http://127.0.0.1:9/${crypto.randomUUID()}`, events: ['envelope.sent'] } });
       if (sent.status !== 201 || webhook.status !== 201) throw new Error(`could not set a company up: ${sent.status} ${webhook.status}`);
-      return { templateId: template.id, envelopeId: sent.body.envelope_id as string, webhookId: webhook.body.id as string };
+      const delivery = await call(stack, 'POST', `/v1/webhooks/${webhook.body.id}/test`, { token: company.owner.token });
+      if (delivery.status !== 200) throw new Error(`could not make a delivery: ${delivery.status}`);
+      return { templateId: template.id, envelopeId: sent.body.envelope_id as string, webhookId: webhook.body.id as string, deliveryId: delivery.body.delivery_id as string };
     })();
     holdings.set(company.id, made);
   }
@@ -57,8 +60,8 @@ const sendBody = (templateId: string) => ({
   ],
 });
 
-/** How to call each authenticated route for a company: the ids in its path, and a body it takes. */
-type Exercise = { id?: keyof Holdings; body?: (held: Holdings) => unknown };
+/** How to call each authenticated route for a company: the ids in its path (`{id}`, then `{delivery_id}`), and a body it takes. */
+type Exercise = { id?: keyof Holdings; deliveryId?: keyof Holdings; body?: (held: Holdings) => unknown };
 const exercises: Record<string, Exercise> = {
   'GET /v1/templates': {},
   'GET /v1/templates/{id}': { id: 'templateId' },
@@ -72,10 +75,17 @@ const exercises: Record<string, Exercise> = {
   'DELETE /v1/webhooks/{id}': { id: 'webhookId' },
   'GET /v1/webhooks/{id}/deliveries': { id: 'webhookId' },
   'POST /v1/webhooks/{id}/test': { id: 'webhookId' },
+  // A window the clock of any test here is inside of: the last day, by the machine's time.
+  'POST /v1/webhooks/{id}/replay': { id: 'webhookId', body: () => ({ since: new Date(Date.now() - 24 * 3600 * 1000).toISOString() }) },
+  'POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': { id: 'webhookId', deliveryId: 'deliveryId' },
+  'POST /v1/webhooks/{id}/rotate-secret': { id: 'webhookId' },
 };
 
 const routes = (await loadEndpoints(v1Endpoints)).map(({ route }) => ({ operation: `${route.method.toUpperCase()} ${route.path}`, method: route.method.toUpperCase(), path: route.path, secured: 'security' in route && Boolean(route.security) }));
-const pathFor = (path: string, exercise: Exercise, held: Holdings) => (exercise.id ? path.replace('{id}', held[exercise.id]) : path);
+const pathFor = (path: string, exercise: Exercise, held: Holdings) => {
+  const withId = exercise.id ? path.replace('{id}', held[exercise.id]) : path;
+  return exercise.deliveryId ? withId.replace('{delivery_id}', held[exercise.deliveryId]) : withId;
+};
 
 describe('every /v1 route', () => {
   it.each(routes.map((route) => [route.operation, route] as const))('%s is documented with its scope, and called here', (operation, route) => {
@@ -109,8 +119,9 @@ describe("another company's ids", () => {
   });
 
   const withIds = routes.filter((route) => route.secured && exercises[route.operation]?.id);
-  it('are tried on every route that takes one', () => {
-    expect(withIds.map((route) => route.operation).sort()).toEqual(routes.filter((route) => route.path.includes('{')).map((route) => route.operation).sort());
+  // The download link of a webhook is no API route of a company: its own suite bends it to other envelopes.
+  it('are tried on every authenticated route that takes one', () => {
+    expect(withIds.map((route) => route.operation).sort()).toEqual(routes.filter((route) => route.secured && route.path.includes('{')).map((route) => route.operation).sort());
   });
 
   it.each(withIds.map((route) => [route.operation, route] as const))('%s: answered exactly as an id that does not exist', async (_, route) => {
@@ -118,10 +129,25 @@ describe("another company's ids", () => {
     const theirId = theirs[exercise.id!];
     const nobodysId = absent(theirId);
     const body = exercise.body?.(await holdingsOf(mine));
-    const asTheirs = await call(stack, route.method, route.path.replace('{id}', theirId), { token: mine.owner.token, body });
-    const asNobodys = await call(stack, route.method, route.path.replace('{id}', nobodysId), { token: mine.owner.token, body });
+    // A second id (a delivery) is theirs, or nobody's, along with the first.
+    const second = (id: string) => (exercise.deliveryId ? (id === theirId ? theirs[exercise.deliveryId] : absent(theirs[exercise.deliveryId])) : '');
+    const asTheirs = await call(stack, route.method, route.path.replace('{id}', theirId).replace('{delivery_id}', second(theirId)), { token: mine.owner.token, body });
+    const asNobodys = await call(stack, route.method, route.path.replace('{id}', nobodysId).replace('{delivery_id}', second(nobodysId)), { token: mine.owner.token, body });
     expect(asTheirs.status).toBe(404);
     expect(JSON.stringify(asTheirs.body).replaceAll(theirId, '<id>')).toBe(JSON.stringify(asNobodys.body).replaceAll(nobodysId, '<id>'));
     expect(asTheirs.status).toBe(asNobodys.status);
+  });
+
+  const withSecondIds = withIds.filter((route) => exercises[route.operation]!.deliveryId);
+  it.each(withSecondIds.map((route) => [route.operation, route] as const))('%s: their delivery under my subscription is answered as one that does not exist', async (_, route) => {
+    const exercise = exercises[route.operation]!;
+    const held = await holdingsOf(mine);
+    const theirId = theirs[exercise.deliveryId!];
+    const nobodysId = absent(theirId);
+    const path = (deliveryId: string) => route.path.replace('{id}', held[exercise.id!]).replace('{delivery_id}', deliveryId);
+    const asTheirs = await call(stack, route.method, path(theirId), { token: mine.owner.token });
+    const asNobodys = await call(stack, route.method, path(nobodysId), { token: mine.owner.token });
+    expect([asTheirs.status, errorCode(asTheirs)]).toEqual([404, 'delivery_not_found']);
+    expect(JSON.stringify(asTheirs.body).replaceAll(theirId, '<id>')).toBe(JSON.stringify(asNobodys.body).replaceAll(nobodysId, '<id>'));
   });
 });

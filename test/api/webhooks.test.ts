@@ -90,9 +90,25 @@ describe('the event catalog', () => {
     const sent = document.webhooks['envelope.sent'].post;
     expect(sent.requestBody.content['application/json'].schema).toBeDefined();
     expect(sent.parameters.map((p: { name: string }) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
-    for (const path of ['/v1/webhooks', '/v1/webhooks/events', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries', '/v1/webhooks/{id}/test']) {
+    for (const path of [
+      '/v1/webhooks',
+      '/v1/webhooks/events',
+      '/v1/webhooks/{id}',
+      '/v1/webhooks/{id}/deliveries',
+      '/v1/webhooks/{id}/test',
+      '/v1/webhooks/{id}/replay',
+      '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+      '/v1/webhooks/{id}/rotate-secret',
+      '/v1/documents/{envelope_id}',
+    ]) {
       expect(document.paths[path], path).toBeDefined();
     }
+    // The download link and the sequence number are part of the events' one data shape.
+    const data = document.components.schemas.WebhookEventData;
+    expect(Object.keys(data.properties)).toContain('sequence');
+    expect(Object.keys(data.properties.document.properties)).toEqual(['file_name', 'sha256', 'size', 'content_base64', 'download_url']);
+    expect(document.paths['/v1/documents/{envelope_id}'].get.security).toBeUndefined();
+    expect(Object.keys(document.paths['/v1/webhooks/{id}/replay'].post.responses).sort()).toEqual(['202', '401', '403', '404', '409', '413', '422', '429']);
   });
 });
 

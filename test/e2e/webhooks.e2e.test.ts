@@ -2,8 +2,10 @@
  * Webhooks on workerd, QStash delivering, over the real PostgreSQL and Redis, as an integrator
  * would follow the README: subscribe an endpoint, send the demo envelope, have it signed through
  * the page, and receive each event, verified with the standardwebhooks package, the last one with
- * the finished PDF matching its hash. The endpoint fails every event twice before taking it.
+ * the finished PDF matching its hash, and its download link serving the same PDF. The endpoint
+ * fails every event twice before taking it. Then a replay brings envelope.sent back.
  */
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -43,6 +45,7 @@ afterAll(async () => {
 describe('webhooks on workerd', () => {
   it('delivers sent, viewed, signed, completed and document_ready to a subscriber that fails twice, each verified', async () => {
     const token = inject('acmeSenderToken');
+    const startedAt = Date.now();
     const subscribed = await api('POST', '/v1/webhooks', {
       token,
       body: { url, events: ['envelope.sent', 'envelope.viewed', 'envelope.signed', 'envelope.completed', 'envelope.document_ready'] },
@@ -96,6 +99,33 @@ describe('webhooks on workerd', () => {
     const stored = await fetch(`${inject('e2eBaseUrl')}/admin/v1/envelopes/${envelopeId}/document`, { headers: { authorization: `Bearer ${inject('e2eAdminToken')}` } });
     expect(stored.headers.get('x-document-sha256')).toBe(ready.sha256);
     for (const { delivery } of accepted()) expect(delivery.body).not.toContain('/sign/');
+
+    // Each event has its place in the envelope's history: sent first, document_ready last.
+    const sequenceOf = (type: string) => accepted().find(({ event }) => event.type === type)!.event.data.sequence as number;
+    expect(sequenceOf('envelope.sent')).toBe(1);
+    expect(sequenceOf('envelope.document_ready')).toBe(new Set(accepted().map(({ delivery }) => delivery.headers['webhook-id'])).size);
+
+    // The download link: the same PDF, with no other credential, and its signature never in the log.
+    const download = await fetch(ready.download_url);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('application/pdf');
+    expect(download.headers.get('cache-control')).toBe('no-store');
+    expect(Buffer.from(await crypto.subtle.digest('SHA-256', await download.arrayBuffer())).toString('hex')).toBe(ready.sha256);
+    const bent = await fetch(ready.download_url.replace(envelopeId, `env_${'A'.repeat(22)}`));
+    expect(bent.status).toBe(404);
+    const sig = new URL(ready.download_url).searchParams.get('sig')!;
+    await vi.waitFor(async () => expect(await readFile(inject('e2eDevLogPath'), 'utf8')).toContain(`/v1/documents/env_${'A'.repeat(22)}`), { timeout: 10_000, interval: 200 });
+    expect((await readFile(inject('e2eDevLogPath'), 'utf8')).includes(sig)).toBe(false);
+
+    // A replay of the window brings envelope.sent back through QStash, with its original webhook-id.
+    const sentId = accepted().find(({ event }) => event.type === 'envelope.sent')!.delivery.headers['webhook-id'];
+    const before = deliveries.filter((d) => d.headers['webhook-id'] === sentId).length;
+    const replayed = await api('POST', `/v1/webhooks/${subscribed.body.id}/replay`, { token, body: { since: new Date(startedAt - 60_000).toISOString(), events: ['envelope.sent'] } });
+    expect(replayed.status, JSON.stringify(replayed.body)).toBe(202);
+    expect(replayed.body.replayed).toBeGreaterThanOrEqual(1);
+    await vi.waitFor(() => expect(deliveries.filter((d) => d.headers['webhook-id'] === sentId).length).toBeGreaterThan(before), { timeout: 60_000, interval: 500 });
+    const again = deliveries.filter((d) => d.headers['webhook-id'] === sentId).at(-1)!;
+    expect((verifier.verify(again.body, again.headers as Record<string, string>) as { data: { envelope: { envelope_id: string } } }).data.envelope.envelope_id).toBe(envelopeId);
 
     const listed = await api('GET', `/v1/webhooks/${subscribed.body.id}/deliveries?per_page=100`, { token });
     expect(listed.status).toBe(200);

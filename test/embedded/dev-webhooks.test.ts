@@ -162,5 +162,27 @@ describe('the service delivering to the inbox', () => {
       },
       { timeout: 15_000, interval: 100 },
     );
+    const first = (await listed()).find((entry) => entry.subscription_id === hook.id)!;
+    expect(first).toMatchObject({ repeat: false, signatures: 1, sequence: 1 });
+
+    // After a rotation, a replay of the event: the inbox marks it a repeat, signed under both secrets.
+    const rotated = await call(stack, 'POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: sender.owner.token });
+    expect(rotated.status).toBe(200);
+    const replayed = await call(stack, 'POST', `/v1/webhooks/${hook.id}/replay`, {
+      token: sender.owner.token,
+      body: { since: new Date(stack.clock.now().getTime() - 60_000).toISOString() },
+    });
+    expect(replayed.body).toEqual({ replayed: 1 });
+    await vi.waitFor(
+      async () => {
+        const again = (await listed()).filter((entry) => entry.webhook_id === first.webhook_id);
+        expect(again).toHaveLength(2);
+        expect(again[0]).toMatchObject({ verified: true, subscription_id: hook.id, repeat: true, signatures: 2, sequence: 1 });
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    const page = (await call(stack, 'GET', '/dev/webhooks')).body as string;
+    expect(page).toContain('2 signatures');
+    expect(page).toContain('repeat');
   });
 });

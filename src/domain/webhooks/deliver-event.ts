@@ -1,8 +1,10 @@
 import { and, count, eq, gte, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../data/errors.js';
-import { envelopes, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../data/schema.js';
+import { type DeliveryOrigin, envelopes, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../data/schema.js';
+import { uuidFromName } from '../../lib/ids.js';
 import { logError } from '../../lib/log-error.js';
 import type { Services } from '../../services.js';
+import { documentDownloadUrl } from './document-link.js';
 import { openSecret, secretKeysOf } from './secret-box.js';
 import { signWebhook } from './standard-webhooks.js';
 import { resolvedTargetProblem, webhookUrlProblem } from './webhook-target.js';
@@ -23,6 +25,12 @@ const timeoutOf = (services: Services) => services.config.webhookTimeoutMs ?? TI
 
 export type ErrorType = 'timeout' | 'network' | 'refused_target' | 'redirect' | 'http_status';
 
+/** One delivery of an event to a subscription: the event's own, or one a replay or redelivery started. */
+export type Delivery = { id: string; origin: DeliveryOrigin };
+
+/** The id of an event's own delivery to a subscription: fixed by the pair, so every attempt of it finds it. */
+export const ownDeliveryId = (eventId: string, subscriptionId: string) => uuidFromName(`${eventId}.${subscriptionId}`);
+
 export type AttemptResult = {
   attempt: number;
   delivered: boolean;
@@ -40,14 +48,15 @@ export type AttemptResult = {
  * running at once never share one. The payload is built here, not in the queue: a finished PDF
  * travels only from us to the subscriber.
  */
-export async function attemptDelivery(services: Services, event: Event, subscription: Subscription): Promise<AttemptResult> {
+export async function attemptDelivery(services: Services, event: Event, subscription: Subscription, delivery?: Delivery): Promise<AttemptResult> {
   const { db } = services.database;
-  const attempt = await numberAttempt(services, event, subscription);
+  const made = delivery ?? { id: await ownDeliveryId(event.id, subscription.id), origin: 'event' as const };
+  const attempt = await numberAttempt(services, event, subscription, made);
   const record = async (result: Omit<AttemptResult, 'attempt' | 'gone'>) => {
     await db
       .update(webhookDeliveries)
       .set({ statusCode: result.statusCode, errorType: result.errorType, error: result.error, durationMs: result.durationMs })
-      .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.subscriptionId, subscription.id), eq(webhookDeliveries.attempt, attempt)));
+      .where(and(eq(webhookDeliveries.deliveryId, made.id), eq(webhookDeliveries.attempt, attempt)));
     return { ...result, attempt, gone: false };
   };
 
@@ -58,7 +67,7 @@ export async function attemptDelivery(services: Services, event: Event, subscrip
   if (refusal) return record({ delivered: false, statusCode: null, errorType: 'refused_target', error: refusal, durationMs: null });
 
   const body = JSON.stringify({ type: event.kind, timestamp: event.createdAt.toISOString(), data: await deliveredData(services, event) });
-  const secret = await openSecret(await secretKeysOf(services.config), subscription.id, { ciphertext: subscription.secretCiphertext, keyId: subscription.secretKeyId });
+  const secrets = await signingSecrets(services, subscription);
   const timestamp = Math.floor(services.clock.now().getTime() / 1000);
   const started = Date.now();
   let response: Response;
@@ -73,7 +82,8 @@ export async function attemptDelivery(services: Services, event: Event, subscrip
         'user-agent': 'esign-webhooks/1',
         'webhook-id': event.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': await signWebhook(secret, event.id, timestamp, body),
+        // During a rotation's overlap, one signature per secret, space-separated (Standard Webhooks).
+        'webhook-signature': (await Promise.all(secrets.map((secret) => signWebhook(secret, event.id, timestamp, body)))).join(' '),
       },
       body,
     });
@@ -111,16 +121,27 @@ export async function attemptDelivery(services: Services, event: Event, subscrip
   return result;
 }
 
-/** Takes the next attempt number with a row of its own; a twin that took the same one makes us take the next. */
-async function numberAttempt(services: Services, event: Event, subscription: Subscription): Promise<number> {
+/** The secrets a delivery is signed with now: the current one, and the one a rotation replaced until its 24 hours end. */
+async function signingSecrets(services: Services, subscription: Subscription): Promise<string[]> {
+  const keys = await secretKeysOf(services.config);
+  const current = await openSecret(keys, subscription.id, { ciphertext: subscription.secretCiphertext, keyId: subscription.secretKeyId });
+  const { previousSecretCiphertext: ciphertext, previousSecretKeyId: keyId, previousSecretExpiresAt: expiresAt } = subscription;
+  if (!ciphertext || !keyId || !expiresAt || expiresAt <= services.clock.now()) return [current];
+  return [current, await openSecret(keys, subscription.id, { ciphertext, keyId })];
+}
+
+/** Takes the next attempt number of the delivery with a row of its own; a twin that took the same one makes us take the next. */
+async function numberAttempt(services: Services, event: Event, subscription: Subscription, delivery: Delivery): Promise<number> {
   const { db } = services.database;
-  const mine = and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.subscriptionId, subscription.id));
+  const mine = eq(webhookDeliveries.deliveryId, delivery.id);
   for (let tries = 0; ; tries++) {
     const [made] = await db.select({ attempts: count() }).from(webhookDeliveries).where(mine);
     const attempt = (made?.attempts ?? 0) + 1;
     try {
       await db.insert(webhookDeliveries).values({
         companyId: event.companyId,
+        deliveryId: delivery.id,
+        origin: delivery.origin,
         eventId: event.id,
         subscriptionId: subscription.id,
         attempt,
@@ -133,16 +154,27 @@ async function numberAttempt(services: Services, event: Event, subscription: Sub
   }
 }
 
-/** The event's data as delivered: a document_ready event carries the finished PDF itself. */
+/**
+ * The event's data as delivered: its place in the envelope's history (`sequence`), and for
+ * document_ready the finished PDF itself and a download link made fresh for this attempt.
+ */
 async function deliveredData(services: Services, event: Event): Promise<Record<string, unknown>> {
-  if (event.kind !== 'envelope.document_ready' || !event.envelopeId) return event.payload;
+  const data = event.sequence === null ? event.payload : { ...event.payload, sequence: event.sequence };
+  if (event.kind !== 'envelope.document_ready' || !event.envelopeId) return data;
   const [row] = await services.database.db
     .select({ bytes: envelopes.signedDocument })
     .from(envelopes)
     .where(and(eq(envelopes.id, event.envelopeId), eq(envelopes.companyId, event.companyId)))
     .limit(1);
   const document = event.payload.document as Record<string, unknown> | undefined;
-  return { ...event.payload, document: { ...document, content_base64: row?.bytes ? toBase64(row.bytes) : null } };
+  return {
+    ...data,
+    document: {
+      ...document,
+      content_base64: row?.bytes ? toBase64(row.bytes) : null,
+      download_url: row?.bytes ? await documentDownloadUrl(services, event.companyId, event.envelopeId) : null,
+    },
+  };
 }
 
 function toBase64(bytes: Uint8Array): string {

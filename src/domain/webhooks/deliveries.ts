@@ -1,14 +1,18 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import { webhookDeliveries, webhookEvents } from '../../data/schema.js';
+import { type DeliveryOrigin, webhookDeliveries, webhookEvents } from '../../data/schema.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
-import { type AttemptResult, attemptDelivery } from './deliver-event.js';
+import { type AttemptResult, attemptDelivery, ownDeliveryId } from './deliver-event.js';
 import { testEventKind } from './event-catalog.js';
 import { liveSubscription } from './subscriptions.js';
 
 export type DeliveryAttempt = {
+  /** The delivery the attempt belongs to: what POST …/deliveries/{delivery_id}/redeliver names. */
+  delivery_id: string;
+  /** Why the delivery was made: the event itself, a replay, or a redelivery. */
+  origin: DeliveryOrigin;
   event_id: string;
   event_type: string;
   attempt: number;
@@ -43,6 +47,8 @@ export async function listDeliveries(services: Services, companyId: string, id: 
   return pageWithTotal(
     rows,
     ({ delivery, kind }) => ({
+      delivery_id: delivery.deliveryId,
+      origin: delivery.origin,
       event_id: delivery.eventId,
       event_type: kind,
       attempt: delivery.attempt,
@@ -77,8 +83,11 @@ export async function sendTestEvent(services: Services, companyId: string, id: s
       createdAt: now,
     })
     .returning();
-  const result = await attemptDelivery(services, event!, subscription);
+  const delivery = { id: await ownDeliveryId(event!.id, subscription.id), origin: 'event' as const };
+  const result = await attemptDelivery(services, event!, subscription, delivery);
   return {
+    delivery_id: delivery.id,
+    origin: delivery.origin,
     event_id: event!.id,
     event_type: testEventKind,
     attempt: result.attempt,

@@ -1,9 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { webhookEvents, webhookSubscriptions } from '../../data/schema.js';
 import type { Services } from '../../services.js';
-import { attemptDelivery, DELIVERY_ATTEMPTS, disableIfDead } from './deliver-event.js';
+import { attemptDelivery, DELIVERY_ATTEMPTS, type Delivery, disableIfDead, ownDeliveryId } from './deliver-event.js';
+import { continueReplay, endReplay } from './replay-events.js';
+import { webhookTopics } from './webhook-topics.js';
 
-export const webhookTopics = { deliver: 'webhook.deliver' } as const;
+export { webhookTopics };
 
 /** Queue consumer: one delivery message per live subscription of the company that wants this event. */
 export async function dispatchWebhookEvent(services: Services, body: Record<string, unknown>): Promise<void> {
@@ -30,21 +32,35 @@ export async function dispatchWebhookEvent(services: Services, body: Record<stri
 /** A failed attempt that the queue should retry later. */
 export class DeliveryFailed extends Error {}
 
+/** The delivery a message names: a replay's or redelivery's carries its id; the event's own is derived. */
+async function deliveryOf(body: Record<string, unknown>, eventId: string, subscriptionId: string): Promise<Delivery> {
+  if (typeof body.delivery_id === 'string' && (body.origin === 'replay' || body.origin === 'redelivery')) return { id: body.delivery_id, origin: body.origin };
+  return { id: await ownDeliveryId(eventId, subscriptionId), origin: 'event' };
+}
+
 /**
  * Queue consumer: one attempt to deliver an event to one subscription. A failure throws, so the
  * queue retries it with backoff (at least once; the `webhook-id` stays the same across attempts so
  * receivers can drop repeats), until the last attempt, which is recorded and ends the delivery.
- * A subscription removed or disabled meanwhile gets nothing more.
+ * A subscription removed or disabled meanwhile gets nothing more. A replay's delivery hands the
+ * replay's next event to the queue once attempted, whatever came of it, so a replay goes out in the
+ * order the events occurred.
  */
 export async function deliverWebhookEvent(services: Services, body: Record<string, unknown>): Promise<void> {
+  const eventId = String(body.event_id);
+  const replayId = typeof body.replay_id === 'string' ? body.replay_id : null;
   const [row] = await services.database.db
     .select({ event: webhookEvents, subscription: webhookSubscriptions })
     .from(webhookEvents)
     .innerJoin(webhookSubscriptions, eq(webhookSubscriptions.companyId, webhookEvents.companyId))
-    .where(and(eq(webhookEvents.id, String(body.event_id)), eq(webhookSubscriptions.id, String(body.subscription_id))))
+    .where(and(eq(webhookEvents.id, eventId), eq(webhookSubscriptions.id, String(body.subscription_id))))
     .limit(1);
-  if (!row || row.subscription.deletedAt || row.subscription.disabledAt) return;
-  const result = await attemptDelivery(services, row.event, row.subscription);
+  if (!row || row.subscription.deletedAt || row.subscription.disabledAt) {
+    if (replayId) await endReplay(services, replayId);
+    return;
+  }
+  const result = await attemptDelivery(services, row.event, row.subscription, await deliveryOf(body, eventId, row.subscription.id));
+  if (replayId) await continueReplay(services, replayId, eventId);
   if (result.delivered || result.gone || result.errorType === 'refused_target') return;
   if (result.attempt >= DELIVERY_ATTEMPTS) return disableIfDead(services, row.subscription);
   throw new DeliveryFailed(`Attempt ${result.attempt} failed (${result.errorType}).`);

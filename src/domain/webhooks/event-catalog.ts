@@ -7,7 +7,7 @@ export const eventCatalog = {
   'envelope.voided': 'The envelope was voided: its links no longer work.',
   'envelope.expired': 'The envelope expired before everyone signed.',
   'envelope.completed': 'Every signer has signed; the finished PDF follows.',
-  'envelope.document_ready': 'The finished, signed PDF is ready; the event carries it (base64) with its SHA-256.',
+  'envelope.document_ready': 'The finished, signed PDF is ready; the event carries it (base64) with its SHA-256 and a download link valid 24 hours.',
 } as const;
 
 export type EventKind = keyof typeof eventCatalog;

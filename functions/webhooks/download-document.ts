@@ -1,0 +1,44 @@
+import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { downloadDocument } from '../../src/domain/webhooks/document-link.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses } from '../../src/http/openapi-helpers.js';
+import { countRequest } from '../../src/http/rate-limit.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+
+// Loose on purpose: a link that is cut or altered is `document_not_found`, never a validation error
+// that would tell which part is wrong.
+const LinkQuery = z.object({
+  expires: z.string().optional().openapi({ param: { name: 'expires', in: 'query' }, description: 'Unix seconds, as the link gives it.' }),
+  sig: z.string().optional().openapi({ param: { name: 'sig', in: 'query' }, description: 'The link’s signature, as the link gives it.' }),
+});
+
+export const route = createRoute({
+  method: 'get',
+  path: '/v1/documents/{envelope_id}',
+  operationId: 'downloadFinishedDocument',
+  tags: ['Webhooks'],
+  summary: 'The finished PDF, by the download link of envelope.document_ready',
+  description:
+    "Needs no other credential: the link (`download_url` of `envelope.document_ready`) is one, valid 24 hours, for that envelope's finished PDF only, so keep it as you keep the PDF. An altered link, or one bent to another envelope, is `404 document_not_found`; an expired one `410 download_link_expired` (replay or redeliver the event for a fresh link). Limited to 1000 requests in 15 minutes per IP address.",
+  middleware: [countRequest(rateRules.other, (c) => `ip:${c.get('services').clientIp(c)}`)] as const,
+  request: { params: z.object({ envelope_id: z.string() }), query: LinkQuery },
+  responses: {
+    200: {
+      description: 'The finished PDF, as an attachment, never cached; `X-Document-SHA256` carries its hash.',
+      content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
+    ...errorResponses('document_not_found', 'download_link_expired', 'rate_limited'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const document = await downloadDocument(c.get('services'), c.req.valid('param').envelope_id, c.req.valid('query'));
+  return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `attachment; filename="${document.fileName}"`,
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Document-SHA256': document.sha256,
+  }) as never;
+};

@@ -1,0 +1,30 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { startReplay } from '../../src/domain/webhooks/replay-events.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { ReplayRequest, ReplayStarted, WebhookId } from './webhook-schemas.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/v1/webhooks/{id}/replay',
+  operationId: 'replayWebhookEvents',
+  tags: ['Webhooks'],
+  summary: 'Deliver the events of a time window again',
+  description:
+    "Delivers again, oldest first, every event of the company of the subscription's kinds (or of `events`) that occurred in the window, events from before the subscription was made included, each with its original `webhook-id` and a fresh signature. Events are kept 30 days: a window reaching further back is `422 validation_failed`. Each event is handed to the queue once the one before it was attempted, and retried like any delivery. One replay runs per subscription at a time: a second is `409 replay_in_progress` with `Retry-After`. A disabled subscription is enabled again.",
+  security: bearerSecurity,
+  middleware: guard('webhooks:write', rateRules.other),
+  request: { params: WebhookId, body: jsonBody(ReplayRequest) },
+  responses: {
+    202: jsonContent(ReplayStarted, 'The replay started.'),
+    ...errorResponses(...authErrors, 'validation_failed', 'webhook_not_found', 'replay_in_progress', 'payload_too_large'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid('json');
+  const request = { since: new Date(body.since), until: body.until === undefined ? undefined : new Date(body.until), events: body.events };
+  return c.json(await startReplay(c.get('services'), c.get('principal').companyId, c.req.valid('param').id, request), 202);
+};

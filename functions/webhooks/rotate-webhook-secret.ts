@@ -1,0 +1,27 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { rotateSecret } from '../../src/domain/webhooks/secret-rotation.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { guard } from '../../src/http/authenticate.js';
+import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { RotatedSecret, WebhookId } from './webhook-schemas.js';
+
+export const route = createRoute({
+  method: 'post',
+  path: '/v1/webhooks/{id}/rotate-secret',
+  operationId: 'rotateWebhookSecret',
+  tags: ['Webhooks'],
+  summary: 'Replace the signing secret, with 24 hours of overlap',
+  description:
+    'Answers the new secret, shown only here. For 24 hours each delivery carries two signatures in `webhook-signature` (space-separated `v1,…` entries, the new secret’s first), so a receiver verifies with either; then only the new one. Rotating again within the 24 hours ends the older secret at once: only the latest two sign.',
+  security: bearerSecurity,
+  middleware: guard('webhooks:write', rateRules.other),
+  request: { params: WebhookId },
+  responses: {
+    200: jsonContent(RotatedSecret, 'The new secret.'),
+    ...errorResponses(...authErrors, 'webhook_not_found'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  c.json(await rotateSecret(c.get('services'), c.get('principal').companyId, c.req.valid('param').id), 200);

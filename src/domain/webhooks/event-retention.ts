@@ -1,0 +1,15 @@
+import { and, isNotNull, lt } from 'drizzle-orm';
+import type { Db } from '../../data/database.js';
+import { webhookEvents, webhookReplays } from '../../data/schema.js';
+
+/**
+ * Events are kept 30 days: the window a replay can reach. Housekeeping then removes them, their
+ * delivery attempts with them (the foreign key cascades), and replays finished as long ago.
+ */
+export const EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+export async function purgeExpiredWebhookEvents(db: Db, now: Date): Promise<void> {
+  const oldest = new Date(now.getTime() - EVENT_RETENTION_MS);
+  await db.delete(webhookEvents).where(lt(webhookEvents.createdAt, oldest));
+  await db.delete(webhookReplays).where(and(isNotNull(webhookReplays.finishedAt), lt(webhookReplays.finishedAt, oldest)));
+}

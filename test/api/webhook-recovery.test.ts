@@ -1,0 +1,512 @@
+/**
+ * What lets an integrator miss no event: replaying a window of past events, redelivering one
+ * delivery, rotating the signing secret with 24 hours of overlap, the download link of the finished
+ * PDF, and each event's place in its envelope's history. Against a real local receiver that
+ * verifies with the `standardwebhooks` package, as an integrator's would.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { outboxMessages, webhookDeliveries, webhookEvents, webhookReplays, webhookSubscriptions } from '../../src/data/schema.js';
+import { openSigningLink } from '../../src/domain/signing/open-link.js';
+import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
+import type { SigningState } from '../../src/domain/signing/signing-state.js';
+import { DELIVERY_ATTEMPTS } from '../../src/domain/webhooks/deliver-event.js';
+import { deliverWebhookEvent } from '../../src/domain/webhooks/dispatch-event.js';
+import { EVENT_RETENTION_MS, purgeExpiredWebhookEvents } from '../../src/domain/webhooks/event-retention.js';
+import { REPLAY_STALLED_AFTER_MS } from '../../src/domain/webhooks/replay-events.js';
+import { eventually } from '../support/eventually.js';
+import { addKeyHolder, createTestCompany, createTestTemplate, sendTestEnvelope, type TestCompany } from '../support/factories.js';
+import { call, errorCode } from '../support/http.js';
+import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+type Received = { headers: IncomingHttpHeaders; body: string; path: string };
+let server: Server;
+let base: string;
+let received: Received[] = [];
+/** What the receiver answers. */
+let status = 200;
+/** While set, the receiver holds its answers until it resolves. */
+let hold: Promise<void> | null = null;
+
+beforeAll(async () => {
+  stack = await openStack();
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '' });
+      const answer = status;
+      await hold;
+      res.statusCode = answer;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await stack.close();
+});
+beforeEach(() => {
+  received = [];
+  status = 200;
+  hold = null;
+});
+
+const SECOND = 1000;
+const HOUR = 3600 * SECOND;
+const unique = () => crypto.randomUUID().slice(0, 8);
+const who = { ip: '198.51.100.7', userAgent: 'Mozilla/5.0 (test)' };
+
+/** The receiver's check, with its clock where the service's is (the manual clock moves days in these tests). */
+function verifies(secret: string, delivery: Received): boolean {
+  vi.useFakeTimers({ toFake: ['Date'], now: stack.clock.now() });
+  try {
+    new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+const at = (path: string) => received.filter((delivery) => delivery.path === path);
+const payloadOf = (delivery: Received) => JSON.parse(delivery.body) as { type: string; data: Record<string, any> };
+
+async function subscribe(company: TestCompany, events: string[], path = `/hooks/${unique()}`) {
+  const answer = await call(stack, 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: `${base}${path}`, events } });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return { id: answer.body.id as string, secret: answer.body.secret as string, path };
+}
+
+const replay = (company: TestCompany, webhookId: string, body: unknown, token = company.owner.token) =>
+  call(stack, 'POST', `/v1/webhooks/${webhookId}/replay`, { token, body });
+
+/** Waits until the subscription has no replay running, so that the next test's replay may start. */
+const replayEnded = (webhookId: string) =>
+  vi.waitFor(async () => {
+    const running = await stack.services.database.db
+      .select()
+      .from(webhookReplays)
+      .where(and(eq(webhookReplays.subscriptionId, webhookId), isNull(webhookReplays.finishedAt)));
+    expect(running).toEqual([]);
+  }, eventually);
+
+/** A send whose follow-ups go nowhere, so that the test runs each delivery attempt itself. */
+async function quietSend(company: TestCompany) {
+  const original = stack.services.queue;
+  stack.services.queue = { publish: async () => {} };
+  try {
+    const { envelopeId } = await sendTestEnvelope(stack, company);
+    await vi.waitFor(
+      async () =>
+        expect(await stack.services.database.db.select().from(outboxMessages).where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt)))).toEqual([]),
+      eventually,
+    );
+    const [event] = await stack.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId));
+    return event!;
+  } finally {
+    stack.services.queue = original;
+  }
+}
+
+/** Waits until every event of the company was handed to the queue and the queue ran all it had. */
+async function settled(company: TestCompany) {
+  await vi.waitFor(
+    async () =>
+      expect(await stack.services.database.db.select().from(outboxMessages).where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt)))).toEqual([]),
+    eventually,
+  );
+  await stack.services.inProcessQueue.drained();
+}
+
+/** The values a complete signing form posts. */
+function completeForm(state: SigningState) {
+  if (state.kind !== 'sign') throw new Error(`expected a sign state, got ${state.kind}`);
+  return { consent: true, values: Object.fromEntries(state.fields.map((field) => [field.id, field.type === 'checkbox' ? 'true' : state.recipient.name])) };
+}
+
+/**
+ * An envelope's whole life, a second apart: sent, both signers view and sign, completed, and the
+ * finished PDF made (document_ready). Answers the envelope's id.
+ */
+async function wholeLife(company: TestCompany): Promise<string> {
+  const { envelopeId, links } = await sendTestEnvelope(stack, company);
+  for (const link of links) {
+    stack.clock.advance(SECOND);
+    const state = await openSigningLink(stack.services, link.token, who);
+    stack.clock.advance(SECOND);
+    await signAsRecipient(stack.services, link.token, completeForm(state), who);
+  }
+  await vi.waitFor(async () => {
+    const kinds = (await stack.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId))).map((event) => event.kind);
+    expect(kinds).toContain('envelope.document_ready');
+  }, eventually);
+  return envelopeId;
+}
+
+const eventsOf = (envelopeId: string) =>
+  stack.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId)).orderBy(asc(webhookEvents.sequence));
+
+describe('sequence numbers', () => {
+  it("number an envelope's events 1, 2, 3… in the order they occurred, stored and delivered", async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent', 'envelope.viewed', 'envelope.signed', 'envelope.completed', 'envelope.document_ready']);
+    const envelopeId = await wholeLife(company);
+    const events = await eventsOf(envelopeId);
+    expect(events.map((event) => event.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(events.map((event) => event.kind)).toEqual([
+      'envelope.sent',
+      'envelope.viewed',
+      'envelope.signed',
+      'envelope.viewed',
+      'envelope.signed',
+      'envelope.completed',
+      'envelope.document_ready',
+    ]);
+    // Each stored event occurred no earlier than the one numbered before it.
+    for (let i = 1; i < events.length; i++) expect(events[i]!.createdAt.getTime()).toBeGreaterThanOrEqual(events[i - 1]!.createdAt.getTime());
+    await vi.waitFor(() => expect(new Set(at(hook.path).map((delivery) => delivery.headers['webhook-id'])).size).toBe(7), eventually);
+    for (const delivery of at(hook.path)) {
+      const event = events.find((candidate) => candidate.id === delivery.headers['webhook-id'])!;
+      expect(payloadOf(delivery).data.sequence).toBe(event.sequence);
+    }
+  });
+});
+
+describe('replay', () => {
+  it('brings back, with the same webhook-id, an event whose six attempts all failed while the receiver was down', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const event = await quietSend(company);
+    status = 503;
+    for (let attempt = 1; attempt < DELIVERY_ATTEMPTS; attempt++) {
+      await expect(deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
+    }
+    await deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id });
+    expect(at(hook.path)).toHaveLength(DELIVERY_ATTEMPTS);
+    const failed = (await call(stack, 'GET', `/v1/webhooks/${hook.id}/deliveries`, { token: company.owner.token })).body.data;
+    expect(failed.map((attempt: { attempt: number; status_code: number; origin: string }) => [attempt.attempt, attempt.status_code, attempt.origin])).toEqual(
+      [6, 5, 4, 3, 2, 1].map((n) => [n, 503, 'event']),
+    );
+
+    // The receiver is back: it replays the window it missed.
+    status = 200;
+    received = [];
+    stack.clock.advance(HOUR / 2);
+    const answer = await replay(company, hook.id, { since: new Date(event.createdAt.getTime() - SECOND).toISOString() });
+    expect([answer.status, answer.body]).toEqual([202, { replayed: 1 }]);
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(1), eventually);
+    const [delivery] = at(hook.path);
+    expect(delivery!.headers['webhook-id']).toBe(event.id);
+    expect(verifies(hook.secret, delivery!)).toBe(true);
+    // Freshly signed: this attempt's time, not the first's.
+    expect(Number(delivery!.headers['webhook-timestamp'])).toBe(Math.floor(stack.clock.now().getTime() / 1000));
+    expect(payloadOf(delivery!)).toMatchObject({ type: 'envelope.sent', data: { sequence: 1, envelope: { envelope_id: event.envelopeId } } });
+    await vi.waitFor(async () => {
+      const listed = (await call(stack, 'GET', `/v1/webhooks/${hook.id}/deliveries?per_page=1`, { token: company.owner.token })).body.data;
+      expect(listed[0]).toMatchObject({ event_id: event.id, origin: 'replay', attempt: 1, delivered: true, status_code: 200 });
+      expect(listed[0].delivery_id).not.toBe(failed[0].delivery_id);
+    }, eventually);
+    await replayEnded(hook.id);
+  });
+
+  it('delivers a window of several kinds in the order they occurred, narrowed by events, including events from before the subscription', async () => {
+    const company = await createTestCompany(stack);
+    const start = stack.clock.now();
+    const envelopeId = await wholeLife(company);
+    stack.clock.advance(SECOND);
+    const later = await sendTestEnvelope(stack, company);
+    // Subscribed after all of it was dispatched, as a receiver that lost its data and subscribes again.
+    await settled(company);
+    const hook = await subscribe(company, ['envelope.sent', 'envelope.viewed', 'envelope.signed', 'envelope.completed', 'envelope.document_ready']);
+    const life = await eventsOf(envelopeId);
+    const [laterSent] = await eventsOf(later.envelopeId);
+
+    const all = await replay(company, hook.id, { since: start.toISOString() });
+    expect([all.status, all.body]).toEqual([202, { replayed: 8 }]);
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(8), eventually);
+    expect(at(hook.path).map((delivery) => delivery.headers['webhook-id'])).toEqual([...life.map((event) => event.id), laterSent!.id]);
+    expect(at(hook.path).map((delivery) => payloadOf(delivery).data.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 1]);
+    expect(at(hook.path).every((delivery) => verifies(hook.secret, delivery))).toBe(true);
+    await replayEnded(hook.id);
+
+    // Narrowed by kind and by until: the signed and completed events of the first envelope only.
+    received = [];
+    const narrowed = await replay(company, hook.id, {
+      since: start.toISOString(),
+      until: life.at(-1)!.createdAt.toISOString(),
+      events: ['envelope.signed', 'envelope.completed'],
+    });
+    expect([narrowed.status, narrowed.body]).toEqual([202, { replayed: 3 }]);
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(3), eventually);
+    expect(at(hook.path).map((delivery) => payloadOf(delivery).type)).toEqual(['envelope.signed', 'envelope.signed', 'envelope.completed']);
+    expect(at(hook.path).map((delivery) => payloadOf(delivery).data.sequence)).toEqual([3, 5, 6]);
+    await replayEnded(hook.id);
+  });
+
+  it('reaches back exactly 30 days: since at 30 days is taken, one millisecond more is refused; until before since too', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent', 'envelope.signed']);
+    const now = stack.clock.now().getTime();
+    const at30 = await replay(company, hook.id, { since: new Date(now - EVENT_RETENTION_MS).toISOString() });
+    expect([at30.status, at30.body]).toEqual([202, { replayed: 0 }]);
+    await replayEnded(hook.id);
+    const past = await replay(company, hook.id, { since: new Date(now - EVENT_RETENTION_MS - 1).toISOString() });
+    expect([past.status, errorCode(past)]).toEqual([422, 'validation_failed']);
+    expect(past.body.error.details.issues).toEqual([{ path: 'since', message: expect.stringMatching(/30 days/) }]);
+
+    const refusals: [unknown, string][] = [
+      [{ since: new Date(now - HOUR).toISOString(), until: new Date(now - 2 * HOUR).toISOString() }, 'until'],
+      [{ since: new Date(now + HOUR).toISOString() }, 'since'],
+      [{ since: new Date(now - HOUR).toISOString(), until: new Date(now + HOUR).toISOString() }, 'until'],
+      [{ since: new Date(now - HOUR).toISOString(), events: ['envelope.completed'] }, 'events.0'],
+      [{ since: new Date(now - HOUR).toISOString(), events: ['envelope.sent', 'no.such_kind'] }, 'events.1'],
+      [{ since: 'yesterday' }, 'since'],
+      [{ since: new Date(now - HOUR).toISOString(), events: [] }, 'events'],
+      [{}, 'since'],
+      [{ since: new Date(now - HOUR).toISOString(), extra: true }, 'extra'],
+    ];
+    for (const [body, path] of refusals) {
+      const answer = await replay(company, hook.id, body);
+      expect([answer.status, errorCode(answer)], JSON.stringify(body)).toEqual([422, 'validation_failed']);
+      expect(answer.body.error.details.issues.map((issue: { path: string }) => issue.path), JSON.stringify(body)).toContain(path);
+    }
+    // Until exactly since is a window of one instant.
+    const instant = await replay(company, hook.id, { since: new Date(now - HOUR).toISOString(), until: new Date(now - HOUR).toISOString() });
+    expect(instant.status).toBe(202);
+    await replayEnded(hook.id);
+  });
+
+  it('runs one at a time per subscription: a second while one runs is 409 replay_in_progress with Retry-After', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const other = await subscribe(company, ['envelope.sent']);
+    const since = stack.clock.now().toISOString();
+    await quietSend(company);
+    await quietSend(company);
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    const first = await replay(company, hook.id, { since });
+    expect([first.status, first.body]).toEqual([202, { replayed: 2 }]);
+    // The first event is at the receiver, which holds its answer: the replay is running.
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(1), eventually);
+    const second = await replay(company, hook.id, { since });
+    expect([second.status, errorCode(second)]).toEqual([409, 'replay_in_progress']);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another subscription of the company is not held up.
+    const beside = await replay(company, other.id, { since });
+    expect(beside.status).toBe(202);
+    release();
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(2), eventually);
+    await replayEnded(hook.id);
+    await replayEnded(other.id);
+    const third = await replay(company, hook.id, { since });
+    expect(third.status).toBe(202);
+    await replayEnded(hook.id);
+  });
+
+  it('takes a replay that has not moved for 15 minutes as stopped, so it no longer blocks the next', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const now = stack.clock.now();
+    const since = new Date(now.getTime() - HOUR).toISOString();
+    // A replay whose chain broke (a crash between two steps), last moved exactly 15 minutes ago: still taken as running.
+    const stalled = crypto.randomUUID();
+    await stack.services.database.db.insert(webhookReplays).values({
+      id: stalled,
+      companyId: company.id,
+      subscriptionId: hook.id,
+      since: new Date(since),
+      until: now,
+      events: ['envelope.sent'],
+      total: 3,
+      cursor: 'msg_gone',
+      handed: 1,
+      progressedAt: new Date(now.getTime() - REPLAY_STALLED_AFTER_MS),
+    });
+    expect(errorCode(await replay(company, hook.id, { since }))).toBe('replay_in_progress');
+    // One millisecond older, it gives way.
+    await stack.services.database.db.update(webhookReplays).set({ progressedAt: new Date(now.getTime() - REPLAY_STALLED_AFTER_MS - 1) }).where(eq(webhookReplays.id, stalled));
+    expect((await replay(company, hook.id, { since })).status).toBe(202);
+    const [old] = await stack.services.database.db.select().from(webhookReplays).where(eq(webhookReplays.id, stalled));
+    expect(old!.finishedAt).not.toBeNull();
+    await replayEnded(hook.id);
+  });
+
+  it('answers another company’s subscription as an unknown one, and refuses a key without webhooks:write', async () => {
+    const company = await createTestCompany(stack);
+    const theirs = await subscribe(await createTestCompany(stack), ['envelope.sent']);
+    const since = new Date(stack.clock.now().getTime() - HOUR).toISOString();
+    const answer = await replay(company, theirs.id, { since });
+    expect([answer.status, errorCode(answer)]).toEqual([404, 'webhook_not_found']);
+    const reader = await addKeyHolder(stack, company.id, { scopes: ['webhooks:read'] });
+    const mine = await subscribe(company, ['envelope.sent']);
+    expect(errorCode(await replay(company, mine.id, { since }, reader.token))).toBe('insufficient_scope');
+  });
+
+  it('removes events older than 30 days at housekeeping, keeping those of exactly 30 days', async () => {
+    const company = await createTestCompany(stack);
+    const old = await quietSend(company);
+    const kept = await quietSend(company);
+    const { db } = stack.services.database;
+    const now = stack.clock.now().getTime();
+    await db.update(webhookEvents).set({ createdAt: new Date(now - EVENT_RETENTION_MS - 1) }).where(eq(webhookEvents.id, old.id));
+    await db.update(webhookEvents).set({ createdAt: new Date(now - EVENT_RETENTION_MS) }).where(eq(webhookEvents.id, kept.id));
+    await purgeExpiredWebhookEvents(db, stack.clock.now());
+    const left = await db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.companyId, company.id));
+    expect(left.map((event) => event.id)).toEqual([kept.id]);
+  });
+});
+
+describe('redelivery', () => {
+  it('delivers one failed delivery again, same webhook-id; an unknown or another company’s delivery is 404 delivery_not_found', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const event = await quietSend(company);
+    status = 500;
+    await expect(deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
+    const [failed] = (await call(stack, 'GET', `/v1/webhooks/${hook.id}/deliveries`, { token: company.owner.token })).body.data;
+    expect(failed).toMatchObject({ event_id: event.id, delivered: false, status_code: 500, origin: 'event', delivery_id: expect.any(String) });
+
+    status = 200;
+    received = [];
+    const answer = await call(stack, 'POST', `/v1/webhooks/${hook.id}/deliveries/${failed.delivery_id}/redeliver`, { token: company.owner.token });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.body).toEqual({ delivery_id: expect.any(String), event_id: event.id });
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(1), eventually);
+    expect(at(hook.path)[0]!.headers['webhook-id']).toBe(event.id);
+    expect(verifies(hook.secret, at(hook.path)[0]!)).toBe(true);
+    await vi.waitFor(async () => {
+      const attempts = await stack.services.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.deliveryId, answer.body.delivery_id));
+      expect(attempts.map((attempt) => [attempt.attempt, attempt.statusCode, attempt.origin])).toEqual([[1, 200, 'redelivery']]);
+    }, eventually);
+
+    const redeliver = (webhookId: string, deliveryId: string) =>
+      call(stack, 'POST', `/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, { token: company.owner.token });
+    for (const deliveryId of [crypto.randomUUID(), 'not-a-uuid']) {
+      const unknown = await redeliver(hook.id, deliveryId);
+      expect([unknown.status, errorCode(unknown)]).toEqual([404, 'delivery_not_found']);
+    }
+    // A delivery of another subscription of the same company is not this subscription's.
+    const sibling = await subscribe(company, ['envelope.sent']);
+    expect(errorCode(await redeliver(sibling.id, failed.delivery_id))).toBe('delivery_not_found');
+  });
+});
+
+describe('secret rotation', () => {
+  it('signs with both secrets for 24 hours, then with the new one only; the new secret is shown once and kept sealed', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const event = await quietSend(company);
+    const rotated = await call(stack, 'POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: company.owner.token });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect(rotated.body).toEqual({ secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), previous_secret_expires_at: new Date(stack.clock.now().getTime() + 24 * HOUR).toISOString() });
+    const fresh = rotated.body.secret as string;
+    expect(fresh).not.toBe(hook.secret);
+    const rows = await stack.services.database.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, hook.id));
+    expect(JSON.stringify(rows)).not.toContain(fresh.slice(6));
+    expect(JSON.stringify(rows)).not.toContain(hook.secret.slice(6));
+    expect(JSON.stringify((await call(stack, 'GET', '/v1/webhooks', { token: company.owner.token })).body)).not.toContain('whsec_');
+
+    const testDelivery = async (token: string) => {
+      received = [];
+      const answer = await call(stack, 'POST', `/v1/webhooks/${hook.id}/test`, { token });
+      expect(answer.body.delivered).toBe(true);
+      return at(hook.path)[0]!;
+    };
+    // During the overlap, a receiver holding either secret verifies.
+    stack.clock.advance(24 * HOUR - SECOND);
+    const during = await testDelivery((await addKeyHolder(stack, company.id)).token);
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifies(hook.secret, during)).toBe(true);
+    expect(verifies(fresh, during)).toBe(true);
+    // The deliveries of events, through the queue, carry both as well.
+    received = [];
+    await deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id });
+    expect(verifies(hook.secret, at(hook.path)[0]!)).toBe(true);
+    expect(verifies(fresh, at(hook.path)[0]!)).toBe(true);
+
+    // At 24 hours the old secret stops signing.
+    stack.clock.advance(SECOND);
+    const after = await testDelivery((await addKeyHolder(stack, company.id)).token);
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifies(hook.secret, after)).toBe(false);
+    expect(verifies(fresh, after)).toBe(true);
+  });
+
+  it('answers another company’s subscription as an unknown one', async () => {
+    const company = await createTestCompany(stack);
+    const theirs = await subscribe(await createTestCompany(stack), ['envelope.sent']);
+    const answer = await call(stack, 'POST', `/v1/webhooks/${theirs.id}/rotate-secret`, { token: company.owner.token });
+    expect([answer.status, errorCode(answer)]).toEqual([404, 'webhook_not_found']);
+  });
+});
+
+describe('the download link of envelope.document_ready', () => {
+  /** The link's answer, its body as bytes (a PDF is no text). */
+  async function download(pathAndQuery: string) {
+    const response = await stack.app.request(pathAndQuery);
+    return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };
+  }
+  const code = (answer: { bytes: Uint8Array }) => JSON.parse(new TextDecoder().decode(answer.bytes)).error.code as string;
+
+  it('serves the finished PDF for 24 hours with no other credential, for that envelope only', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.document_ready']);
+    const envelopeId = await wholeLife(company);
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(1), eventually);
+    const { document } = payloadOf(at(hook.path)[0]!).data;
+    expect(document.content_base64).toEqual(expect.any(String));
+    const url = new URL(document.download_url);
+    expect(`${url.origin}${url.pathname}`).toBe(`${BASE_URL}/v1/documents/${envelopeId}`);
+    const link = `${url.pathname}${url.search}`;
+
+    const answer = await download(link);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/pdf');
+    expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.pdf"$/);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(createHash('sha256').update(answer.bytes).digest('hex')).toBe(document.sha256);
+    expect(Buffer.from(answer.bytes).equals(Buffer.from(document.content_base64, 'base64'))).toBe(true);
+
+    // Bent: another envelope of the company, another company's, an altered signature or expiry, a cut link.
+    const sibling = await sendTestEnvelope(stack, company);
+    const theirs = await sendTestEnvelope(stack, await createTestCompany(stack));
+    const sig = url.searchParams.get('sig')!;
+    const expires = Number(url.searchParams.get('expires'));
+    const bent = [
+      link.replace(envelopeId, sibling.envelopeId),
+      link.replace(envelopeId, theirs.envelopeId),
+      link.replace(`sig=${sig}`, `sig=${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`),
+      link.replace(`expires=${expires}`, `expires=${expires + 3600}`),
+      `/v1/documents/${envelopeId}?expires=${expires}`,
+      `/v1/documents/${envelopeId}`,
+      link.replace(envelopeId, 'env_nope'),
+    ];
+    for (const path of bent) {
+      const refused = await download(path);
+      expect([refused.status, code(refused)], path).toEqual([404, 'document_not_found']);
+    }
+
+    // Valid to the last millisecond before `expires`; gone from then on.
+    const now = stack.clock.now();
+    try {
+      stack.clock.set(new Date(expires * 1000 - 1));
+      expect((await download(link)).status).toBe(200);
+      stack.clock.set(new Date(expires * 1000));
+      const expired = await download(link);
+      expect([expired.status, code(expired)]).toEqual([410, 'download_link_expired']);
+    } finally {
+      stack.clock.set(now);
+    }
+  });
+});
