@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
 import { createUpstashRedisRestStandin } from '../../local/standins/upstash-redis-rest.js';
 import { openUpstashRedis } from '../../src/adapters/production/upstash-redis.js';
+import { REDIS_WAIT_MS } from '../support/eventually.js';
 import { UpstashSendLimits } from '../../src/adapters/production/upstash-send-limits.js';
 import type { SendAttempt } from '../../src/ports/send-limits.js';
 
@@ -22,8 +23,8 @@ describe('UpstashSendLimits over real Redis', () => {
 
   beforeAll(async () => {
     served = await serveStandin(createUpstashRedisRestStandin({ redisUrl, token }));
-    redis = openUpstashRedis(served.url, token);
-    limits = new UpstashSendLimits(redis, async (companyId) => baselines.get(companyId) ?? 0);
+    redis = openUpstashRedis(served.url, token, REDIS_WAIT_MS);
+    limits = new UpstashSendLimits(redis, async (companyId) => baselines.get(companyId) ?? 0, REDIS_WAIT_MS);
   });
   afterAll(() => served?.close());
 

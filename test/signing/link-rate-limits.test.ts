@@ -10,6 +10,7 @@ import { serveStandin, type ServedStandin } from '../../local/standins/standin.j
 import { createUpstashRedisRestStandin } from '../../local/standins/upstash-redis-rest.js';
 import { UpstashRateLimiter } from '../../src/adapters/production/upstash-rate-limiter.js';
 import { openUpstashRedis } from '../../src/adapters/production/upstash-redis.js';
+import { REDIS_WAIT_MS } from '../support/eventually.js';
 import { signingRateRule, unverifiedLinkRateRule } from '../../src/http/signing-security.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   company = await createTestCompany(stack, { quota: 100 });
   if (inject('databaseUrl')) {
     redisRest = await serveStandin(createUpstashRedisRestStandin({ redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', token: REDIS_TOKEN }));
-    stack.services.rateLimiter = new UpstashRateLimiter(openUpstashRedis(redisRest.url, REDIS_TOKEN));
+    stack.services.rateLimiter = new UpstashRateLimiter(openUpstashRedis(redisRest.url, REDIS_TOKEN, REDIS_WAIT_MS));
   }
 });
 afterAll(async () => {

@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { serveStandin } from '../../local/standins/standin.js';
 import { createUpstashRedisRestStandin } from '../../local/standins/upstash-redis-rest.js';
 import { openUpstashRedis } from '../../src/adapters/production/upstash-redis.js';
+import { REDIS_WAIT_MS } from './eventually.js';
 import { UpstashSendLimits } from '../../src/adapters/production/upstash-send-limits.js';
 import { sendsInPeriod } from '../../src/domain/quota/sends-in-period.js';
 import { embeddedServices, type EmbeddedServices } from '../../src/adapters/embedded/embedded-services.js';
@@ -85,8 +86,8 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
   // script and the Upstash REST stand-in, so every send suite proves it there too.
   const redisRest = databaseUrl ? await serveStandin(createUpstashRedisRestStandin({ redisUrl: REDIS_URL, token: REDIS_TOKEN })) : undefined;
   if (redisRest) {
-    const redis = openUpstashRedis(redisRest.url, REDIS_TOKEN);
-    services.sendLimits = new UpstashSendLimits(redis, (companyId, period) => sendsInPeriod(database.db, companyId, period));
+    const redis = openUpstashRedis(redisRest.url, REDIS_TOKEN, REDIS_WAIT_MS);
+    services.sendLimits = new UpstashSendLimits(redis, (companyId, period) => sendsInPeriod(database.db, companyId, period), REDIS_WAIT_MS);
   }
   const app = createApp(services);
   const afterAnswers = new Set<Promise<unknown>>();
