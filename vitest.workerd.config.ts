@@ -80,5 +80,8 @@ export default defineConfig({
     setupFiles: ['test/workerd/in-workerd.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // The Worker logs one JSON line per request (LOG_REQUESTS is on, as deployed); the suite's
+    // output leaves them out, and test/workerd/worker-app.test.ts reads them.
+    onConsoleLog: (log) => !log.startsWith('{"request_id":'),
   },
 });

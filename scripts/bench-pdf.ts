@@ -157,7 +157,7 @@ function signingLink(): Link {
   const envelopeId = 'env_BenchSignPage00000000A';
   const at = (day: number, minute = 0) => new Date(Date.UTC(2026, 10, day, 9, minute));
   const recipient = (id: string, name: string, email: string, role: string, type: 'signer' | 'cc', order: number, status: Link['recipient']['status']): Link['recipient'] => ({
-    id, companyId, envelopeId, role, type, order, position: order - 1, name, email, contactNumber: null, status,
+    id, companyId, envelopeId, role, type, order, position: order - 1, name, email, contactNumber: null, verification: 'none', status,
     viewedAt: status === 'viewed' || status === 'signed' ? at(3, 1) : null, signedAt: status === 'signed' ? at(3, 4) : null, declinedAt: null,
   });
   const everyone = [

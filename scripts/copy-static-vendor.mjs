@@ -6,6 +6,8 @@
  * - pdf.js's browser build into public/static/vendor/pdfjs/, where the signing page loads it
  *   (`npm start` serves public/static/, and `wrangler deploy` uploads public/ as the API Worker's
  *   static assets).
+ * - Redoc's standalone bundle (and its licence notice) into public/static/vendor/redoc/, which the
+ *   API reference at /docs loads from the service itself (as shipped; its one image from a CDN is refused by the page's policy).
  * - The fonts of the finished PDF (weight 400 normal, .woff, the files src/pdf/fonts/font-files.mjs
  *   lists) and their manifest.json into pdf-fonts/, the PDF Worker's static assets
  *   (wrangler.pdf.toml), which it reads through its FONTS binding. Node reads node_modules itself.
@@ -27,6 +29,16 @@ const target = join(root, 'public', 'static', 'vendor', 'pdfjs');
 mkdirSync(target, { recursive: true });
 for (const file of ['pdf.min.mjs', 'pdf.worker.min.mjs']) copyFileSync(join(build, file), join(target, file));
 console.log(`pdf.js copied to ${target}`);
+
+// The package's `main` is bundles/redoc.lib.js, beside the standalone bundle.
+const redocBundles = dirname(require.resolve('redoc'));
+const redocTarget = join(root, 'public', 'static', 'vendor', 'redoc');
+mkdirSync(redocTarget, { recursive: true });
+copyFileSync(join(redocBundles, 'redoc.standalone.js.LICENSE.txt'), join(redocTarget, 'redoc.standalone.js.LICENSE.txt'));
+// Copied as shipped. Its side menu's footer asks Redocly's CDN for a logo, which the page's
+// content policy refuses: the browser makes no request to another origin.
+copyFileSync(join(redocBundles, 'redoc.standalone.js'), join(redocTarget, 'redoc.standalone.js'));
+console.log(`Redoc copied to ${redocTarget}`);
 
 const fonts = join(root, 'pdf-fonts');
 const manifest = fontManifest(root);

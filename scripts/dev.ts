@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { z } from 'zod';
 import { createEmailApiStandin } from '../local/standins/email-api.js';
+import { createSmsApiStandin } from '../local/standins/sms-api.js';
 import { createPdfFontsStandin } from '../local/standins/pdf-fonts.js';
 import { serveStandin } from '../local/standins/standin.js';
 import { startStandins } from '../local/standins/start.js';
@@ -34,6 +35,8 @@ const DevEnv = z.object({
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const EMAIL_API_KEY = 'local-email-api-key';
+/** The Twilio stand-in's account: any SID of the right shape and any token do. */
+const TWILIO = { accountSid: `AC${'0'.repeat(32)}`, authToken: 'local-twilio-auth-token', from: '+15005550006' };
 
 /**
  * wrangler dev's process group (wrangler and workerd). It runs detached, so that it is signalled
@@ -79,9 +82,11 @@ async function main() {
   // Requests that reach it before the Worker answers wait for it (runtime.ready) instead of failing.
   const workerPort = await freePort();
   const emailApi = await serveStandin(createEmailApiStandin(EMAIL_API_KEY));
+  // Twilio's stand-in: the codes of sms_code roles land in its box, at /dev/sms on the public port.
+  const smsApi = await serveStandin(createSmsApiStandin(TWILIO));
   const runtime = startingRuntime();
-  const front = await serveFront(config.PORT, workerPort, Number(new URL(emailApi.url).port), runtime.ready).catch(async (err: unknown) => {
-    await emailApi.close();
+  const front = await serveFront(config.PORT, workerPort, Number(new URL(emailApi.url).port), runtime.ready, Number(new URL(smsApi.url).port)).catch(async (err: unknown) => {
+    await Promise.allSettled([emailApi.close(), smsApi.close()]);
     throw err;
   });
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
@@ -129,6 +134,10 @@ async function main() {
     EMAIL_API_URL: `${emailApi.url}/emails`,
     EMAIL_API_KEY,
     EMAIL_FROM: 'E-Signing (dev) <sign@localhost>',
+    TWILIO_ACCOUNT_SID: TWILIO.accountSid,
+    TWILIO_AUTH_TOKEN: TWILIO.authToken,
+    TWILIO_FROM: TWILIO.from,
+    TWILIO_API_URL: smsApi.url,
     // The key `npm start` derives from the same token secret: subscriptions made by either open in both.
     WEBHOOK_SECRET_KEYS: await derivedKeySetting(tokenSecret),
     ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
@@ -194,7 +203,7 @@ async function main() {
     stopWrangler();
     runtime.fail();
     front.close();
-    await Promise.allSettled([standins.close(), emailApi.close(), pdfFonts.close(), database.close()]);
+    await Promise.allSettled([standins.close(), emailApi.close(), smsApi.close(), pdfFonts.close(), database.close()]);
     process.exit(code);
   };
   // A closed terminal (SIGHUP) stops the service as Ctrl-C does.
@@ -259,11 +268,12 @@ const WHOLE_BODY_BYTES = 21 * 1024 * 1024;
  * In production Cloudflare's edge holds the client's connection, and hands the Worker a chunked
  * body as a stream of unknown length.
  */
-function serveFront(port: number, workerPort: number, mailboxPort: number, workerReady: Promise<void>): Promise<Server> {
+function serveFront(port: number, workerPort: number, mailboxPort: number, workerReady: Promise<void>, smsPort?: number): Promise<Server> {
   const upstream = new Agent({ keepAlive: true });
   const server = createServer(async (incoming, outgoing) => {
     // The Worker has no dev pages; the mail it sent is shown by the e-mail API stand-in.
-    const target = /^\/dev\/mailbox(\.json)?(\?|$)/.test(incoming.url ?? '') ? mailboxPort : workerPort;
+    const isSms = smsPort !== undefined && /^\/dev\/sms(\.json)?(\?|$)/.test(incoming.url ?? '');
+    const target = /^\/dev\/mailbox(\.json)?(\?|$)/.test(incoming.url ?? '') ? mailboxPort : isSms ? smsPort : workerPort;
     const framed = incoming.headers['transfer-encoding'] !== undefined || incoming.headers['content-length'] !== undefined;
     const body = framed ? await readUpTo(incoming, WHOLE_BODY_BYTES) : Buffer.alloc(0);
     if (!body) return; // the client went away
@@ -364,10 +374,11 @@ async function derivedKeySetting(tokenSecret: string): Promise<string> {
 /**
  * wrangler dev logs the path of every request. A signing link's path is a credential (whoever has
  * it can sign), and so is a webhook's download link's `sig`: both are cut out of every line before
- * it reaches the terminal.
+ * it reaches the terminal. The Worker's own request log names routes by pattern (`/sign/{token}`),
+ * which is left as it is.
  */
 export function withoutSigningTokens(text: string): string {
-  return text.replace(/\/sign\/[^\s/?#"']+/g, '/sign/…').replace(/([?&]sig=)[^\s&#"']+/g, '$1…');
+  return text.replace(/\/sign\/(?!\{token\}(?![^\s/?#"']))[^\s/?#"']+/g, '/sign/…').replace(/([?&]sig=)[^\s&#"']+/g, '$1…');
 }
 
 /** Polls until the Worker answers: wrangler's own "Ready" line comes before the first build ends. */

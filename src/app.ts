@@ -8,6 +8,7 @@ import type { AppEnv } from './http/app-env.js';
 import { handleError, handleNotFound, payloadTooLarge } from './http/error-handler.js';
 import { describeErrorCodes } from './http/error-codes-doc.js';
 import { executionContextOf } from './http/execution-context.js';
+import { followRequest, handOver, noteUnknownRoute, trackRequests } from './http/request-log.js';
 import { requireAdmin } from './http/require-admin.js';
 import { validationHook } from './http/validation-hook.js';
 import type { Services } from './services.js';
@@ -22,7 +23,10 @@ const MiB = 1024 * 1024;
  * An isolate that serves only `GET /v1/contacts` never evaluates the rest (the Worker's cold start).
  */
 export function createApp(services: Services) {
-  const root = withServices(new Hono<AppEnv>({ router: quickRouter() }), services);
+  const root = new Hono<AppEnv>({ router: quickRouter() });
+  // First, so that every answer carries the request's id and is logged, whatever answered it.
+  root.use('*', trackRequests(services));
+  withServices(root, services);
   root.use('/v1/*', bodyLimit({ maxSize: MiB, onError: () => Promise.reject(payloadTooLarge()) }));
   // Template PDFs are uploaded through the admin API, hence its larger allowance.
   // Who is asking comes first on the admin API, so a stranger learns nothing from its size limit.
@@ -30,13 +34,18 @@ export function createApp(services: Services) {
   root.use('/admin/*', bodyLimit({ maxSize: 20 * MiB, onError: () => Promise.reject(payloadTooLarge('20 MiB')) }));
 
   serveDocument(root, '/v1/openapi.json', async () => {
-    const [{ registerWebhookDocs }, endpoints] = await Promise.all([import('../functions/webhooks/webhook-events-doc.js'), loadEndpoints(v1Endpoints)]);
+    const [{ registerWebhookDocs }, { documentLicense, documentTags }, endpoints] = await Promise.all([
+      import('../functions/webhooks/webhook-events-doc.js'),
+      import('../functions/docs/reference-info.js'),
+      loadEndpoints(v1Endpoints),
+    ]);
     const v1 = documented(endpoints);
     v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     registerWebhookDocs(v1 as never);
     return v1.getOpenAPI31Document({
       openapi: '3.1.0',
-      info: { title: 'E-Signing API', version: '1.0.0', description: describeErrorCodes() },
+      info: { title: 'E-Signing API', version: '1.0.0', description: describeErrorCodes(), license: documentLicense },
+      tags: documentTags,
       servers: [{ url: services.config.baseUrl }],
     });
   });
@@ -57,6 +66,8 @@ export function createApp(services: Services) {
   mountLater(root, '/sign/*', services, async () => (await import('../functions/signing/signing-routes.js')).signingRoutes);
   // The brand's logo and accent colour, which e-mails and the signing page load.
   mountLater(root, '/brand/*', services, async () => (await import('../functions/brand/brand-routes.js')).brandRoutes);
+  // The API reference: Redoc over the document above.
+  mountLater(root, '/docs', services, async () => (await import('../functions/docs/docs-page.js')).docsRoutes);
   return root;
 }
 
@@ -92,13 +103,16 @@ function endpointApp(endpoint: Endpoint, services: Services) {
   return app;
 }
 
-/** The app's error answers, and the services where every handler reads them. */
+/** The app's error answers, the request's record, and the services where every handler reads them. */
 function withServices<T extends Hono<AppEnv>>(app: T, services: Services): T {
   app.onError(handleError);
-  app.notFound(handleNotFound);
-  app.use('*', async (c, next) => {
+  app.notFound((c) => {
+    noteUnknownRoute(c);
+    return handleNotFound(c);
+  });
+  app.use('*', (c, next) => {
     c.set('services', services);
-    await next();
+    return followRequest(c, next);
   });
   return app;
 }
@@ -112,6 +126,7 @@ function documented(endpoints: Endpoint[]) {
 
 /** Hands the request to the app that answers it, with the runtime's environment and context. */
 function forward(c: Context<AppEnv>, app: { fetch: Hono<AppEnv>['fetch'] }) {
+  handOver(c);
   return app.fetch(c.req.raw, c.env, executionContextOf(c));
 }
 

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { Database } from './data/database.js';
 import type { SecretKey } from './domain/webhooks/secret-box.js';
 import type { HostResolver } from './domain/webhooks/webhook-target.js';
+import type { RequestLog } from './http/request-log.js';
 import type { SealSource } from './pdf/seal-pem.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
@@ -13,6 +14,7 @@ import type { PdfMaker } from './ports/pdf-maker.js';
 import type { Queue } from './ports/queue.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
 import type { SendLimits } from './ports/send-limits.js';
+import type { SmsSender } from './ports/sms.js';
 
 export type AppConfig = {
   /** HMAC key of access tokens (HS256). */
@@ -53,6 +55,8 @@ export type Services = {
   sendLimits: SendLimits;
   queue: Queue;
   mailer: Mailer;
+  /** Text messages (verification codes of `sms_code` roles); absent when none is configured, and such sends are refused. */
+  sms?: SmsSender;
   /** Reads uploaded PDFs and makes finished ones (in the process on Node, the PDF Worker on Workers). */
   pdf: PdfMaker;
   clock: Clock;
@@ -61,4 +65,6 @@ export type Services = {
   clientIp(c: Context): string;
   /** Resolves webhook hosts to check their addresses; absent where the runtime cannot (Workers). */
   hostResolver?: HostResolver;
+  /** Where each request's log line goes (LOG_REQUESTS); absent, no line is written (the test stacks). */
+  requestLog?: RequestLog;
 };

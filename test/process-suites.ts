@@ -8,4 +8,5 @@ export const processSuites = [
   'test/embedded/kept-alive.test.ts',
   'test/embedded/secrets-in-the-open.test.ts',
   'test/admin/cli.test.ts',
+  'test/client/client.test.ts',
 ];

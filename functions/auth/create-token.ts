@@ -16,6 +16,8 @@ export const route = createRoute({
   path: '/v1/auth/token',
   operationId: 'createToken',
   tags: ['Authentication'],
+  // The API key in the body is the credential: no bearer token yet.
+  security: [],
   summary: 'Exchange an API key for a bearer token valid one hour',
   description: 'Limited to 20 exchanges in 15 minutes per IP address. Cache the token until it expires.',
   middleware: [countRequest(rateRules.tokenExchange, (c) => `ip:${c.get('services').clientIp(c)}`)] as const,

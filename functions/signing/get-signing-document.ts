@@ -1,19 +1,26 @@
 /**
  * GET /sign/{token}/document.pdf: the document as the signer sees it (the original while signing,
- * the finished PDF once completed); `?download=1` asks the browser to save it.
+ * the finished PDF once completed); `?download=1` asks the browser to save it. A role that asks
+ * for a code gets 403 and a page saying so until this browser entered it.
  */
 import type { Context } from 'hono';
 import { signingDocument } from '../../src/domain/signing/signing-document.js';
+import { VerificationRequired } from '../../src/domain/signing/verification-gate.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { isTokenShaped } from '../../src/http/signing-form.js';
 import { pageMessages } from '../../src/http/signing-language.js';
 import { invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
-import { tokenOf } from './signing-page.js';
+import { documentLockedPage } from '../../src/http/signing-page/verification-page.js';
+import { signerOf, tokenOf } from './signing-page.js';
 
 export async function getSigningDocument(c: Context<AppEnv>): Promise<Response> {
   const token = tokenOf(c);
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
-  const document = await signingDocument(c.get('services'), token);
+  const document = await signingDocument(c.get('services'), token, signerOf(c)).catch((err: unknown) => {
+    if (err instanceof VerificationRequired) return 'locked' as const;
+    throw err;
+  });
+  if (document === 'locked') return c.html(documentLockedPage(pageMessages(c)), 403);
   if (!document) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const disposition = c.req.query('download') === '1' ? 'attachment' : 'inline';
   return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {

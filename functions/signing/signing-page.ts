@@ -10,8 +10,11 @@ import { brandLookOfRecipient } from '../../src/domain/companies/brand-look.js';
 import { formToken } from '../../src/http/form-token.js';
 import { pageBrandOf } from '../../src/http/signing-page/brand-header.js';
 import { chosenLanguage, pageLanguage } from '../../src/http/signing-language.js';
+import { embedOriginOf, pageEmbedOf } from '../../src/http/signing-embedding.js';
 import { type Problem, signPage } from '../../src/http/signing-page/sign-page.js';
 import { statePage } from '../../src/http/signing-page/state-pages.js';
+import { verificationPage, type VerificationNotice } from '../../src/http/signing-page/verification-page.js';
+import { keepProof, proofInAddress, proofOf } from '../../src/http/signing-verification.js';
 
 /** How much of the user agent goes to the audit trail. */
 const MAX_USER_AGENT_CHARS = 500;
@@ -21,25 +24,29 @@ export const tokenOf = (c: Context<AppEnv>) => c.req.param('token') ?? '';
 export function signerOf(c: Context<AppEnv>): SignerContext {
   // A header holds bytes, never NUL; the replacement only keeps the audit trail's text storable.
   const userAgent = c.req.header('user-agent')?.replace(/\u0000/g, '').slice(0, MAX_USER_AGENT_CHARS);
-  return { ip: c.get('services').clientIp(c), userAgent: userAgent || null };
+  const proof = proofOf(c);
+  return { ip: c.get('services').clientIp(c), userAgent: userAgent || null, ...(proof ? { proof } : {}) };
 }
 
 /**
  * The page's addresses, relative: the link's own origin is the page's. The token was checked for
- * shape. A language the signer chose (`?lang=`) stays on the forms and the page they lead back to.
+ * shape. A language the signer chose (`?lang=`) stays on the forms and the page they lead back to,
+ * and so does the parent's origin of an embedded page (`?embed_origin=`, signing-embedding.ts).
  */
-export const linksOf = (token: string, chosen: Language | null = null) => {
-  const lang = chosen ? `?lang=${encodeURIComponent(chosen)}` : '';
+export const linksOf = (token: string, chosen: Language | null = null, embedOrigin: string | null = null) => {
+  const embed = embedOrigin ? `embed_origin=${encodeURIComponent(embedOrigin)}` : '';
+  const query = [chosen ? `lang=${encodeURIComponent(chosen)}` : '', embed].filter(Boolean).join('&');
+  const kept = query ? `?${query}` : '';
   return {
-    sign: `/sign/${token}${lang}`,
-    decline: `/sign/${token}/decline${lang}`,
+    sign: `/sign/${token}${kept}`,
+    decline: `/sign/${token}/decline${kept}`,
     document: `/sign/${token}/document.pdf`,
     download: `/sign/${token}/document.pdf?download=1`,
-    language: { path: `/sign/${token}` },
+    language: embed ? { path: `/sign/${token}`, keep: `&${embed}` } : { path: `/sign/${token}` },
   };
 };
 
-export type Refusal = { problems: Problem[]; values?: Record<string, string>; consentGiven?: boolean; reason?: string };
+export type Refusal = { problems: Problem[]; values?: Record<string, string>; consentGiven?: boolean; reason?: string; verification?: VerificationNotice };
 
 /** The page's language: see signing-language.ts; `form` is the language of the page a form came from. */
 const messagesOf = (c: Context<AppEnv>, state: SigningState, form: Language | null) =>
@@ -58,10 +65,15 @@ export async function respondWithState(
 ): Promise<Response> {
   const m = messagesOf(c, state, formLanguage);
   if (state.kind === 'invalid') return c.html(statePage(m, state, linksOf(token, chosenLanguage(c))), 404);
-  // A genuine link's page wears the brand of the company that sent it.
-  const brand = pageBrandOf(await brandLookOfRecipient(c.get('services'), token.split('.')[0]!));
-  const links = { ...linksOf(token, chosenLanguage(c)), brand };
+  // A genuine link's page wears the brand of the company that sent it, and may tell its frame's parent what happens.
+  const [look, embed] = await Promise.all([brandLookOfRecipient(c.get('services'), token.split('.')[0]!), pageEmbedOf(c, token, state)]);
+  const links = { ...keepProof(linksOf(token, chosenLanguage(c), embedOriginOf(c)), proofInAddress(c)), brand: pageBrandOf(look), embed };
   const form = () => formToken(c.get('services').config.tokenSecret, token);
+  // A role that asks for a code: the verification step, with what came of the last send or try.
+  if (state.kind === 'verify') {
+    const notice = refusal?.verification;
+    return c.html(verificationPage(m, { state, token, links, formToken: await form(), notice }), notice?.status ?? 200);
+  }
   // A signer whose turn has not come may decline already (the domain allows it).
   if (state.kind === 'not_your_turn') {
     const decline = { action: links.decline, formToken: await form(), reason: refusal?.reason, problems: refusal?.problems };

@@ -13,6 +13,8 @@ import { declineSigning } from './decline-signing.js';
 import { getSigningDocument } from './get-signing-document.js';
 import { showSigningPage } from './show-signing-page.js';
 import { submitSignature } from './submit-signature.js';
+import { checkVerificationCodeHandler as checkCode } from './check-verification-code.js';
+import { sendVerificationCodeHandler as sendCode } from './send-verification-code.js';
 
 /** Two drawn signatures at their largest (2 × 300,000 characters) and the rest of the form fit. */
 const MAX_FORM_BYTES = 1024 * 1024;
@@ -27,6 +29,8 @@ const routes: [path: string, method: 'GET' | 'POST', handler: typeof showSigning
   ['/sign/:token', 'POST', submitSignature],
   ['/sign/:token/decline', 'POST', declineSigning],
   ['/sign/:token/document.pdf', 'GET', getSigningDocument],
+  ['/sign/:token/code', 'POST', sendCode],
+  ['/sign/:token/verify', 'POST', checkCode],
 ];
 for (const [path, method, handler] of routes) signingRoutes.on(method, path, handler);
 

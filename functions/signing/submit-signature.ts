@@ -11,6 +11,8 @@ import type { AppEnv } from '../../src/http/app-env.js';
 import { verifyFormToken } from '../../src/http/form-token.js';
 import { formLanguageOf, formTokenOf, isTokenShaped, readForm, readSignForm } from '../../src/http/signing-form.js';
 import { chosenLanguage, pageLanguage, pageMessages } from '../../src/http/signing-language.js';
+import { embedOriginOf } from '../../src/http/signing-embedding.js';
+import { proofInAddress, withProof } from '../../src/http/signing-verification.js';
 import { forbiddenPage, invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
 import { linksOf, respondWithState, signerOf, tokenOf } from './signing-page.js';
 
@@ -40,5 +42,5 @@ export async function submitSignature(c: Context<AppEnv>): Promise<Response> {
     if (err instanceof SigningRefused) return refuse(err.problems);
     throw err;
   }
-  return c.redirect(linksOf(token, chosenLanguage(c)).sign, 303);
+  return c.redirect(withProof(linksOf(token, chosenLanguage(c), embedOriginOf(c)).sign, proofInAddress(c)), 303);
 }

@@ -9,6 +9,10 @@ const TemplateRole = z
     order: z.number().int(),
     locked: z.boolean(),
     recipient: z.object({ name: z.string(), email: z.string() }).nullable(),
+    verification: z.enum(['none', 'email_code', 'sms_code']).openapi({
+      description: 'What the role’s signer proves before the document opens: nothing beyond the link, a code sent by e-mail, or a code sent by text message.',
+    }),
+    contact_number_required: z.boolean().openapi({ description: 'Whether a send must give this role’s recipient a `contact_number` (true for `sms_code`).' }),
   })
   .openapi('TemplateRole');
 

@@ -17,6 +17,8 @@ export const route = createRoute({
   path: '/v1/documents/{envelope_id}',
   operationId: 'downloadFinishedDocument',
   tags: ['Webhooks'],
+  // The signed link is the credential, so it opens where no token is at hand.
+  security: [],
   summary: 'The finished PDF, by the download link of envelope.document_ready',
   description:
     "Needs no other credential: the link (`download_url` of `envelope.document_ready`) is one, valid 24 hours, for that envelope's finished PDF only, so keep it as you keep the PDF. An altered link, or one bent to another envelope, is `404 document_not_found`; an expired one `410 download_link_expired` (replay or redeliver the event for a fresh link). Limited to 1000 requests in 15 minutes per IP address.",

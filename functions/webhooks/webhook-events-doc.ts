@@ -85,7 +85,11 @@ export function registerWebhookDocs(app: OpenAPIHono<never>) {
       method: 'post',
       path: kind,
       summary: description,
+      // `envelope.document_ready` → `envelopeDocumentReadyEvent`.
+      operationId: `${kind.replaceAll(/[._](\w)/g, (_, letter: string) => letter.toUpperCase())}Event`,
       tags: ['Webhooks'],
+      // The receiver asks for no credential of ours: it verifies the signature headers instead.
+      security: [],
       request: { headers: signatureHeaders, body: { content: { 'application/json': { schema: payload } } } },
       responses: receiverAnswers,
     });

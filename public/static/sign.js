@@ -313,6 +313,24 @@ function signaturePad(canvas, onChange) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Inside an integrator's frame (embedded signing)
+
+/**
+ * Tells the parent page what happened, when the service named one (the <meta name="esign-embed">
+ * it writes only for an origin the company allows). `postMessage` is given that origin as its
+ * target, so a parent of any other origin receives nothing. The messages never carry the link.
+ */
+function tellParent() {
+  const embed = document.querySelector('meta[name="esign-embed"]');
+  if (!embed || window.parent === window) return;
+  const { origin, envelopeId, recipientId, events } = embed.dataset;
+  if (!origin || !events) return;
+  for (const event of events.split(' ')) {
+    window.parent.postMessage({ type: `esign:${event}`, envelope_id: envelopeId, recipient_id: recipientId }, origin);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Start: everything above is declared by now.
 
 document.documentElement.classList.add('js');
@@ -324,3 +342,4 @@ setUpFieldInputs();
 setUpJumps();
 setUpSubmit();
 renderDocument();
+tellParent();

@@ -65,6 +65,15 @@ export const brandSettings = pgTable(
   (t) => [uniqueIndex('brand_settings_one_active').on(t.companyId).where(sql`${t.active}`)],
 );
 
+/** The origins (`https://app.example.com`) allowed to frame a company's signing pages; none without a row. */
+export const embeddingSettings = pgTable('embedding_settings', {
+  companyId: uuid('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  allowedOrigins: text('allowed_origins').array().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
 export const userRoles = ['owner', 'admin', 'member', 'viewer'] as const;
 export type UserRole = (typeof userRoles)[number];
 
@@ -147,6 +156,10 @@ export const templateDocuments = pgTable('template_documents', {
 
 export type RoleType = 'signer' | 'cc';
 
+/** How a role's signer proves who they are before the document opens: nothing more than the link, or a code. */
+export const verificationMethods = ['none', 'email_code', 'sms_code'] as const;
+export type VerificationMethod = (typeof verificationMethods)[number];
+
 export const templateRoles = pgTable(
   'template_roles',
   {
@@ -162,6 +175,7 @@ export const templateRoles = pgTable(
     /** Locked roles keep their recipient fixed in the template. */
     recipientName: text('recipient_name'),
     recipientEmail: text('recipient_email'),
+    verification: text('verification').$type<VerificationMethod>().notNull().default('none'),
   },
   (t) => [uniqueIndex('template_roles_name').on(t.templateId, t.name)],
 );
@@ -266,6 +280,11 @@ export const recipients = pgTable(
     viewedAt: timestamp('viewed_at', { withTimezone: true, precision: 3 }),
     signedAt: timestamp('signed_at', { withTimezone: true, precision: 3 }),
     declinedAt: timestamp('declined_at', { withTimezone: true, precision: 3 }),
+    /**
+     * Copied from the role at the send: what the signer must prove before the document opens. Last,
+     * as the migration added it: insertRows fills the columns in the table's order.
+     */
+    verification: text('verification').$type<VerificationMethod>().notNull().default('none'),
   },
   // No signing token is kept: links are derived from the ids (src/domain/envelopes/signing-links.ts).
   (t) => [index('recipients_envelope').on(t.envelopeId)],
@@ -293,6 +312,32 @@ export const envelopeFields = pgTable(
     value: text('value'),
   },
   (t) => [index('envelope_fields_envelope').on(t.envelopeId)],
+);
+
+/**
+ * The codes sent to signers who must prove who they are: only a keyed hash of each code is kept.
+ * The newest code of a recipient is the one that counts; the rows also count the re-sends.
+ */
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    envelopeId: text('envelope_id')
+      .notNull()
+      .references(() => envelopes.id, { onDelete: 'cascade' }),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => recipients.id, { onDelete: 'cascade' }),
+    channel: text('channel').$type<'email' | 'sms'>().notNull(),
+    codeHash: text('code_hash').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** Tries made at this code, right or wrong: five at most, then it is dead. */
+    attempts: integer('attempts').notNull().default(0),
+    usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('verification_codes_recipient').on(t.recipientId, t.sentAt)],
 );
 
 /** Append-only trail of what happened, written in the same transaction as the change it records. */

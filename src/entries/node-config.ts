@@ -30,6 +30,8 @@ const NodeEnv = z.object({
     .min(1, { error: deadlineMessage })
     .max(MAX_PDF_DEADLINE_SECONDS, { error: deadlineMessage })
     .default(60),
+  /** One JSON line per request on stdout (README, "Request ids and the request log"). */
+  LOG_REQUESTS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
 });
 
 export type NodeConfig = z.infer<typeof NodeEnv> & { BASE_URL: string };

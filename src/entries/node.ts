@@ -10,8 +10,11 @@ import { nodeHostResolver } from '../adapters/node/dns-resolver.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
 import { createApp } from '../app.js';
 import { devMailboxRoutes } from '../http/dev-mailbox.js';
+import { devSmsRoutes } from '../http/dev-sms.js';
+import { devEmbedExampleRoutes } from '../http/dev-embed-example.js';
 import { devWebhookRoutes } from '../http/dev-webhooks.js';
 import { nodeExecutionContext } from '../http/execution-context.js';
+import { jsonLineLog } from '../http/request-log.js';
 import { runHousekeepingEvery } from '../outbox/housekeeping.js';
 import { threadedPdfMaker } from '../pdf/threaded-pdf-maker.js';
 import { loadSeedFile } from '../seed/load-seed.js';
@@ -53,6 +56,7 @@ async function main() {
   });
   // Node can resolve webhook hosts, so a name pointing at a private address is refused too.
   services.hostResolver = nodeHostResolver;
+  if (config.LOG_REQUESTS === 'true') services.requestLog = jsonLineLog;
   const seedFile = config.SEED_FILE ?? demoSeed;
   const seededKeys = await loadSeedFile(services, seedFile).catch((err: unknown) => {
     throw new Error(`Cannot load the seed file ${seedFile}: ${describeFailure(err)}`);
@@ -60,7 +64,9 @@ async function main() {
 
   const app = createApp(services);
   app.route('/', devMailboxRoutes(services.mailbox));
+  app.route('/', devSmsRoutes(services.smsBox));
   app.route('/', devWebhookRoutes(services));
+  app.route('/', devEmbedExampleRoutes());
   appReady(app);
   // What a request that died left in the outbox is relayed within a quarter of a minute.
   const stopHousekeeping = runHousekeepingEvery(services, HOUSEKEEPING_INTERVAL_MS);

@@ -127,7 +127,14 @@ function closeInStages(socket: Socket) {
  * since is passed over for the next.
  */
 export async function welcome(services: Services, keys: SeededKey[], baseUrl: string, mailboxUrl = `${baseUrl}/dev/mailbox`, webhookInboxUrl?: string): Promise<string> {
-  const lines = ['', `Admin token:  ${services.config.adminToken}`, `Dev mailbox:  ${mailboxUrl}`, `OpenAPI:      ${baseUrl}/v1/openapi.json`];
+  const lines = [
+    '',
+    `Admin token:  ${services.config.adminToken}`,
+    `Dev mailbox:  ${mailboxUrl}`,
+    // Beside the mailbox: the verification codes sent by text message.
+    `Dev SMS:      ${mailboxUrl.replace(/\/dev\/mailbox$/, '/dev/sms')}`,
+    `OpenAPI:      ${baseUrl}/v1/openapi.json`,
+  ];
   // Only the embedded server has the webhook inbox; `npm run dev` (the Worker) passes none.
   if (webhookInboxUrl) lines.splice(3, 0, `Webhook inbox: ${webhookInboxUrl}`);
   const candidates = keys.filter((key) => key.scopes.includes('templates:read')).sort((a, b) => b.scopes.length - a.scopes.length);

@@ -31,6 +31,18 @@ export type WorkerConfig = {
   QUEUE_MAX_DELAY_DAYS: number;
   /** Keys sealing webhook signing secrets at rest: `id:base64(32 bytes)`, comma-separated, the first sealing. */
   WEBHOOK_SECRET_KEYS: SecretKey[];
+  /** One JSON line per request for Workers Logs; on unless set to "false". */
+  LOG_REQUESTS: 'true' | 'false';
+  /**
+   * Twilio, for the codes of `sms_code` roles: all three or none. Without them, a send with such a
+   * role is refused (422), since its signer could never get a code.
+   */
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  /** The sending number (E.164) or a Messaging Service SID (`MG…`). */
+  TWILIO_FROM?: string;
+  /** Development only: where Twilio's API is (the local stand-in). */
+  TWILIO_API_URL?: string;
 };
 
 type Env = Record<string, unknown>;
@@ -94,11 +106,11 @@ export class Reader {
     return fallback;
   }
 
-  flag(name: string): 'true' | 'false' {
-    const value = this.present(name) ?? 'false';
+  flag(name: string, fallback: 'true' | 'false' = 'false'): 'true' | 'false' {
+    const value = this.present(name) ?? fallback;
     if (value === 'true' || value === 'false') return value;
     this.problems.push(`${name} must be "true" or "false" (a string)`);
-    return 'false';
+    return fallback;
   }
 }
 
@@ -133,7 +145,18 @@ export function checkWorkerConfig(env: Env): { config: WorkerConfig; problems: s
     EMAIL_FROM: read.text('EMAIL_FROM', 3),
     QUEUE_MAX_DELAY_DAYS: read.wholeNumber('QUEUE_MAX_DELAY_DAYS', 7, 1, 365),
     WEBHOOK_SECRET_KEYS: read.secretKeys('WEBHOOK_SECRET_KEYS'),
+    LOG_REQUESTS: read.flag('LOG_REQUESTS', 'true'),
+    TWILIO_ACCOUNT_SID: read.optionalText('TWILIO_ACCOUNT_SID', 1),
+    TWILIO_AUTH_TOKEN: read.optionalText('TWILIO_AUTH_TOKEN', 1),
+    TWILIO_FROM: read.optionalText('TWILIO_FROM', 1),
+    TWILIO_API_URL: read.optionalUrl('TWILIO_API_URL'),
   };
+  const twilioSettings = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM].filter((value) => value !== undefined).length;
+  if (twilioSettings !== 0 && twilioSettings !== 3) read.problems.push('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together');
+  if (config.TWILIO_ACCOUNT_SID && !/^AC[0-9a-fA-F]{32}$/.test(config.TWILIO_ACCOUNT_SID)) read.problems.push('TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits');
+  if (config.TWILIO_FROM && !/^(\+[1-9]\d{7,14}|MG[0-9a-fA-F]{32})$/.test(config.TWILIO_FROM)) {
+    read.problems.push('TWILIO_FROM must be a number in E.164 (+ and 8 to 15 digits) or a Messaging Service SID (MG…)');
+  }
   const redisSettings = [env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN].filter((value) => value !== undefined).length;
   if (redisSettings === 1) read.problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together');
   else if (redisSettings === 0 && config.ALLOW_IN_PROCESS_LIMITS !== 'true') {

@@ -18,11 +18,14 @@ const config = readWorkerConfig(env);
 const pdf = boundPdfMaker(env.PDF);
 
 async function buildApp() {
-  const [{ productionServices }, { createApp, mountLater }] = await Promise.all([
+  const [{ productionServices }, { createApp, mountLater }, { jsonLineLog }] = await Promise.all([
     import('../adapters/production/production-services.js'),
     import('../app.js'),
+    import('../http/request-log.js'),
   ]);
   const services = productionServices(config, pdf);
+  // Workers Logs keeps what the Worker writes to the console ([observability] in wrangler.toml).
+  if (config.LOG_REQUESTS === 'true') services.requestLog = jsonLineLog;
   const app = createApp(services);
   mountLater(app, '/internal/*', services, async () => {
     const [{ Receiver }, { queueCallbackRoutes }] = await Promise.all([import('@upstash/qstash'), import('../http/queue-callback.js')]);

@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import type { RateRule } from '../ports/rate-limiter.js';
 import type { AppEnv } from './app-env.js';
 import { applyRate } from './rate-limit.js';
+import { noteCompany } from './request-log.js';
 
 const unauthorized = (message: string) => new ApiError('unauthorized', message);
 
@@ -85,6 +86,8 @@ export function guard<T>(scope: Scope, rule: RateRule | null, reads?: Preload<T>
       ]);
       try {
         if (!principal) throw unauthorized('The API key behind this access token was revoked or rotated.');
+        // Authenticated from here, whatever the answer (429, 403): the log line names the company.
+        noteCompany(c, principal.companyId);
         if (rule && decision) applyRate(c, rule, decision);
         authorize(principal, scope);
         c.set('principal', principal);

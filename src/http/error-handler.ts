@@ -3,13 +3,16 @@ import { HTTPException } from 'hono/http-exception';
 import { isDatabaseUnreachable, isDataException, valueRefusedByDatabase } from '../data/errors.js';
 import { ApiError } from '../errors.js';
 import { logError } from '../lib/log-error.js';
+import { requestIdOf } from './request-log.js';
 
 /** Turns anything thrown into the one error body; never a stack trace or an internal message. */
 export const handleError: ErrorHandler = (err, c) => {
   const apiError = toApiError(err);
-  if (apiError.status === 500) logError(`unhandled error on ${c.req.method} ${c.req.routePath}`, err);
+  // The request's id ties the error to its log line and to the answer the client holds.
+  const where = () => `${c.req.method} ${c.req.routePath} (request ${requestIdOf(c) ?? 'without id'})`;
+  if (apiError.status === 500) logError(`unhandled error on ${where()}`, err);
   // Logged too: validation let the value through, and that gap is ours to close.
-  else if (isDataException(err)) logError(`the database refused a value on ${c.req.method} ${c.req.routePath}`, err);
+  else if (isDataException(err)) logError(`the database refused a value on ${where()}`, err);
   return respondWithError(c, apiError);
 };
 

@@ -5,8 +5,9 @@
  * this service's own page.
  *
  * The signing link is a bearer credential in the page's address, so the page is never stored
- * (`no-store`), never named to another site (`no-referrer`) and never framed; its content policy
- * allows scripts and styles only from our own files, none inline.
+ * (`no-store`), never named to another site (`no-referrer`) and never framed, except by the
+ * origins its company allows for embedded signing (src/domain/companies/embedding.ts); its content
+ * policy allows scripts and styles only from our own files, none inline.
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -14,6 +15,7 @@ import { secondsUntilReset } from '../domain/shared/rate-decision.js';
 import { isGenuineLink } from '../domain/signing/resolve-link.js';
 import type { RateRule } from '../ports/rate-limiter.js';
 import type { AppEnv } from './app-env.js';
+import { frameOriginsOf } from './signing-embedding.js';
 import { pageMessages } from './signing-language.js';
 import { forbiddenPage, tooManyRequestsPage } from './signing-page/notice-pages.js';
 
@@ -55,6 +57,17 @@ export const signingPageHeaders: Readonly<Record<string, string>> = {
   'Content-Security-Policy': SIGNING_CSP,
   ...commonHeaders,
 };
+
+/**
+ * The headers of a page whose company allows `frameOrigins` to frame it: `frame-ancestors` lists
+ * exactly those, and `X-Frame-Options` goes, since it can only say DENY or SAMEORIGIN and a browser
+ * that reads both would otherwise refuse the frame. With no origin allowed, they are the above.
+ */
+export function signingPageHeadersFor(frameOrigins: readonly string[]): Record<string, string> {
+  if (frameOrigins.length === 0) return { ...signingPageHeaders };
+  const { 'X-Frame-Options': _denied, ...rest } = signingPageHeaders;
+  return { ...rest, 'Content-Security-Policy': SIGNING_CSP.replace("frame-ancestors 'none'", `frame-ancestors ${frameOrigins.join(' ')}`) };
+}
 
 /**
  * The static files (our script and style, pdf.js) hold nothing of the signer, so they may be
@@ -110,17 +123,21 @@ export function isCrossSitePost(c: Context<AppEnv>): boolean {
 
 /** Security headers on whatever the request ends in, the rate limit, and the cross-site check. */
 export const signingGuard = createMiddleware<AppEnv>(async (c, next) => {
-  const refused = await refusal(c);
+  const token = tokenInPath(c.req.path);
+  // Read together: the origins allowed to frame the link's pages cost no wave of their own.
+  const [genuine, frameOrigins] = await Promise.all([isGenuineLink(c.get('services'), token), frameOriginsOf(c, token)]);
+  const refused = await refusal(c, token, genuine);
   if (refused) c.res = refused;
   else await next();
-  for (const [name, value] of Object.entries(signingPageHeaders)) c.res.headers.set(name, value);
+  // Only a genuine link's pages are its company's to frame.
+  c.res.headers.delete('X-Frame-Options');
+  for (const [name, value] of Object.entries(signingPageHeadersFor(genuine ? frameOrigins : []))) c.res.headers.set(name, value);
   return c.res;
 });
 
-async function refusal(c: Context<AppEnv>): Promise<Response | undefined> {
+async function refusal(c: Context<AppEnv>, token: string, genuine: boolean): Promise<Response | undefined> {
   const services = c.get('services');
-  const token = tokenInPath(c.req.path);
-  const decision = (await isGenuineLink(services, token))
+  const decision = genuine
     ? await services.rateLimiter.limit(signingRateRule, rateIdentifier(token))
     : await services.rateLimiter.limit(unverifiedLinkRateRule, unverifiedRateIdentifier(c));
   if (!decision.success) {

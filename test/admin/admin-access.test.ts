@@ -125,6 +125,7 @@ describe('admin API with an admin token configured', () => {
       '/admin/v1/companies',
       '/admin/v1/companies/{companyId}/api-keys',
       '/admin/v1/companies/{companyId}/brand',
+      '/admin/v1/companies/{companyId}/embedding',
       '/admin/v1/companies/{companyId}/envelopes',
       '/admin/v1/companies/{companyId}/templates',
       '/admin/v1/companies/{companyId}/users',

@@ -127,7 +127,7 @@ describe('POST /admin/v1/companies/{companyId}/templates', () => {
     const answer = await importInto(company.id, importForm(oneSigner({ fields: undefined })));
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ fields: [], share_signing_links: false, email_subject: null, expiry_days: null, reminders: null });
-    expect(answer.body.roles).toEqual([{ name: 'Signer', type: 'signer', order: 1, locked: false, recipient: null }]);
+    expect(answer.body.roles).toEqual([{ name: 'Signer', type: 'signer', order: 1, locked: false, recipient: null, verification: 'none', contact_number_required: false }]);
   });
 
   it('keeps a given id, and refuses a second import with it as 409 conflict', async () => {

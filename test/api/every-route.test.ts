@@ -81,7 +81,8 @@ const exercises: Record<string, Exercise> = {
   'POST /v1/webhooks/{id}/rotate-secret': { id: 'webhookId' },
 };
 
-const routes = (await loadEndpoints(v1Endpoints)).map(({ route }) => ({ operation: `${route.method.toUpperCase()} ${route.path}`, method: route.method.toUpperCase(), path: route.path, secured: 'security' in route && Boolean(route.security) }));
+// `security: []` documents a route that takes no bearer token (the token exchange, the document link).
+const routes = (await loadEndpoints(v1Endpoints)).map(({ route }) => ({ operation: `${route.method.toUpperCase()} ${route.path}`, method: route.method.toUpperCase(), path: route.path, secured: 'security' in route && Array.isArray(route.security) && route.security.length > 0 }));
 const pathFor = (path: string, exercise: Exercise, held: Holdings) => {
   const withId = exercise.id ? path.replace('{id}', held[exercise.id]) : path;
   return exercise.deliveryId ? withId.replace('{delivery_id}', held[exercise.deliveryId]) : withId;

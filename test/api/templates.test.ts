@@ -33,9 +33,9 @@ describe('GET /v1/templates', () => {
       email_subject: 'Please sign the NDA',
     });
     expect(first.roles).toEqual([
-      { name: 'Client', type: 'signer', order: 1, locked: false, recipient: null },
-      { name: 'Witness', type: 'signer', order: 2, locked: false, recipient: null },
-      { name: 'Counsel', type: 'cc', order: 3, locked: true, recipient: { name: 'Carl Counsel', email: 'counsel@example.test' } },
+      { name: 'Client', type: 'signer', order: 1, locked: false, recipient: null, verification: 'none', contact_number_required: false },
+      { name: 'Witness', type: 'signer', order: 2, locked: false, recipient: null, verification: 'none', contact_number_required: false },
+      { name: 'Counsel', type: 'cc', order: 3, locked: true, recipient: { name: 'Carl Counsel', email: 'counsel@example.test' }, verification: 'none', contact_number_required: false },
     ]);
     expect(first).not.toHaveProperty('fields');
     expect(JSON.stringify(answer.body)).not.toContain('content');

@@ -30,6 +30,8 @@ describe('secrets in the log of npm run dev', () => {
       },
     });
     expect(sent.status).toBe(201);
+    const sendId = sent.headers.get('x-request-id')!;
+    expect(sendId).toMatch(/^req_[0-9A-Za-z]{22}$/);
     const envelopeId = sent.body.envelope_id as string;
     const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
     await signThroughPage(client!, 'Cleo Client');
@@ -55,6 +57,16 @@ describe('secrets in the log of npm run dev', () => {
     // The flow was logged (so the search below reads the request log, not nothing).
     expect(log).toContain('/v1/envelopes/from-template');
     expect(log).toContain('/sign/…');
+    // The Worker's own line per request (what Workers Logs collects): by route pattern, with the answer's id.
+    // wrangler dev prefixes each line of a Worker with its name: `[esign-api] {"request_id":…}`.
+    const lines = log.split('\n').flatMap((line) => {
+      const json = /\{"request_id":.*\}\s*$/.exec(line)?.[0];
+      return json ? [JSON.parse(json) as Record<string, unknown>] : [];
+    });
+    expect(lines.filter((line) => line.request_id === sendId)).toEqual([
+      { request_id: sendId, method: 'POST', route: '/v1/envelopes/from-template', status: 201, duration_ms: expect.any(Number), company_id: expect.any(String) },
+    ]);
+    expect(lines.some((line) => line.route === '/sign/{token}')).toBe(true);
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length, name).toBeGreaterThan(15);
       expect(log.includes(secret), `${name} in the log of npm run dev`).toBe(false);

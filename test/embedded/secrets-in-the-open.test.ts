@@ -4,7 +4,8 @@
  * through the page, the finished PDF, the audit trail, deliveries, the dev pages, and a few
  * refusals), every answer and every line the server logged after its start kept, then searched for
  * the API key, the access token, the admin token, each signing link's secret part, the webhook
- * secret and the sealing key. Each may appear only in the answers that hand it out.
+ * secret and the sealing key. Each may appear only in the answers that hand it out. The log holds
+ * one JSON line per request (LOG_REQUESTS is on by default), named by the id its answer carried.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,10 +23,17 @@ let scratch: string;
 let base: string;
 /** Every answer of the flow, headers and body, labelled by its request. */
 const answers: Seen[] = [];
+/** The X-Request-Id of every answer of the flow, labelled by its request. */
+const requestIds: { label: string; id: string | null }[] = [];
+/** The request log: the JSON lines the server printed after its start. */
+let logLines: Record<string, unknown>[] = [];
+/** The signature of a download link of envelope.document_ready, fetched during the flow. */
+let downloadSignature = '';
 
 async function fetchText(label: string, path: string, init: RequestInit = {}) {
   const response = await fetch(`${base}${path}`, { redirect: 'manual', ...init });
   const body = Buffer.from(await response.arrayBuffer()).toString('latin1');
+  requestIds.push({ label, id: response.headers.get('x-request-id') });
   answers.push({ label, text: `${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n\n${body}` });
   return { status: response.status, body };
 }
@@ -54,6 +62,7 @@ beforeAll(async () => {
     () => base,
     (path, answer) => {
       const who = Object.keys(links).find((name) => path.includes(links[name]!)) ?? 'nobody';
+      requestIds.push({ label: `signing page of ${who}`, id: answer.headers.get('x-request-id') });
       answers.push({ label: `signing page of ${who}`, text: `${[...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n\n${answer.text}` });
     },
   );
@@ -90,6 +99,15 @@ beforeAll(async () => {
     expect((delivered.body.data as unknown[]).length).toBeGreaterThanOrEqual(4);
   }, { timeout: 30_000, interval: 500 });
   await fetchText('webhook inbox page', '/dev/webhooks');
+  // The download link of envelope.document_ready: its `sig` is a credential, and must not be logged.
+  let download = '';
+  await vi.waitFor(async () => {
+    const inbox = await fetchText('webhook inbox again', '/dev/webhooks.json');
+    download = /\/v1\/documents\/[^"?\\]+\?[^"\\]*/.exec(inbox.body)?.[0] ?? '';
+    expect(download).not.toBe('');
+  }, { timeout: 30_000, interval: 500 });
+  downloadSignature = new URLSearchParams(download.split('?')[1]).get('sig')!;
+  expect((await fetchText('document through the download link', download)).status).toBe(200);
   await json('deliveries', `/v1/webhooks/${subscribed.body.id}/deliveries`, { headers: { authorization: `Bearer ${token}` } });
   await json('subscriptions', '/v1/webhooks', { headers: { authorization: `Bearer ${token}` } });
   await fetchText('dev mailbox', '/dev/mailbox.json');
@@ -118,7 +136,16 @@ beforeAll(async () => {
     "the witness's signing link": (label: string) => handsOutLinks(label) || label === 'signing page of witness',
     'webhook secret': (label: string) => label === 'webhook subscription',
   });
+  // The log line of the last answer is written as it goes out; wait for it rather than a while.
+  const lastId = requestIds.at(-1)!.id!;
+  await vi.waitFor(() => expect(server.stdout()).toContain(lastId), { timeout: 5000, interval: 50 });
   answers.push({ label: 'server log after start', text: server.stdout().slice(startupLength.stdout) + server.stderr().slice(startupLength.stderr) });
+  logLines = server
+    .stdout()
+    .slice(startupLength.stdout)
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }, 120_000);
 
 afterAll(async () => {
@@ -145,4 +172,38 @@ describe('secrets in the open, after a whole flow on npm start', () => {
       if (allowedIn[name]) expect(answers.some(({ label, text }) => allowed(label) && text.includes(secret))).toBe(true);
     },
   );
+});
+
+describe('the request log of npm start', () => {
+  const lineOf = (id: string | null) => logLines.filter((line) => line.request_id === id);
+
+  it('has one line per request, named by the X-Request-Id its answer carried', () => {
+    expect(requestIds.length).toBeGreaterThan(20);
+    for (const { label, id } of requestIds) {
+      expect(id, label).toMatch(/^req_[0-9A-Za-z]{22}$/);
+      expect(lineOf(id), label).toHaveLength(1);
+      expect(Object.keys(lineOf(id)[0]!).sort(), label).toEqual(['company_id', 'duration_ms', 'method', 'request_id', 'route', 'status']);
+    }
+  });
+
+  it('names routes by pattern and the company of the token', () => {
+    const sent = lineOf(requestIds.find(({ label }) => label === 'send')!.id)[0];
+    expect(sent).toMatchObject({ method: 'POST', route: '/v1/envelopes/from-template', status: 201, company_id: '7b0c2a4e-5d1f-4c3b-9a8e-1f2d3c4b5a60' });
+    const links = lineOf(requestIds.find(({ label }) => label === 'signing links')!.id)[0];
+    expect(links).toMatchObject({ route: '/v1/envelopes/{id}/signing-links', status: 200 });
+    const page = lineOf(requestIds.find(({ label }) => label === 'signing page of client')!.id)[0];
+    expect(page).toMatchObject({ route: '/sign/{token}', company_id: null });
+    const download = lineOf(requestIds.find(({ label }) => label === 'document through the download link')!.id)[0];
+    expect(download).toMatchObject({ route: '/v1/documents/{envelope_id}', status: 200 });
+    expect(lineOf(requestIds.find(({ label }) => label === 'tampered token')!.id)[0]).toMatchObject({ status: 401, company_id: null });
+  });
+
+  it("holds no path, no query and no download link's signature", () => {
+    expect(downloadSignature.length).toBeGreaterThan(15);
+    const log = answers.find(({ label }) => label === 'server log after start')!.text;
+    expect(log).not.toContain(downloadSignature);
+    expect(log).not.toContain('sig=');
+    expect(log).not.toContain('download=1');
+    for (const line of logLines) expect(String(line.route ?? '')).not.toMatch(/\/sign\/[^{*]|env_/);
+  });
 });

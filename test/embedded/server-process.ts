@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The variables the server reads; the test's own environment must not leak any of them in. */
-const serverVariables = ['PORT', 'DATA_DIR', 'SEED_FILE', 'ADMIN_TOKEN', 'BASE_URL', 'TOKEN_SECRET', 'DATABASE_URL', 'REDIS_URL'];
+const serverVariables = ['PORT', 'DATA_DIR', 'SEED_FILE', 'ADMIN_TOKEN', 'BASE_URL', 'TOKEN_SECRET', 'DATABASE_URL', 'REDIS_URL', 'LOG_REQUESTS'];
 
 /** How a user starts the embedded server; `npm run dev` is the other command. */
 const npmStart = ['npx', 'tsx', 'src/entries/node.ts'];

@@ -127,7 +127,7 @@ function describeExampleLoad(label: string, path: string) {
           expect(answer.status).toBe(200);
           const { document: source, roles, fields, ...settings } = given;
           expect(answer.body).toMatchObject(settings);
-          expect(answer.body.roles).toEqual(roles.map((role: object) => ({ recipient: null, ...role })));
+          expect(answer.body.roles).toEqual(roles.map((role: object) => ({ recipient: null, verification: 'none', contact_number_required: false, ...role })));
           // The API gives fields in reading order: page, then top to bottom, then left to right.
           const readingOrder = [...fields].sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x);
           expect(answer.body.fields).toEqual(readingOrder.map((field: object) => ({ label: null, ...field })));
@@ -150,7 +150,7 @@ function describeExampleLoad(label: string, path: string) {
       // 2 + 1, and the locked roles keep their fixed recipient.
       expect(seed.companies.map((company) => company.templates!.length)).toEqual([2, 1]);
       const nda = await call(stack, 'GET', '/v1/templates/2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50', { token: await tokenFor('key_acme_full') });
-      expect(nda.body.roles[2]).toEqual({ name: 'Counsel', type: 'cc', order: 3, locked: true, recipient: { name: 'Carl Counsel', email: 'counsel@acme.test' } });
+      expect(nda.body.roles[2]).toEqual({ name: 'Counsel', type: 'cc', order: 3, locked: true, recipient: { name: 'Carl Counsel', email: 'counsel@acme.test' }, verification: 'none', contact_number_required: false });
     });
 
     it('adds the contact to Acme and none to Globex', async () => {

@@ -3,7 +3,7 @@
  * export inside workerd, for answers that need no database.
  */
 import { env, exports } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import workerModule from '../../src/entries/worker.js';
 import { qstashDelivery, qstashSignature } from './qstash-signature.js';
 
@@ -121,5 +121,68 @@ describe('the Worker’s queue callback', () => {
     }
     const wrongKey = await qstashSignature('sig_not_the_workers_key_0123', url, body);
     await expectError(await exports.default.fetch(qstashDelivery(url, body, wrongKey)), 401, 'unauthorized');
+  });
+});
+
+describe('the Worker’s request ids and log lines', () => {
+  const GENERATED = /^req_[0-9A-Za-z]{22}$/;
+  let lines: Record<string, unknown>[];
+  beforeEach(() => {
+    lines = [];
+    // What Workers Logs would collect: each JSON line the Worker writes to the console.
+    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      const text = args.map(String).join(' ');
+      if (text.startsWith('{')) lines.push(JSON.parse(text) as Record<string, unknown>);
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  /** The answer's id, and the one line that carries it. */
+  async function traced(response: Response) {
+    const id = response.headers.get('x-request-id')!;
+    const logged = lines.filter((line) => line.request_id === id);
+    expect(logged).toHaveLength(1);
+    return { status: response.status, id, line: logged[0]! };
+  }
+
+  it('puts an id on every kind of answer, and logs each request once, with its route pattern', async () => {
+    const body = JSON.stringify({ hello: 'workerd' });
+    const queueUrl = `${BASE}/internal/queue/no.such.topic`;
+    const signed = await qstashSignature(String(env.QSTASH_CURRENT_SIGNING_KEY), queueUrl, body);
+    const cases: [Promise<Response>, number, string | null][] = [
+      [worker('/v1/openapi.json'), 200, '/v1/openapi.json'],
+      [worker('/v1/nothing-here'), 404, null],
+      [worker('/v1/templates', { method: 'DELETE' }), 405, '/v1/templates'],
+      [worker('/v1/templates'), 401, '/v1/templates'],
+      [worker('/v1/contacts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(MiB + 1) }), 413, '/v1/contacts'],
+      [worker('/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"api_key":' }), 422, '/v1/auth/token'],
+      [exports.default.fetch(qstashDelivery(queueUrl, body, undefined)), 401, '/internal/queue/{topic}'],
+      [exports.default.fetch(qstashDelivery(queueUrl, body, signed)), 489, '/internal/queue/{topic}'],
+    ];
+    for (const [pending, status, route] of cases) {
+      const answer = await traced(await pending);
+      expect(answer.status).toBe(status);
+      expect(answer.id).toMatch(GENERATED);
+      expect(answer.line).toEqual({ request_id: answer.id, method: expect.any(String), route, status, duration_ms: expect.any(Number), company_id: null });
+    }
+  });
+
+  it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {
+    const echoed = await traced(await worker('/v1/nothing-here', { headers: { 'x-request-id': 'edge-call:42' } }));
+    expect(echoed.id).toBe('edge-call:42');
+    const tooLong = await traced(await worker('/v1/nothing-here', { headers: { 'x-request-id': 'r'.repeat(129) } }));
+    expect(tooLong.id).toMatch(GENERATED);
+    const spaced = await traced(await worker('/v1/nothing-here', { headers: { 'x-request-id': 'two words' } }));
+    expect(spaced.id).toMatch(GENERATED);
+  });
+
+  it("logs a signing page and a download link by pattern: never the link's token, its signature or a query", async () => {
+    const token = `rcp_${'A'.repeat(22)}.SecretPartOfTheLink0123456789`;
+    const page = await traced(await worker(`/sign/${token}`));
+    expect(page.line.route).toBe('/sign/{token}');
+    const download = await traced(await worker('/v1/documents/env_0123456789012345678901?expires=1&sig=SignatureNeverLogged0123'));
+    expect(download.line.route).toBe('/v1/documents/{envelope_id}');
+    const logged = JSON.stringify([page.line, download.line]);
+    for (const secret of ['SecretPartOfTheLink', 'SignatureNeverLogged', 'env_0123456789012345678901', 'expires']) expect(logged).not.toContain(secret);
   });
 });

@@ -135,4 +135,11 @@ describe('readWorkerConfig', () => {
   it('refuses ALLOW_IN_PROCESS_LIMITS other than "true"/"false" (a TOML boolean, say), naming it', () => {
     expectRefusal({ ...complete, ALLOW_IN_PROCESS_LIMITS: true }, 'ALLOW_IN_PROCESS_LIMITS');
   });
+
+  it('logs requests unless LOG_REQUESTS is "false", and refuses anything else, naming it', () => {
+    expect(readWorkerConfig(complete).LOG_REQUESTS).toBe('true');
+    expect(readWorkerConfig({ ...complete, LOG_REQUESTS: 'false' }).LOG_REQUESTS).toBe('false');
+    expectRefusal({ ...complete, LOG_REQUESTS: false }, 'LOG_REQUESTS');
+    expectRefusal({ ...complete, LOG_REQUESTS: 'off' }, 'LOG_REQUESTS');
+  });
 });

@@ -7,11 +7,12 @@ import { dispatchMessage } from '../../queue/consumers.js';
 import { HoppingQueue } from '../../queue/timer-hops.js';
 import type { AppConfig, Services } from '../../services.js';
 import { DevMailbox } from './dev-mailbox.js';
+import { DevSmsBox } from './dev-sms-box.js';
 import { InProcessQueue } from './in-process-queue.js';
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
 import { MemorySendLimits } from './memory-send-limits.js';
 
-export type EmbeddedServices = Services & { mailbox: DevMailbox; inProcessQueue: InProcessQueue };
+export type EmbeddedServices = Services & { mailbox: DevMailbox; smsBox: DevSmsBox; inProcessQueue: InProcessQueue };
 
 /** The in-process stand-ins of every outside service, over a given database. */
 export function embeddedServices(options: {
@@ -26,6 +27,7 @@ export function embeddedServices(options: {
 }): EmbeddedServices {
   const clock = options.clock ?? systemClock;
   const mailbox = new DevMailbox();
+  const smsBox = new DevSmsBox();
   const queue = new InProcessQueue(options.database, { ...(options.queueName ? { name: options.queueName } : {}) });
   const services: EmbeddedServices = {
     database: options.database,
@@ -35,6 +37,8 @@ export function embeddedServices(options: {
     inProcessQueue: queue,
     mailer: mailbox,
     mailbox,
+    sms: smsBox,
+    smsBox,
     // Reads the seal and the authority from the config at each use (a test may change them).
     pdf: options.pdf ?? localPdfMaker(options.config, nodeFontSource()),
     clock,

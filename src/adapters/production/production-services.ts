@@ -7,6 +7,7 @@ import { HoppingQueue } from '../../queue/timer-hops.js';
 import { MemoryRateLimiter } from '../embedded/memory-rate-limiter.js';
 import { MemorySendLimits } from '../embedded/memory-send-limits.js';
 import { EmailApiMailer } from './email-api-mailer.js';
+import { TwilioSms } from './twilio-sms.js';
 import { openNeonHttpDatabase } from './neon-http-database.js';
 import { QStashQueue } from './qstash-queue.js';
 import { FailOpenRateLimiter } from './fail-open-rate-limiter.js';
@@ -33,6 +34,10 @@ export function productionServices(config: WorkerConfig, pdf: PdfMaker): Service
     sendLimits: redis ? new UpstashSendLimits(redis, baseline) : new MemorySendLimits(systemClock, baseline),
     queue: new HoppingQueue(new QStashQueue({ baseUrl: config.QSTASH_URL, token: config.QSTASH_TOKEN }, config.BASE_URL), systemClock, maxQueueDelayMs),
     mailer: new EmailApiMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM }),
+    // Without Twilio's secrets there is no text-message sender, and sends with `sms_code` roles are refused.
+    ...(config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
+      ? { sms: new TwilioSms({ accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, apiUrl: config.TWILIO_API_URL }) }
+      : {}),
     pdf,
     clock: systemClock,
     config: {

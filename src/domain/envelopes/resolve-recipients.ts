@@ -4,8 +4,9 @@
  * recipient sent to the wrong role would be asked to sign the wrong fields). The answer lists the
  * unlocked roles, so a caller can correct its spelling.
  */
-import type { RoleType, templateRoles } from '../../data/schema.js';
+import type { RoleType, templateRoles, VerificationMethod } from '../../data/schema.js';
 import { ApiError, type Issue, validationFailed } from '../../errors.js';
+import { contactNumberFor } from '../signing/verification-contact.js';
 import type { RecipientInput } from './send-request.js';
 
 type Role = typeof templateRoles.$inferSelect;
@@ -20,6 +21,8 @@ export type EnvelopeRecipient = {
   name: string;
   email: string;
   contactNumber: string | null;
+  /** What the signer proves before the document opens, from their role. */
+  verification: VerificationMethod;
 };
 
 /** Duplicate roles need no template to find, so they are refused before anything is read. */
@@ -57,8 +60,10 @@ export function resolveRecipients(roles: Role[], supplied: RecipientInput[]): En
     );
   }
 
+  const numberIssues: Issue[] = [];
   const fromRequest = supplied.map((recipient, position) => {
     const role = byName.get(recipient.role)!;
+    const verification = role.verification ?? 'none';
     return {
       roleId: role.id,
       role: role.name,
@@ -67,9 +72,11 @@ export function resolveRecipients(roles: Role[], supplied: RecipientInput[]): En
       position,
       name: recipient.name,
       email: recipient.email,
-      contactNumber: recipient.contact_number ?? null,
+      contactNumber: contactNumberFor(position, verification, recipient.contact_number, numberIssues),
+      verification,
     };
   });
+  if (numberIssues.length > 0) throw validationFailed(numberIssues, 'Some recipients need a contact number for their code.');
   const fixed = roles
     .filter((role) => role.locked)
     .map((role, index) => ({
@@ -81,6 +88,7 @@ export function resolveRecipients(roles: Role[], supplied: RecipientInput[]): En
       name: role.recipientName ?? '',
       email: role.recipientEmail ?? '',
       contactNumber: null,
+      verification: role.verification ?? 'none',
     }));
   return [...fromRequest, ...fixed].sort((a, b) => a.order - b.order || a.position - b.position);
 }

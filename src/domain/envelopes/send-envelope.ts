@@ -68,7 +68,7 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
 
   let valid: ReturnType<typeof validate>;
   try {
-    valid = validate(principal, request, context);
+    valid = validate(principal, request, context, { textMessages: services.sms !== undefined });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     return admission.refuse(err, reportRate) as Promise<never>;
@@ -163,12 +163,13 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
 }
 
 /** The checks that need the template: refused before the send may take anything. */
-function validate(principal: Principal, request: SendRequest, context: SendContext) {
+function validate(principal: Principal, request: SendRequest, context: SendContext, can: { textMessages: boolean }) {
   const duplicates = duplicateRoleIssues(request.recipients);
   if (duplicates.length > 0) throw validationFailed(duplicates, 'Each role may have one recipient only.');
   const { template, company, documentSha256 } = context;
   if (!template || !documentSha256 || !company) throw templateNotFound(request.template_id);
   const envelopeRecipients = resolveRecipients(context.roles, request.recipients);
+  if (!can.textMessages) refuseTextMessageRoles(request, envelopeRecipients);
   const sender = request.sender_email ? context.sender : principal.owner;
   if (!sender || !sender.active || !sender.esignSeat) {
     throw new ApiError('sender_not_found', 'The sender must be an active user of the company with an e-signing seat.', {
@@ -176,6 +177,20 @@ function validate(principal: Principal, request: SendRequest, context: SendConte
     });
   }
   return { template, company, documentSha256, sender, envelopeRecipients };
+}
+
+/**
+ * Without a text-message provider (TWILIO_* unset) a code could never reach a signer of an
+ * `sms_code` role: the send is refused at once, naming the role, rather than leaving them locked out.
+ */
+function refuseTextMessageRoles(request: SendRequest, envelopeRecipients: EnvelopeRecipient[]) {
+  const issues = envelopeRecipients
+    .filter((recipient) => recipient.verification === 'sms_code')
+    .map((recipient) => ({
+      path: `recipients[${request.recipients.findIndex((given) => given.role === recipient.role)}].role`,
+      message: `The role ${recipient.role} sends its signer a code by text message, and this service has no text-message provider configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM).`,
+    }));
+  if (issues.length > 0) throw validationFailed(issues, 'Text messages are not configured on this service.');
 }
 
 /** The first answer again, showing the envelope as it is now: links only while it can be signed. */
@@ -217,6 +232,7 @@ function recipientRow(recipient: EnvelopeRecipient & { id: string }, companyId: 
     name: recipient.name,
     email: recipient.email,
     contactNumber: recipient.contactNumber,
+    verification: recipient.verification,
     status: 'sent' as const,
   };
 }

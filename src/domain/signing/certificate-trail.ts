@@ -8,6 +8,15 @@ type Recipient = typeof recipients.$inferSelect;
 
 const described: Record<string, (data: Record<string, unknown>) => string> = {
   'recipient.emailed': (data) => (data.reminder ? 'Reminded by e-mail' : 'Sent the signing e-mail'),
+  // The verification of a role that asks for a code: each code sent (masked), each failed try, the success.
+  'recipient.code_sent': (data) => `Verification code sent by ${channelName(data)} to ${String(data.to)}`,
+  'recipient.code_failed': (data) =>
+    data.reason === 'wrong'
+      ? `Wrong verification code entered (try ${String(data.attempt)} of ${String(data.of)})`
+      : data.reason === 'expired'
+        ? 'Verification code entered after it expired'
+        : 'Verification code entered after its tries were used up',
+  'recipient.verified': (data) => `Identity verified with the code sent by ${channelName(data)} to ${String(data.to)}`,
   'recipient.viewed': () => 'Viewed the document',
   'recipient.consented': (data) => {
     const agreed = consentOfVersion(String(data.consent_version));
@@ -17,6 +26,10 @@ const described: Record<string, (data: Record<string, unknown>) => string> = {
   'recipient.signed': () => 'Signed',
   'recipient.declined': (data) => `Declined: ${String(data.reason)}`,
 };
+
+function channelName(data: Record<string, unknown>): string {
+  return data.channel === 'sms' ? 'text message' : 'e-mail';
+}
 
 /** Each recipient with what happened to them, from the audit trail, for the certificate page. */
 export function certificateTrail(everyone: Recipient[], trail: Audit[]): CertificateRecipient[] {

@@ -8,6 +8,7 @@ import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/rec
 import { signingWriteFailed } from '../shared/unavailable.js';
 import { linkState, waiting } from './link-state.js';
 import { resolveLink } from './resolve-link.js';
+import { verificationGate } from './verification-gate.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { declinedAt, envelopeOpen } from './signing-conditions.js';
@@ -24,6 +25,8 @@ export async function declineAsRecipient(services: Services, token: string, reas
   if (!link) return { kind: 'invalid' };
   const now = services.clock.now();
   const state = linkState(link, now);
+  const gate = await verificationGate(services, link, state, who);
+  if (gate) return gate;
   if (state.kind !== 'sign' && state.kind !== 'not_your_turn') return state;
   const why = reason.trim();
   if (why === '' || why.length > MAX_TEXT_VALUE_CHARS || !isStorableText(why)) {

@@ -32,7 +32,7 @@ export function linkState(link: Link, now: Date): SigningState {
     case 'expired':
       return { kind: 'expired', envelope };
     case 'completed':
-      return { kind: 'completed', envelope, documentReady: row.signedDocumentSha256 !== null };
+      return { kind: 'completed', envelope, documentReady: row.signedDocumentSha256 !== null, signedByThisRecipient: recipient.status === 'signed' };
   }
   if (row.expiresAt && row.expiresAt <= now) return { kind: 'expired', envelope };
   if (recipient.type === 'cc') return { kind: 'copy', envelope };

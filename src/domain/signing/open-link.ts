@@ -9,18 +9,22 @@ import { linkState } from './link-state.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { resolveLink } from './resolve-link.js';
+import { verificationGate } from './verification-gate.js';
 import type { SignerContext, SigningState } from './signing-state.js';
 
 /**
- * A signer opens their link. The first time they see the document (it is their turn), the
- * recipient is recorded as viewed, with an audit row and an `envelope.viewed` event, in one batch;
- * later opens record nothing more.
+ * A signer opens their link. The first time they see the document (it is their turn; for a role
+ * that asks for a code, once this browser entered it), the recipient is recorded as viewed, with an
+ * audit row and an `envelope.viewed` event, in one batch; later opens record nothing more.
  */
 export async function openSigningLink(services: Services, token: string, who: SignerContext): Promise<SigningState> {
   const link = await resolveLink(services, token);
   if (!link) return { kind: 'invalid' };
   const now = services.clock.now();
   const state = linkState(link, now);
+  // A role that asks for a code sees nothing, and is not "viewed", until this browser entered it.
+  const gate = await verificationGate(services, link, state, who);
+  if (gate) return gate;
   if (state.kind !== 'sign' || link.recipient.status !== 'sent') return state;
 
   const { envelope, recipient } = link;

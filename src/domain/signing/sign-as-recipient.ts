@@ -8,6 +8,7 @@ import { signingWriteFailed } from '../shared/unavailable.js';
 import { acceptSubmission } from './accept-submission.js';
 import { linkState, waiting } from './link-state.js';
 import { resolveLink } from './resolve-link.js';
+import { verificationGate } from './verification-gate.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { allSigned, completedAt, earlierSignersDone, envelopeOpen, signedAt } from './signing-conditions.js';
@@ -27,6 +28,8 @@ export async function signAsRecipient(services: Services, token: string, submiss
   if (!link) return { kind: 'invalid' };
   const now = services.clock.now();
   const state = linkState(link, now);
+  const gate = await verificationGate(services, link, state, who);
+  if (gate) return gate;
   if (state.kind !== 'sign') return state;
   const values = acceptSubmission(state.fields, submission);
 

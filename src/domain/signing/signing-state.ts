@@ -95,12 +95,28 @@ export type SigningState =
   | { kind: 'voided'; envelope: SigningEnvelope }
   | { kind: 'expired'; envelope: SigningEnvelope }
   /** Everyone has signed; `documentReady` once the finished PDF is made (a queue job after completion). */
-  | { kind: 'completed'; envelope: SigningEnvelope; documentReady: boolean }
+  | { kind: 'completed'; envelope: SigningEnvelope; documentReady: boolean; signedByThisRecipient?: boolean }
   /** A copy recipient's link, before completion: nothing to sign. */
-  | { kind: 'copy'; envelope: SigningEnvelope };
+  | { kind: 'copy'; envelope: SigningEnvelope }
+  /** The signer's role asks for a code first: nothing of the document shows until it is entered. */
+  | { kind: 'verify'; envelope: SigningEnvelope; recipient: { name: string }; step: VerificationStep };
 
-/** Who acted, for the audit trail. */
-export type SignerContext = { ip: string; userAgent: string | null };
+/** Where a signer stands in proving who they are (verification-gate.ts). */
+export type VerificationStep = {
+  channel: 'email' | 'sms';
+  /** The address or number the code goes to, masked (`d***@example.com`). */
+  destination: string;
+  /** The code that counts now, while it can still be entered; null before the first or after it died. */
+  code: { expiresAt: Date; triesLeft: number } | null;
+  /** When a new code may be sent; null: now. */
+  nextSendAt: Date | null;
+};
+
+/**
+ * Who acted, for the audit trail; and, for a role that asks for a code, this browser's proof that
+ * it was entered here (verification-proof.ts).
+ */
+export type SignerContext = { ip: string; userAgent: string | null; proof?: string | null };
 
 /**
  * A signing form as posted: values by field id (a drawn signature is a `data:image/png;base64,`

@@ -60,6 +60,7 @@ export async function importTemplate(
         locked: role.locked,
         recipientName: role.recipient?.name ?? null,
         recipientEmail: role.recipient?.email ?? null,
+        verification: role.verification ?? 'none',
       })),
     ),
     ...(definition.fields.length > 0

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { emailAddress, multiLineText, requiredSingleLineText, singleLineText } from '../../http/schemas.js';
 import { LANGUAGES } from '../../i18n/languages.js';
+import { verificationMethods } from '../../data/schema.js';
 
 export const fieldTypes = ['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email'] as const;
 
@@ -19,6 +20,8 @@ const Role = z.strictObject({
   order: z.number().int().min(1).max(50),
   locked: z.boolean().default(false),
   recipient: z.strictObject({ name: requiredSingleLineText(120), email: emailAddress(150) }).nullable().optional(),
+  /** What the role's signer proves before the document opens: a code by e-mail or by text message (sms_code needs the recipient's contact_number in the send). */
+  verification: z.enum(verificationMethods, { message: `Must be one of ${verificationMethods.join(', ')}.` }).optional(),
 });
 
 const Field = z.strictObject({
@@ -58,6 +61,10 @@ export const TemplateDefinition = z
       seen.add(role.name);
       if (role.locked && !role.recipient) {
         ctx.addIssue({ code: 'custom', path: ['roles', index, 'recipient'], message: 'A locked role needs its fixed recipient.' });
+      }
+      // A locked role's fixed recipient has no number to text a code to.
+      if (role.locked && role.verification === 'sms_code') {
+        ctx.addIssue({ code: 'custom', path: ['roles', index, 'verification'], message: 'A locked role has no contact number: use email_code.' });
       }
       if (!role.locked && role.recipient) {
         ctx.addIssue({ code: 'custom', path: ['roles', index, 'recipient'], message: 'Only a locked role has a fixed recipient.' });

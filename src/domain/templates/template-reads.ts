@@ -14,7 +14,7 @@ export type DocumentSummary = { fileName: string; sha256: string; pages: PageSiz
 export const rolesJson = (templateId: SQL) => sql<RoleRow[]>`(
   select coalesce(json_agg(json_build_object(
     'id', r.id, 'companyId', r.company_id, 'templateId', r.template_id, 'name', r.name, 'type', r.type, 'order', r."order",
-    'locked', r.locked, 'recipientName', r.recipient_name, 'recipientEmail', r.recipient_email
+    'locked', r.locked, 'recipientName', r.recipient_name, 'recipientEmail', r.recipient_email, 'verification', r.verification
   ) order by r."order", r.name), '[]'::json)
   from template_roles r where r.template_id = ${templateId})`;
 

@@ -1,5 +1,5 @@
 import { type Language, isLanguage } from '../../i18n/languages.js';
-import { type Reminders, type RoleType, type SigningOrder, templateRoles, type templates } from '../../data/schema.js';
+import { type Reminders, type RoleType, type SigningOrder, templateRoles, type templates, type VerificationMethod } from '../../data/schema.js';
 
 export type TemplateRole = {
   name: string;
@@ -8,6 +8,10 @@ export type TemplateRole = {
   locked: boolean;
   /** The fixed recipient of a locked role; null for roles a send assigns. */
   recipient: { name: string; email: string } | null;
+  /** What its signer proves before the document opens. */
+  verification: VerificationMethod;
+  /** Whether a send must give this role's recipient a contact_number (a code by text message). */
+  contact_number_required: boolean;
 };
 
 export type TemplateSummary = {
@@ -27,7 +31,9 @@ export type TemplateSummary = {
 };
 
 type TemplateRow = typeof templates.$inferSelect;
-type RoleRow = Pick<typeof templateRoles.$inferSelect, 'name' | 'type' | 'order' | 'locked' | 'recipientName' | 'recipientEmail'>;
+type RoleRow = Pick<typeof templateRoles.$inferSelect, 'name' | 'type' | 'order' | 'locked' | 'recipientName' | 'recipientEmail'> & {
+  verification?: VerificationMethod | null;
+};
 
 export function toTemplateSummary(template: TemplateRow, roles: RoleRow[]): TemplateSummary {
   return {
@@ -53,5 +59,7 @@ function toTemplateRole(role: RoleRow): TemplateRole {
     order: role.order,
     locked: role.locked,
     recipient: role.locked && role.recipientEmail ? { name: role.recipientName ?? '', email: role.recipientEmail } : null,
+    verification: role.verification ?? 'none',
+    contact_number_required: role.verification === 'sms_code',
   };
 }

@@ -8,6 +8,7 @@
 import { html } from 'hono/html';
 import { LANGUAGES, type Language, type Messages, languageNames } from '../../i18n/index.js';
 import { type PageBrand, brandLine, brandStylesheet } from './brand-header.js';
+import { type PageEmbed, embedMeta } from './embed-meta.js';
 
 export type Html = ReturnType<typeof html>;
 
@@ -18,11 +19,21 @@ export type Html = ReturnType<typeof html>;
  */
 const webFont: Partial<Record<Language, string>> = { ja: 'noto-sans-jp', 'zh-Hans': 'noto-sans-sc' };
 
-/** The page's address in each language: the same link with `?lang=`. */
-export type LanguageLinks = { path: string };
+/** The page's address in each language: the same link with `?lang=` (and `keep`, the rest of its query to keep). */
+export type LanguageLinks = { path: string; keep?: string };
 
-export function layout(options: { m: Messages; title: string; main: Html; withScript?: boolean; languageLinks?: LanguageLinks; brand?: PageBrand | undefined }): Html {
+export function layout(options: {
+  m: Messages;
+  title: string;
+  main: Html;
+  withScript?: boolean;
+  languageLinks?: LanguageLinks;
+  brand?: PageBrand | undefined;
+  embed?: PageEmbed | undefined;
+}): Html {
   const { m } = options;
+  // Inside an integrator's frame, every page runs the script that tells the parent what happened.
+  const withScript = options.withScript || options.embed !== undefined;
   return html`<!doctype html>
 <html lang="${m.language}" dir="${m.dir}">
 <head>
@@ -34,7 +45,8 @@ export function layout(options: { m: Messages; title: string; main: Html; withSc
 <link rel="stylesheet" href="/static/sign.css">
 ${webFont[m.language] ? html`<link rel="stylesheet" href="/static/vendor/fonts/${webFont[m.language]}.css">` : ''}
 ${brandStylesheet(options.brand)}
-${options.withScript ? html`<script type="module" src="/static/sign.js"></script>` : ''}
+${embedMeta(options.embed)}
+${withScript ? html`<script type="module" src="/static/sign.js"></script>` : ''}
 </head>
 <body>
 <a class="skip-link" href="#main">${m.text('page.skipLink')}</a>
@@ -57,7 +69,7 @@ ${options.main}
  * marked with that language so a screen reader speaks it right; the page's own is the current one.
  */
 function languageSwitcher(m: Messages, links: LanguageLinks): Html {
-  const href = (language: Language) => `${links.path}?lang=${encodeURIComponent(language)}`;
+  const href = (language: Language) => `${links.path}?lang=${encodeURIComponent(language)}${links.keep ?? ''}`;
   return html`<nav class="language-switcher" aria-label="${m.text('page.language')}">
 <details>
 <summary>${m.text('page.languageNow', { name: m.name })}</summary>
@@ -79,11 +91,13 @@ export function noticePage(options: {
   tone?: 'info' | 'success' | 'warning';
   languageLinks?: LanguageLinks;
   brand?: PageBrand | undefined;
+  embed?: PageEmbed | undefined;
 }): Html {
   return layout({
     m: options.m,
     languageLinks: options.languageLinks,
     brand: options.brand,
+    embed: options.embed,
     title: options.title,
     main: html`<section class="notice notice-${options.tone ?? 'info'}" aria-labelledby="notice-title">
 <h1 id="notice-title">${options.heading ?? options.title}</h1>

@@ -15,6 +15,7 @@ import {
 } from '../../domain/signing/signing-state.js';
 import type { MessageKey, Messages } from '../../i18n/index.js';
 import type { PageBrand } from './brand-header.js';
+import type { PageEmbed } from './embed-meta.js';
 import { type Html, type LanguageLinks, dateText, layout } from './layout.js';
 
 export type SignState = Extract<SigningState, { kind: 'sign' }>;
@@ -24,7 +25,7 @@ export type ShownProblem = { field: string | null; message: string };
 
 export type SignPageModel = {
   state: SignState;
-  links: { sign: string; decline: string; document: string; download: string; language?: LanguageLinks; brand?: PageBrand | undefined };
+  links: { sign: string; decline: string; document: string; download: string; language?: LanguageLinks; brand?: PageBrand | undefined; embed?: PageEmbed | undefined };
   formToken: string;
   /** What the signer sent, shown again beside the problems (values by field id). */
   values?: Record<string, string>;
@@ -71,6 +72,7 @@ export function signPage(m: Messages, model: SignPageModel): Html {
     m,
     languageLinks: model.links.language,
     brand: model.links.brand,
+    embed: model.links.embed,
     title: m.text('sign.title', { title: state.envelope.title }),
     withScript: true,
     main: html`<div class="envelope-head">

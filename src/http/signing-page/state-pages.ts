@@ -6,11 +6,12 @@ import { html } from 'hono/html';
 import type { SigningEnvelope, SigningState } from '../../domain/signing/signing-state.js';
 import type { Messages } from '../../i18n/index.js';
 import type { PageBrand } from './brand-header.js';
+import type { PageEmbed } from './embed-meta.js';
 import { type Html, type LanguageLinks, dateText, noticePage } from './layout.js';
 import { invalidLinkPage } from './notice-pages.js';
 import { DECLINE_FIELD, type Problem, declineForm, problemSummary, problemText } from './sign-page.js';
 
-export type OtherState = Exclude<SigningState, { kind: 'sign' }>;
+export type OtherState = Exclude<SigningState, { kind: 'sign' } | { kind: 'verify' }>;
 
 const documentLine = (m: Messages, envelope: SigningEnvelope) =>
   html`<p class="envelope-line">${m.html('state.documentLine', { title: envelope.title })}<br>${m.html('state.sentBy', { sender: envelope.senderEmail })}</p>`;
@@ -21,10 +22,10 @@ export type EarlyDecline = { action: string; formToken: string; reason?: string;
 export function statePage(
   m: Messages,
   state: OtherState,
-  links: { document: string; download: string; language?: LanguageLinks; brand?: PageBrand | undefined },
+  links: { document: string; download: string; language?: LanguageLinks; brand?: PageBrand | undefined; embed?: PageEmbed | undefined },
   decline?: EarlyDecline,
 ): Html {
-  const page = (options: Omit<Parameters<typeof noticePage>[0], 'm' | 'languageLinks'>) => noticePage({ m, languageLinks: links.language, brand: links.brand, ...options });
+  const page = (options: Omit<Parameters<typeof noticePage>[0], 'm' | 'languageLinks'>) => noticePage({ m, languageLinks: links.language, brand: links.brand, embed: links.embed, ...options });
   const paragraph = (text: string) => html`<p>${text}</p>`;
   switch (state.kind) {
     case 'invalid':

@@ -1,0 +1,50 @@
+import { apiErrorOf } from './api-error.js';
+/** Taken off a token's life, so that a request never leaves with a token about to expire on the way. */
+const EARLY_RENEWAL_MS = 30_000;
+/**
+ * The bearer token an API key is exchanged for (`POST /v1/auth/token`), kept until shortly before
+ * it expires. Concurrent callers share one exchange.
+ */
+export class AccessTokenCache {
+    baseUrl;
+    apiKey;
+    fetchImpl;
+    now;
+    current;
+    pending;
+    /** How many exchanges were made: the client's way to show that it caches. */
+    exchanges = 0;
+    constructor(baseUrl, apiKey, fetchImpl, now = Date.now) {
+        this.baseUrl = baseUrl;
+        this.apiKey = apiKey;
+        this.fetchImpl = fetchImpl;
+        this.now = now;
+    }
+    async token() {
+        if (this.current && this.now() < this.current.renewAt)
+            return this.current.token;
+        this.pending ??= this.exchange().finally(() => (this.pending = undefined));
+        return this.pending;
+    }
+    /** Forgets the token (the service refused it); the next call exchanges the key again. */
+    forget(refused) {
+        if (this.current?.token === refused)
+            this.current = undefined;
+    }
+    async exchange() {
+        this.exchanges++;
+        const response = await this.fetchImpl(`${this.baseUrl}/v1/auth/token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json' },
+            body: JSON.stringify({ api_key: this.apiKey }),
+        });
+        const body = await response.json().catch(() => undefined);
+        if (!response.ok)
+            throw apiErrorOf(response, body);
+        const { access_token, expires_in } = body;
+        const lifeMs = expires_in * 1000;
+        // A short-lived token is renewed at half its life rather than never being reused.
+        this.current = { token: access_token, renewAt: this.now() + Math.max(lifeMs - EARLY_RENEWAL_MS, lifeMs / 2) };
+        return access_token;
+    }
+}

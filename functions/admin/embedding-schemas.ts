@@ -1,0 +1,24 @@
+import { z } from '@hono/zod-openapi';
+import { MAX_ALLOWED_ORIGINS, MAX_ORIGIN_CHARS } from '../../src/domain/companies/embedding.js';
+
+const origins = z.array(z.string().max(MAX_ORIGIN_CHARS)).max(MAX_ALLOWED_ORIGINS, { message: `At most ${MAX_ALLOWED_ORIGINS} origins.` });
+
+export const EmbeddingInput = z
+  .strictObject({
+    allowed_origins: origins.openapi({
+      description:
+        `The origins whose pages may show this company's signing pages in a frame, at most ${MAX_ALLOWED_ORIGINS}: ` +
+        '`https://` scheme, host and port, without path, query, fragment or credentials. Stored as browsers spell an origin ' +
+        '(lower-case host, default port dropped); a duplicate is refused. `http://` only for localhost, 127.0.0.0/8 and [::1], ' +
+        'and only on the embedded and dev servers. `[]` allows no frame.',
+      example: ['https://app.example.com'],
+    }),
+  })
+  .openapi('EmbeddingInput', { description: 'Replaces the whole list.' });
+
+export const EmbeddingRecord = z
+  .object({
+    company_id: z.string(),
+    allowed_origins: z.array(z.string()).openapi({ example: ['https://app.example.com'] }),
+  })
+  .openapi('Embedding');

@@ -1,0 +1,28 @@
+import { createRoute, type RouteHandler } from '@hono/zod-openapi';
+import { getEmbedding } from '../../src/domain/companies/embedding.js';
+import { requireCompany } from '../../src/domain/companies/find-company.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
+import { adminSecurity, companyIdParam } from './admin-schemas.js';
+import { EmbeddingRecord } from './embedding-schemas.js';
+
+export const route = createRoute({
+  method: 'get',
+  path: '/admin/v1/companies/{companyId}/embedding',
+  operationId: 'adminGetEmbedding',
+  tags: ['Admin'],
+  summary: "The origins allowed to show a company's signing pages in a frame",
+  security: adminSecurity,
+  request: { params: companyIdParam },
+  responses: {
+    200: jsonContent(EmbeddingRecord, 'The list; empty when no origin may frame the pages.', false),
+    ...errorResponses('unauthorized', 'company_not_found'),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { companyId } = c.req.valid('param');
+  const services = c.get('services');
+  await requireCompany(services, companyId);
+  return c.json(await getEmbedding(services, companyId), 200);
+};

@@ -1,0 +1,38 @@
+/**
+ * POST /sign/{token}/code: sends the signer a new code (`form_token`, `lang`). Sent: 303 to the
+ * page, which asks for it. Too soon: the page again saying when, 429. The provider failed: the
+ * page again saying so, 503 (nothing counted against the limits).
+ */
+import type { Context } from 'hono';
+import { sendVerificationCode } from '../../src/domain/signing/verification-codes.js';
+import { openSigningLink } from '../../src/domain/signing/open-link.js';
+import type { AppEnv } from '../../src/http/app-env.js';
+import { verifyFormToken } from '../../src/http/form-token.js';
+import { formLanguageOf, formTokenOf, isTokenShaped, readForm } from '../../src/http/signing-form.js';
+import { chosenLanguage, pageLanguage, pageMessages } from '../../src/http/signing-language.js';
+import { embedOriginOf } from '../../src/http/signing-embedding.js';
+import { forbiddenPage, invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
+import { linksOf, respondWithState, signerOf, tokenOf } from './signing-page.js';
+
+export async function sendVerificationCodeHandler(c: Context<AppEnv>): Promise<Response> {
+  const token = tokenOf(c);
+  if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
+  const services = c.get('services');
+  const entries = await readForm(c);
+  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
+
+  const signer = signerOf(c);
+  const language = formLanguageOf(entries) ?? pageLanguage(c);
+  const outcome = await sendVerificationCode(services, token, signer, language);
+  const back = linksOf(token, chosenLanguage(c), embedOriginOf(c)).sign;
+  switch (outcome.kind) {
+    case 'sent':
+      return c.redirect(back, 303);
+    case 'not_needed':
+      return outcome.state.kind === 'invalid' ? respondWithState(c, token, outcome.state) : c.redirect(back, 303);
+    case 'too_soon':
+      return respondWithState(c, token, await openSigningLink(services, token, signer), { problems: [], verification: { kind: 'too_soon', at: outcome.nextSendAt, status: 429 } }, language);
+    case 'not_sent':
+      return respondWithState(c, token, await openSigningLink(services, token, signer), { problems: [], verification: { kind: 'not_sent', status: 503 } }, language);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Embedded signing: the origins a company allows to show its signing pages in a frame of their
+ * own page. The signing page's `frame-ancestors` lists exactly these, and the page tells only one
+ * of them (the one its link names) what happens on it.
+ *
+ * An origin is what a browser compares: scheme, host and port, nothing else. Each is stored in the
+ * one spelling a browser gives it (`URL.origin`: lower-case host, default port dropped, an
+ * international name in its ASCII form), so what is stored is what a parent page's origin equals.
+ * `http://` is for a page on this machine only, and only where the service allows development
+ * relaxations (the switch that also lets webhooks reach loopback): a deployed service frames its
+ * pages only into pages served over TLS.
+ */
+import { eq } from 'drizzle-orm';
+import { embeddingSettings, recipients } from '../../data/schema.js';
+import { type Issue, validationFailed } from '../../errors.js';
+import { isRecipientId } from '../../lib/ids.js';
+import type { AppConfig, Services } from '../../services.js';
+
+export const MAX_ALLOWED_ORIGINS = 10;
+/** Far above any real origin; a longer text is not looked at. */
+export const MAX_ORIGIN_CHARS = 300;
+
+export type Embedding = { company_id: string; allowed_origins: string[] };
+
+/** The relaxation of the embedded and dev servers, the same one that lets webhooks reach this machine. */
+export const allowsLoopbackHttp = (config: AppConfig) => config.allowPrivateWebhookTargets === true;
+
+/** A host name a frame-ancestors source can name: letters, digits, hyphens and dots (an IPv6 address in brackets). */
+const sourceHost = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$|^\[[0-9a-f:.]+\]$/;
+
+const isLoopbackHost = (host: string) => host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/** The origin in its one spelling, or why it is refused, in words an integrator understands. */
+export function normaliseOrigin(raw: string, options: { allowLoopbackHttp: boolean }): { origin: string } | { problem: string } {
+  const refuse = (problem: string) => ({ problem });
+  if (/[\p{Cc}\p{Cf}\s]/u.test(raw)) return refuse('Must not contain spaces, control or invisible characters.');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse('Must be an origin such as https://app.example.com.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse(`Must start with https:// (it starts with ${url.protocol}).`);
+  if (url.username !== '' || url.password !== '') return refuse('Must not contain a user name or password.');
+  // The URL standard drops an empty query or fragment (`?`, `#`); the text is what the integrator meant.
+  if (raw.includes('?') || raw.includes('#')) return refuse('Must be an origin only: no query (?) or fragment (#).');
+  // A single trailing slash is the empty path that every origin has; anything more is a page, not an origin.
+  if (url.pathname !== '/' || /^[a-z][a-z0-9+.-]*:\/\/[^/]*\/./i.test(raw)) return refuse('Must be an origin only (scheme, host and port), without a path: every page of the origin may frame the signing page.');
+  if (url.hostname.includes('*')) return refuse('Must name one host: wildcards are not accepted.');
+  if (!sourceHost.test(url.hostname)) return refuse('Must have a host name of letters, digits, hyphens and dots.');
+  if (url.port === '0') return refuse('Port 0 cannot be an origin.');
+  if (url.protocol === 'http:') {
+    if (!options.allowLoopbackHttp) return refuse('Must start with https://: a signing page is framed only into pages served over TLS.');
+    if (!isLoopbackHost(url.hostname)) return refuse('Must start with https://: http:// is accepted for this machine only (localhost, 127.0.0.0/8, [::1]).');
+  }
+  return { origin: url.origin };
+}
+
+/** The list in its stored spelling, or 422 validation_failed naming each item refused (`allowed_origins[3]`). */
+export function checkAllowedOrigins(raw: readonly string[], options: { allowLoopbackHttp: boolean }): string[] {
+  const issues: Issue[] = [];
+  const seen = new Map<string, number>();
+  if (raw.length > MAX_ALLOWED_ORIGINS) issues.push({ path: 'allowed_origins', message: `At most ${MAX_ALLOWED_ORIGINS} origins (${raw.length} given).` });
+  raw.forEach((text, index) => {
+    const path = `allowed_origins[${index}]`;
+    const checked = normaliseOrigin(text, options);
+    if ('problem' in checked) return void issues.push({ path, message: `${JSON.stringify(text.slice(0, 100))}: ${checked.problem}` });
+    const first = seen.get(checked.origin);
+    if (first !== undefined) return void issues.push({ path, message: `${JSON.stringify(checked.origin)} is given twice: it is allowed_origins[${first}] already.` });
+    seen.set(checked.origin, index);
+  });
+  if (issues.length > 0) throw validationFailed(issues);
+  return [...seen.keys()];
+}
+
+export async function getEmbedding(services: Services, companyId: string): Promise<Embedding> {
+  const [row] = await services.database.db
+    .select({ allowedOrigins: embeddingSettings.allowedOrigins })
+    .from(embeddingSettings)
+    .where(eq(embeddingSettings.companyId, companyId))
+    .limit(1);
+  return { company_id: companyId, allowed_origins: row?.allowedOrigins ?? [] };
+}
+
+/** Replaces the company's list (the company was checked by the caller); an empty list allows no frame. */
+export async function putEmbedding(services: Services, companyId: string, raw: readonly string[]): Promise<Embedding> {
+  const allowedOrigins = checkAllowedOrigins(raw, { allowLoopbackHttp: allowsLoopbackHttp(services.config) });
+  const updatedAt = services.clock.now();
+  await services.database.db
+    .insert(embeddingSettings)
+    .values({ companyId, allowedOrigins, updatedAt })
+    .onConflictDoUpdate({ target: embeddingSettings.companyId, set: { allowedOrigins, updatedAt } });
+  return { company_id: companyId, allowed_origins: allowedOrigins };
+}
+
+/**
+ * The origins allowed to frame the pages of a recipient's signing link, by the recipient id the
+ * link names (the caller knows whether the link is genuine). One read by primary keys.
+ */
+export async function allowedOriginsOfRecipient(services: Services, recipientId: string): Promise<string[]> {
+  if (!isRecipientId(recipientId)) return [];
+  const [row] = await services.database.db
+    .select({ allowedOrigins: embeddingSettings.allowedOrigins })
+    .from(recipients)
+    .innerJoin(embeddingSettings, eq(embeddingSettings.companyId, recipients.companyId))
+    .where(eq(recipients.id, recipientId))
+    .limit(1);
+  return row?.allowedOrigins ?? [];
+}

@@ -1,0 +1,212 @@
+/**
+ * Sending a signer their code, and checking the code they enter. A code is six digits from the
+ * platform's CSPRNG, sent straight from the request (a queue message carries no secrets, and only
+ * the code's keyed hash is kept, from which no consumer could rebuild it), and lives ten minutes
+ * for five tries. The limits are checked by the database inside the batch that records the code,
+ * under the recipient's row lock, so that two clicks at once send one code.
+ */
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { insertWhen } from '../../data/insert-when.js';
+import { auditEvents, recipients, verificationCodes } from '../../data/schema.js';
+import { type Language, messagesFor } from '../../i18n/index.js';
+import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
+import { logError } from '../../lib/log-error.js';
+import { asSingleLine } from '../../lib/single-line-text.js';
+import type { Services } from '../../services.js';
+import { brandLook } from '../companies/brand-look.js';
+import { brandedEmail } from '../emails/branded-email.js';
+import type { Letter } from '../emails/letter.js';
+import { signingWriteFailed } from '../shared/unavailable.js';
+import { linkState } from './link-state.js';
+import { type Link, resolveLink } from './resolve-link.js';
+import { signerAudit } from './signer-audit.js';
+import type { SignerContext, SigningState } from './signing-state.js';
+import {
+  CODE_LIFETIME_MS,
+  CODE_TRIES,
+  channelOf,
+  destinationOf,
+  HOUR_MS,
+  liveCode,
+  nextSendAt,
+  RESEND_AFTER_MS,
+  recentCodes,
+  SENDS_PER_HOUR,
+  verificationGate,
+} from './verification-gate.js';
+import { makeProof } from './verification-proof.js';
+
+/** Six digits, uniform: values of 32 bits at or above the last whole million are drawn again. */
+export function sixDigitCode(): string {
+  const limit = 4_294_000_000;
+  for (;;) {
+    const [value] = crypto.getRandomValues(new Uint32Array(1));
+    if (value! < limit) return String(value! % 1_000_000).padStart(6, '0');
+  }
+}
+
+/** The kept form of a code: an HMAC under a key of the token secret's, bound to the recipient. */
+export async function codeHash(tokenSecret: Uint8Array, recipientId: string, code: string): Promise<string> {
+  return hmacBase64url(await derivedHmacKey(tokenSecret, 'esign verification code v1'), `${recipientId}.${code}`);
+}
+
+export type CodeSendOutcome =
+  /** Nothing to verify (another role, a proof already held, an ended envelope): the link's state. */
+  | { kind: 'not_needed'; state: SigningState }
+  | { kind: 'sent' }
+  | { kind: 'too_soon'; nextSendAt: Date }
+  /** The provider did not take it; nothing counts against the limits. */
+  | { kind: 'not_sent' };
+
+/** Sends a new code, in `language` (the page's), if the limits allow one now. */
+export async function sendVerificationCode(services: Services, token: string, who: SignerContext, language: Language): Promise<CodeSendOutcome> {
+  const link = await resolveLink(services, token);
+  if (!link) return { kind: 'not_needed', state: { kind: 'invalid' } };
+  const now = services.clock.now();
+  const state = linkState(link, now);
+  if (!(await verificationGate(services, link, state, who))) return { kind: 'not_needed', state };
+  const { recipient, envelope } = link;
+  const waitUntil = nextSendAt(await recentCodes(services, recipient.id, now), now);
+  if (waitUntil) return { kind: 'too_soon', nextSendAt: waitUntil };
+
+  const code = sixDigitCode();
+  const hash = await codeHash(services.config.tokenSecret, recipient.id, code);
+  const id = crypto.randomUUID();
+  const channel = channelOf(recipient);
+  const at = (ms: number) => sql`${new Date(now.getTime() - ms).toISOString()}::timestamptz`;
+  const withinLimits = sql`not exists (select 1 from ${verificationCodes} where ${verificationCodes.recipientId} = ${recipient.id} and ${verificationCodes.sentAt} > ${at(RESEND_AFTER_MS)})
+    and (select count(*) from ${verificationCodes} where ${verificationCodes.recipientId} = ${recipient.id} and ${verificationCodes.sentAt} > ${at(HOUR_MS)}) < ${SENDS_PER_HOUR}`;
+  await services.database
+    .atomic((q) => [
+      // The lock: a second send for this recipient waits here, then sees the first's code.
+      q.update(recipients).set({ status: sql`${recipients.status}` }).where(eq(recipients.id, recipient.id)),
+      insertWhen(
+        q,
+        verificationCodes,
+        {
+          id,
+          companyId: envelope.companyId,
+          envelopeId: envelope.id,
+          recipientId: recipient.id,
+          channel,
+          codeHash: hash,
+          sentAt: now,
+          expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS),
+          attempts: 0,
+        },
+        withinLimits,
+      ),
+    ])
+    .catch((err: unknown) => {
+      throw signingWriteFailed(err);
+    });
+  const { db } = services.database;
+  const [claimed] = await db.select({ id: verificationCodes.id }).from(verificationCodes).where(eq(verificationCodes.id, id)).limit(1);
+  if (!claimed) {
+    const again = nextSendAt(await recentCodes(services, recipient.id, now), now);
+    return again ? { kind: 'too_soon', nextSendAt: again } : { kind: 'not_sent' };
+  }
+
+  try {
+    await deliver(services, link, code, id, language);
+  } catch (err) {
+    // Told without the code: the error names the provider's answer only.
+    logError(`a verification code could not be sent by ${channel}`, err);
+    await db.delete(verificationCodes).where(eq(verificationCodes.id, id)).catch(() => {});
+    return { kind: 'not_sent' };
+  }
+  await db.insert(auditEvents).values({
+    companyId: envelope.companyId,
+    envelopeId: envelope.id,
+    kind: 'recipient.code_sent',
+    createdAt: now,
+    ...signerAudit(recipient, who, { channel, to: destinationOf(recipient), code_id: id }),
+  });
+  return { kind: 'sent' };
+}
+
+async function deliver(services: Services, link: Link, code: string, codeId: string, language: Language): Promise<void> {
+  const { recipient, envelope } = link;
+  const m = messagesFor(language);
+  const look = await brandLook(services, envelope.companyId);
+  const values = { code, title: asSingleLine(envelope.title), from: look.displayName, minutes: CODE_LIFETIME_MS / 60_000 };
+  if (channelOf(recipient) === 'sms') {
+    if (!services.sms) throw new Error('No text-message sender is configured.');
+    await services.sms.send({ to: recipient.contactNumber ?? '', body: m.text('sms.code', values), tags: { envelope_id: envelope.id, recipient_id: recipient.id, kind: 'verification_code' } });
+    return;
+  }
+  const letter: Letter = {
+    subject: m.text('email.code.subject', values),
+    preheader: m.text('email.code.preheader', values),
+    paragraphs: [{ text: m.text('email.code.lead', values), html: m.html('email.code.lead', values) }],
+    notes: [m.text('email.code.notes', values)],
+    footer: m.text('email.request.footer', { sender: envelope.senderEmail, company: look.displayName }),
+  };
+  await services.mailer.send(
+    brandedEmail(look, { language, dir: m.dir }, letter, {
+      to: { name: asSingleLine(recipient.name), email: recipient.email },
+      tags: { envelope_id: envelope.id, recipient_id: recipient.id, kind: 'verification_code' },
+      idempotencyKey: `${recipient.id}.code.${codeId}`,
+    }),
+  );
+}
+
+export type CodeCheckOutcome =
+  | { kind: 'not_needed'; state: SigningState }
+  /** The right code: the browser's proof, to keep. */
+  | { kind: 'verified'; proof: string }
+  | { kind: 'wrong'; triesLeft: number }
+  /** The newest code is past its ten minutes, or had its five tries, or none was sent: send a new one. */
+  | { kind: 'expired' }
+  | { kind: 'dead' }
+  | { kind: 'no_code' };
+
+/** Checks `presented` (six digits) against the recipient's newest code; every try counts, right or wrong. */
+export async function checkVerificationCode(services: Services, token: string, presented: string, who: SignerContext): Promise<CodeCheckOutcome> {
+  const link = await resolveLink(services, token);
+  if (!link) return { kind: 'not_needed', state: { kind: 'invalid' } };
+  const now = services.clock.now();
+  const state = linkState(link, now);
+  if (!(await verificationGate(services, link, state, who))) return { kind: 'not_needed', state };
+  const { recipient, envelope } = link;
+  const codes = await recentCodes(services, recipient.id, now);
+  const newest = codes[0];
+  if (!newest || newest.usedAt !== null) return { kind: 'no_code' };
+
+  const { db } = services.database;
+  const audit = (kind: string, extra: Record<string, unknown>) => ({
+    companyId: envelope.companyId,
+    envelopeId: envelope.id,
+    kind,
+    createdAt: now,
+    ...signerAudit(recipient, who, { channel: newest.channel, code_id: newest.id, ...extra }),
+  });
+  const refused = async (reason: 'expired' | 'dead') => {
+    await db.insert(auditEvents).values(audit('recipient.code_failed', { reason }));
+    return { kind: reason } as const;
+  };
+  if (!liveCode(codes, now)) return refused(newest.attempts >= CODE_TRIES ? 'dead' : 'expired');
+
+  // The try is counted before the code is compared, so that no number of tries at once gets more than five.
+  const [counted] = await db
+    .update(verificationCodes)
+    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+    .where(and(eq(verificationCodes.id, newest.id), isNull(verificationCodes.usedAt), lt(verificationCodes.attempts, CODE_TRIES), gt(verificationCodes.expiresAt, now)))
+    .returning({ attempts: verificationCodes.attempts });
+  if (!counted) return refused(newest.expiresAt <= now ? 'expired' : 'dead');
+
+  const right = timingSafeEqual(await codeHash(services.config.tokenSecret, recipient.id, presented), newest.codeHash);
+  if (!right) {
+    await db.insert(auditEvents).values(audit('recipient.code_failed', { reason: 'wrong', attempt: counted.attempts, of: CODE_TRIES }));
+    return { kind: 'wrong', triesLeft: CODE_TRIES - counted.attempts };
+  }
+  await services.database
+    .atomic((q) => [
+      q.update(verificationCodes).set({ usedAt: now }).where(and(eq(verificationCodes.id, newest.id), isNull(verificationCodes.usedAt))),
+      q.insert(auditEvents).values(audit('recipient.verified', { to: destinationOf(recipient) })),
+    ])
+    .catch((err: unknown) => {
+      throw signingWriteFailed(err);
+    });
+  return { kind: 'verified', proof: await makeProof(services.config.tokenSecret, recipient.id, now) };
+}

@@ -1,0 +1,56 @@
+/**
+ * How a browser shows that its signer entered their code: the proof (verification-proof.ts) in a
+ * cookie scoped to the link's own path (HttpOnly, SameSite=Lax, Secure on https), and also in the
+ * page's own addresses (`?vp=`), as the form token is in its forms. The cookie remembers it when
+ * the link is opened again in this browser; the address carries it where a browser withholds the
+ * cookie, in a page framed by another site. A second browser has neither, and must verify again.
+ */
+import type { Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { isProofShaped, PROOF_LIFETIME_MS } from '../domain/signing/verification-proof.js';
+import type { AppEnv } from './app-env.js';
+
+export const PROOF_QUERY = 'vp';
+const PROOF_COOKIE = 'esign_verified';
+
+/** The proof in the page's address, if one is there: links made for the page keep it. */
+export function proofInAddress(c: Context<AppEnv>): string | null {
+  const proof = c.req.query(PROOF_QUERY);
+  return isProofShaped(proof) ? proof : null;
+}
+
+/** The proof this request brings: in its address, else in the link's cookie. */
+export function proofOf(c: Context<AppEnv>): string | null {
+  const cookie = getCookie(c, PROOF_COOKIE);
+  return proofInAddress(c) ?? (isProofShaped(cookie) ? cookie : null);
+}
+
+export function rememberProof(c: Context<AppEnv>, token: string, proof: string): void {
+  setCookie(c, PROOF_COOKIE, proof, {
+    path: `/sign/${token}`,
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: c.get('services').config.baseUrl.startsWith('https:'),
+    maxAge: PROOF_LIFETIME_MS / 1000,
+  });
+}
+
+/** `path` with the proof added to its query, when there is one. */
+export const withProof = (path: string, proof: string | null) =>
+  proof ? `${path}${path.includes('?') ? '&' : '?'}${PROOF_QUERY}=${encodeURIComponent(proof)}` : path;
+
+type PageLinks = { sign: string; decline: string; document: string; download: string; language: { path: string; keep?: string } };
+
+/** The page's links with the proof of its address kept on each, so a framed page stays verified. */
+export function keepProof<T extends PageLinks>(links: T, proof: string | null): T {
+  if (!proof) return links;
+  const kept = `&${PROOF_QUERY}=${encodeURIComponent(proof)}`;
+  return {
+    ...links,
+    sign: withProof(links.sign, proof),
+    decline: withProof(links.decline, proof),
+    document: withProof(links.document, proof),
+    download: withProof(links.download, proof),
+    language: { ...links.language, keep: `${links.language.keep ?? ''}${kept}` },
+  };
+}
