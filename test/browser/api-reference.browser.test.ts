@@ -7,23 +7,21 @@
  *
  * Skipped only when Chromium is not installed.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, projectRoot, type ServerRun, startServer } from '../embedded/server-process.js';
+import { freePort, projectRoot, type ServerRun } from '../embedded/server-process.js';
+import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumMissing = existsSync(CHROMIUM) ? null : `Chromium is not installed at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`;
 const ARTIFACTS = join(projectRoot, 'test', 'artifacts');
 
 // Registered only without Chromium, so that a normal run shows no skipped test, and this one says why.
 if (chromiumMissing !== null) {
   it('the API reference in a real browser', (context) => {
     console.warn(`Skipping the API reference browser test: ${chromiumMissing}`);
-    context.skip(chromiumMissing);
+    context.skip(chromiumMissing ?? undefined);
   });
 }
 
@@ -37,16 +35,7 @@ describe.skipIf(chromiumMissing !== null)('the API reference in Chromium, on the
     scratch = await mkdtemp(join(tmpdir(), 'esign-docs-browser-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const [started, launched] = await Promise.allSettled([
-      startServer({ PORT: String(port), DATA_DIR: join(scratch, 'data') }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      }),
-    ]);
-    if (started.status === 'fulfilled') server = started.value;
-    if (launched.status === 'fulfilled') browser = launched.value;
-    for (const result of [started, launched]) if (result.status === 'rejected') throw result.reason;
+    await startServerAndChromium(port, join(scratch, 'data'), (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }));
   });
 
   afterAll(async () => {

@@ -11,18 +11,16 @@
  *
  * Skipped only when Chromium is not installed.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerRun, freePort, startServer } from '../embedded/server-process.js';
+import { type ServerRun, freePort } from '../embedded/server-process.js';
+import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumMissing = existsSync(CHROMIUM) ? null : `Chromium is not installed at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`;
 
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const CLIENT = { role: 'Client', name: 'Cleo Client', email: 'cleo@example.com' };
@@ -86,7 +84,7 @@ async function serveParent(service: string): Promise<{ server: Server; origin: s
 if (chromiumMissing !== null) {
   it('embedded signing in a real browser', (context) => {
     console.warn(`Skipping the embedded signing browser suite: ${chromiumMissing}`);
-    context.skip(chromiumMissing);
+    context.skip(chromiumMissing ?? undefined);
   });
 }
 
@@ -135,16 +133,7 @@ describe.skipIf(chromiumMissing !== null)('embedded signing in Chromium, on the 
     scratch = await mkdtemp(join(tmpdir(), 'esign-embed-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const [started, launched] = await Promise.allSettled([
-      startServer({ PORT: String(port), DATA_DIR: join(scratch, 'data') }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      }),
-    ]);
-    if (started.status === 'fulfilled') server = started.value;
-    if (launched.status === 'fulfilled') browser = launched.value;
-    for (const result of [started, launched]) if (result.status === 'rejected') throw result.reason;
+    await startServerAndChromium(port, join(scratch, 'data'), (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }));
     for (let i = 0; i < 3; i++) parents.push(await serveParent(base));
     [allowed, allowedToo, notAllowed] = parents.map((parent) => parent.origin) as [string, string, string];
     // Third-party cookies blocked, as more and more browsers do by default: the page needs none.

@@ -17,16 +17,15 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SigningEnvelope } from '../../src/domain/signing/signing-state.js';
 import { statePage } from '../../src/http/signing-page/state-pages.js';
 import { errorPage, forbiddenPage, tooManyRequestsPage } from '../../src/http/signing-page/notice-pages.js';
 import { LANGUAGES, type Language, messagesFor } from '../../src/i18n/index.js';
-import { freePort, startServer, type ServerRun } from '../embedded/server-process.js';
+import { freePort, type ServerRun } from '../embedded/server-process.js';
+import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumMissing = existsSync(CHROMIUM) ? null : `Chromium is not installed at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`;
 
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const PHONE = { width: 390, height: 844 };
@@ -37,7 +36,7 @@ const printed = (output: string, label: string) => new RegExp(`^${label}:\\s+(\\
 if (chromiumMissing !== null) {
   it('the signing page in every language, in a real browser', (context) => {
     console.warn(`Skipping the browser suite: ${chromiumMissing}`);
-    context.skip(chromiumMissing);
+    context.skip(chromiumMissing ?? undefined);
   });
 }
 
@@ -99,16 +98,7 @@ describe.skipIf(chromiumMissing !== null)('the signing page in every language, i
     scratch = await mkdtemp(join(tmpdir(), 'esign-languages-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const [started, launched] = await Promise.allSettled([
-      startServer({ PORT: String(port), DATA_DIR: join(scratch, 'data') }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      }),
-    ]);
-    if (started.status === 'fulfilled') server = started.value;
-    if (launched.status === 'fulfilled') browser = launched.value;
-    for (const result of [started, launched]) if (result.status === 'rejected') throw result.reason;
+    await startServerAndChromium(port, join(scratch, 'data'), (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }));
     const exchanged = await fetch(`${base}/v1/auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

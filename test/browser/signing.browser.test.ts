@@ -10,20 +10,18 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { consent } from '../../src/domain/signing/signing-state.js';
-import { freePort, projectRoot, type ServerRun, startServer } from '../embedded/server-process.js';
+import { freePort, projectRoot, type ServerRun } from '../embedded/server-process.js';
+import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
 
 const run = promisify(execFile);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumMissing = existsSync(CHROMIUM) ? null : `Chromium is not installed at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`;
 
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const CLIENT = { role: 'Client', name: 'Cleo Client', email: 'cleo@example.com' };
@@ -70,7 +68,7 @@ async function pdfPages(path: string): Promise<number> {
 if (chromiumMissing !== null) {
   it('the signing ceremony in a real browser', (context) => {
     console.warn(`Skipping the browser suite: ${chromiumMissing}`);
-    context.skip(chromiumMissing);
+    context.skip(chromiumMissing ?? undefined);
   });
 }
 
@@ -206,18 +204,7 @@ describe.skipIf(chromiumMissing !== null)('the signing ceremony in Chromium, on 
     scratch = await mkdtemp(join(tmpdir(), 'esign-browser-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    // The server and the browser do not depend on each other: both start at once. Whichever
-    // started is kept, so that afterAll ends it even when the other failed.
-    const [started, launched] = await Promise.allSettled([
-      startServer({ PORT: String(port), DATA_DIR: join(scratch, 'data') }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      }),
-    ]);
-    if (started.status === 'fulfilled') server = started.value;
-    if (launched.status === 'fulfilled') browser = launched.value;
-    for (const result of [started, launched]) if (result.status === 'rejected') throw result.reason;
+    await startServerAndChromium(port, join(scratch, 'data'), (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }));
     adminToken = printed(server.output, 'Admin token')!;
     const apiKey = printed(server.output, 'API key')!;
     expect(adminToken).toMatch(/^adm_/);

@@ -1,0 +1,35 @@
+/**
+ * The browser suites' shared start: Debian's Chromium (or CHROMIUM_PATH), driven by playwright-core,
+ * beside the embedded server started as a user starts it.
+ */
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { type ServerRun, startServer } from '../embedded/server-process.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why the browser suites skip, or null when Chromium is there. */
+export const chromiumMissing = existsSync(CHROMIUM) ? null : `Chromium is not installed at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`;
+
+/** Headless, and nothing that reaches for the network on its own (this machine's network is closed). */
+const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export type ServerAndBrowser = { server: ServerRun & { output: string }; browser: Browser };
+
+/**
+ * Starts the embedded server on `port` over `dataDir` and Chromium at once: they do not depend on
+ * each other. Whichever started is handed to `keep` before a failure of the other is thrown, so
+ * that the suite's afterAll ends it.
+ */
+export async function startServerAndChromium(port: number, dataDir: string, keep: (started: Partial<ServerAndBrowser>) => void): Promise<ServerAndBrowser> {
+  const [started, launched] = await Promise.allSettled([
+    startServer({ PORT: String(port), DATA_DIR: dataDir }),
+    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+  ]);
+  keep({
+    ...(started.status === 'fulfilled' ? { server: started.value } : {}),
+    ...(launched.status === 'fulfilled' ? { browser: launched.value } : {}),
+  });
+  for (const result of [started, launched]) if (result.status === 'rejected') throw result.reason;
+  return { server: (started as PromiseFulfilledResult<ServerAndBrowser['server']>).value, browser: (launched as PromiseFulfilledResult<Browser>).value };
+}
