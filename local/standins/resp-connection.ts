@@ -1,4 +1,4 @@
-import { Socket, connect } from 'node:net';
+import { type Socket, connect } from 'node:net';
 import { logError } from '../../src/lib/log-error.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ApiError, validationFailed } from '../errors.js';
+import { type ApiError, validationFailed } from '../errors.js';
 
 /**
  * The SQLSTATE codes along an error and its causes: drivers put the code on their own error, and

@@ -9,7 +9,7 @@
  * that seals fails and is retried.
  */
 import { Integer, OctetString } from 'asn1js';
-import { AlgorithmIdentifier, ContentInfo, MessageImprint, SignedData, TimeStampReq, TimeStampResp, TSTInfo } from 'pkijs';
+import { AlgorithmIdentifier, type ContentInfo, MessageImprint, SignedData, TimeStampReq, TimeStampResp, TSTInfo } from 'pkijs';
 import { OID } from './cms-attributes.js';
 
 export type Timestamper = {

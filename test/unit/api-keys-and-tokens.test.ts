@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { issueAccessToken, verifyAccessToken } from '../../src/domain/auth/access-tokens.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from '../../src/domain/auth/api-key-format.js';
-import { type Principal } from '../../src/domain/auth/principal.js';
+import type { Principal } from '../../src/domain/auth/principal.js';
 import { authorize, rolePermissions, scopes } from '../../src/domain/auth/scopes.js';
-import { ApiError } from '../../src/errors.js';
+import type { ApiError } from '../../src/errors.js';
 
 describe('API keys', () => {
   it('are esk_<env>_ plus 32 base62 characters, all different', () => {

@@ -1,5 +1,5 @@
 import { type Language, isLanguage } from '../../i18n/languages.js';
-import { type Reminders, type RoleType, type SigningOrder, templateRoles, type templates, type VerificationMethod } from '../../data/schema.js';
+import type { Reminders, RoleType, SigningOrder, templateRoles, templates, VerificationMethod } from '../../data/schema.js';
 
 export type TemplateRole = {
   name: string;

@@ -1,6 +1,6 @@
 import { and, count, eq, gte, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../data/errors.js';
-import { type DeliveryOrigin, envelopes, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../data/schema.js';
+import { type DeliveryOrigin, envelopes, webhookDeliveries, type webhookEvents, webhookSubscriptions } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { logError } from '../../lib/log-error.js';
 import type { Services } from '../../services.js';
