@@ -34,6 +34,12 @@ export type WorkerConfig = {
   /** One JSON line per request for Workers Logs; on unless set to "false". */
   LOG_REQUESTS: 'true' | 'false';
   /**
+   * How long a request waits for Redis (limits, a send's admission) before it answers without it:
+   * 1000 ms deployed. `npm run dev` gives 5000: its Redis sits behind a stand-in in one busy Node
+   * process, and a loaded development machine must not turn sends into 503s.
+   */
+  REDIS_TIMEOUT_MS: number;
+  /**
    * Twilio, for the codes of `sms_code` roles: all three or none. Without them, a send with such a
    * role is refused (422), since its signer could never get a code.
    */
@@ -146,6 +152,7 @@ export function checkWorkerConfig(env: Env): { config: WorkerConfig; problems: s
     QUEUE_MAX_DELAY_DAYS: read.wholeNumber('QUEUE_MAX_DELAY_DAYS', 7, 1, 365),
     WEBHOOK_SECRET_KEYS: read.secretKeys('WEBHOOK_SECRET_KEYS'),
     LOG_REQUESTS: read.flag('LOG_REQUESTS', 'true'),
+    REDIS_TIMEOUT_MS: read.wholeNumber('REDIS_TIMEOUT_MS', 1000, 100, 10_000),
     TWILIO_ACCOUNT_SID: read.optionalText('TWILIO_ACCOUNT_SID', 1),
     TWILIO_AUTH_TOKEN: read.optionalText('TWILIO_AUTH_TOKEN', 1),
     TWILIO_FROM: read.optionalText('TWILIO_FROM', 1),

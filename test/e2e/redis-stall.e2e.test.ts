@@ -9,8 +9,11 @@ import { RespConnection } from '../../local/standins/resp-connection.js';
 import { api } from './client.js';
 
 const redisUrl = new URL(process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379/9');
-/** Far longer than the service waits for Redis (1 s): an answer before it ends did not wait for Redis. */
-const PAUSE_MS = 8_000;
+/**
+ * Far longer than the service waits for Redis (5 s on npm run dev, 1 s deployed), twice over (the
+ * send, then the read): an answer before it ends did not wait for Redis.
+ */
+const PAUSE_MS = 20_000;
 const nda = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const ndaSend = () => ({
   template_id: nda,

@@ -136,6 +136,15 @@ describe('readWorkerConfig', () => {
     expectRefusal({ ...complete, ALLOW_IN_PROCESS_LIMITS: true }, 'ALLOW_IN_PROCESS_LIMITS');
   });
 
+  it('waits 1 s for Redis unless REDIS_TIMEOUT_MS says otherwise, from 100 to 10000 ms', () => {
+    expect(readWorkerConfig(complete).REDIS_TIMEOUT_MS).toBe(1000);
+    expect(readWorkerConfig({ ...complete, REDIS_TIMEOUT_MS: '100' }).REDIS_TIMEOUT_MS).toBe(100);
+    expect(readWorkerConfig({ ...complete, REDIS_TIMEOUT_MS: '10000' }).REDIS_TIMEOUT_MS).toBe(10_000);
+    expectRefusal({ ...complete, REDIS_TIMEOUT_MS: '99' }, 'REDIS_TIMEOUT_MS');
+    expectRefusal({ ...complete, REDIS_TIMEOUT_MS: '10001' }, 'REDIS_TIMEOUT_MS');
+    expectRefusal({ ...complete, REDIS_TIMEOUT_MS: '1.5' }, 'REDIS_TIMEOUT_MS');
+  });
+
   it('logs requests unless LOG_REQUESTS is "false", and refuses anything else, naming it', () => {
     expect(readWorkerConfig(complete).LOG_REQUESTS).toBe('true');
     expect(readWorkerConfig({ ...complete, LOG_REQUESTS: 'false' }).LOG_REQUESTS).toBe('false');

@@ -23,15 +23,15 @@ import { UpstashSendLimits } from './upstash-send-limits.js';
 export function productionServices(config: WorkerConfig, pdf: PdfMaker): Services {
   const redis =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
-      ? openUpstashRedis(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN)
+      ? openUpstashRedis(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.REDIS_TIMEOUT_MS)
       : undefined;
   const database = openNeonHttpDatabase(config.DATABASE_URL, { fetchEndpoint: config.NEON_FETCH_ENDPOINT });
   const baseline = (companyId: string, period: string) => sendsInPeriod(database.db, companyId, period);
   const maxQueueDelayMs = config.QUEUE_MAX_DELAY_DAYS * 24 * 3600 * 1000;
   return {
     database,
-    rateLimiter: redis ? new FailOpenRateLimiter(new UpstashRateLimiter(redis)) : new MemoryRateLimiter(systemClock),
-    sendLimits: redis ? new UpstashSendLimits(redis, baseline) : new MemorySendLimits(systemClock, baseline),
+    rateLimiter: redis ? new FailOpenRateLimiter(new UpstashRateLimiter(redis), config.REDIS_TIMEOUT_MS) : new MemoryRateLimiter(systemClock),
+    sendLimits: redis ? new UpstashSendLimits(redis, baseline, config.REDIS_TIMEOUT_MS) : new MemorySendLimits(systemClock, baseline),
     queue: new HoppingQueue(new QStashQueue({ baseUrl: config.QSTASH_URL, token: config.QSTASH_TOKEN }, config.BASE_URL), systemClock, maxQueueDelayMs),
     mailer: new EmailApiMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM }),
     // Without Twilio's secrets there is no text-message sender, and sends with `sms_code` roles are refused.
