@@ -58,13 +58,31 @@ export type CodeSendOutcome =
   /** The provider did not take it; nothing counts against the limits. */
   | { kind: 'not_sent' };
 
-/** Sends a new code, in `language` (the page's), if the limits allow one now. */
-export async function sendVerificationCode(services: Services, token: string, who: SignerContext, language: Language): Promise<CodeSendOutcome> {
+/**
+ * The link a code is asked for, when its signer still has to enter one: otherwise the state its
+ * page shows instead (an invalid link, a finished envelope, a signer already verified).
+ */
+async function linkAwaitingCode(
+  services: Services,
+  token: string,
+  who: SignerContext,
+): Promise<{ notNeeded: NotNeeded } | { notNeeded?: undefined; link: ResolvedLink; now: Date }> {
   const link = await resolveLink(services, token);
-  if (!link) return { kind: 'not_needed', state: { kind: 'invalid' } };
+  if (!link) return { notNeeded: { kind: 'not_needed', state: { kind: 'invalid' } } };
   const now = services.clock.now();
   const state = linkState(link, now);
-  if (!(await verificationGate(services, link, state, who))) return { kind: 'not_needed', state };
+  if (!(await verificationGate(services, link, state, who))) return { notNeeded: { kind: 'not_needed', state } };
+  return { link, now };
+}
+
+type NotNeeded = { kind: 'not_needed'; state: SigningState };
+type ResolvedLink = NonNullable<Awaited<ReturnType<typeof resolveLink>>>;
+
+/** Sends a new code, in `language` (the page's), if the limits allow one now. */
+export async function sendVerificationCode(services: Services, token: string, who: SignerContext, language: Language): Promise<CodeSendOutcome> {
+  const open = await linkAwaitingCode(services, token, who);
+  if (open.notNeeded) return open.notNeeded;
+  const { link, now } = open;
   const { recipient, envelope } = link;
   const waitUntil = nextSendAt(await recentCodes(services, recipient.id, now), now);
   if (waitUntil) return { kind: 'too_soon', nextSendAt: waitUntil };
@@ -163,11 +181,9 @@ export type CodeCheckOutcome =
 
 /** Checks `presented` (six digits) against the recipient's newest code; every try counts, right or wrong. */
 export async function checkVerificationCode(services: Services, token: string, presented: string, who: SignerContext): Promise<CodeCheckOutcome> {
-  const link = await resolveLink(services, token);
-  if (!link) return { kind: 'not_needed', state: { kind: 'invalid' } };
-  const now = services.clock.now();
-  const state = linkState(link, now);
-  if (!(await verificationGate(services, link, state, who))) return { kind: 'not_needed', state };
+  const open = await linkAwaitingCode(services, token, who);
+  if (open.notNeeded) return open.notNeeded;
+  const { link, now } = open;
   const { recipient, envelope } = link;
   const codes = await recentCodes(services, recipient.id, now);
   const newest = codes[0];
