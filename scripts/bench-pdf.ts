@@ -31,6 +31,9 @@
  * Russian, Hindi, Thai, Japanese, Hebrew) is finished too (`intl`): the cost of shaping them and of
  * embedding their font subsets, against the Latin-only finish of the same run. The fonts come to
  * the Worker through a FONTS binding, as its static assets do in production.
+ *
+ * One file although long: the three measurements share one workerd run, its inspector session and
+ * the baseline request they are reported against.
  */
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';

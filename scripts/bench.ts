@@ -6,6 +6,9 @@
  *   `npm run bench -- --only embedded --sends 600 --rounds 3`)
  * (`npm run bench -- --soak …` runs the soak test of scripts/soak.ts instead)
  *
+ * One file although long: each part below starts the stacks it measures and prints its own section
+ * of the report, and the parts share the run's baseline; split by part, they would each restate it.
+ *
  * 1. Throughput and latency of a send on the embedded server, started as a user starts it, against
  *    a trivial authenticated route in the same run (`GET /v1/contacts?per_page=1`: a key check, the
  *    rate limit and two small reads). The two kinds alternate in rounds so that machine noise hits

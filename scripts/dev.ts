@@ -4,6 +4,9 @@
  * Neon's SQL-over-HTTP over DATABASE_URL's PostgreSQL (else PGlite in DATA_DIR), Upstash's Redis
  * REST over REDIS_URL's Redis (else in-process limits), QStash, and an e-mail API whose mail lands
  * in a dev mailbox. The production code runs unchanged; only its configuration points here.
+ *
+ * One file although long: it is the one process that owns the stand-ins, wrangler's process group
+ * and the front proxy, and stopping it must stop all of them, whatever ends it.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

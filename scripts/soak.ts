@@ -10,6 +10,9 @@
  * 402 and 429 the plan and the limits give by design), deliveries, and the server's memory (the RSS
  * of its process group) before and after. Exits 1 on any unexpected error. Bounded: the load stops
  * at its deadline, each request times out after 15 s, and deliveries are awaited 30 s at most.
+ *
+ * One file although long: the load, the subscriber that verifies the deliveries and the report
+ * share the run's counters, and each stack is driven by the same loop.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';

@@ -1,5 +1,6 @@
 /**
- * The whole domain in one drizzle schema. Every row below a company carries `company_id`, so that
+ * The whole domain in one drizzle schema. One file although long: drizzle-kit generates the
+ * migrations from it, and the tables' references to each other read best side by side. Every row below a company carries `company_id`, so that
  * every query can be scoped by tenant without a join (docs/api-reference.md, section 9.1).
  */
 import { sql } from 'drizzle-orm';

@@ -1,9 +1,9 @@
 import { lookup } from 'node:dns/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeHostResolver, nodeHostResolver } from '../../src/adapters/node/dns-resolver.js';
+import { isForbiddenAddress } from '../../src/domain/webhooks/forbidden-addresses.js';
 import {
   type HostResolver,
-  isForbiddenAddress,
   resolvedTargetProblem,
   webhookEndpoint,
   webhookUrlProblem,
