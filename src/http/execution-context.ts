@@ -13,7 +13,7 @@ export function executionContextOf(c: Context): Context['executionCtx'] | undefi
 /**
  * What the Node entries hand the app as its execution context. Node keeps running after an answer,
  * so there is nothing to extend; but without one, every request would ask Hono for a context it
- * does not have, and pay for the Error it throws (a stack trace, about 0.05 ms each, twice a send).
+ * does not have, and pay for the Error it throws (a stack trace, twice a send).
  * Work handed to `waitUntil` reports its own failures (see afterResponse).
  */
 export const nodeExecutionContext: ExecutionContext = {

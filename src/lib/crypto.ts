@@ -17,7 +17,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
  * Random bytes are drawn from the CSPRNG a pool at a time: a send takes a dozen ids, and each call
- * to getRandomValues costs far more than the bytes it gives (on Node, about 8 µs a call). The pool
+ * to getRandomValues costs far more than the bytes it gives. The pool
  * is filled lazily, as Workers refuse random values at a module's top level; a byte is never used twice.
  */
 const POOL_BYTES = 4096;
