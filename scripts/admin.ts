@@ -19,6 +19,9 @@ Commands:
   get-brand      --company ID
   set-brand      --company ID [--display-name N] [--logo file.png|file.jpg] [--no-logo] [--accent-color '#rrggbb'] [--brand-message M]
                  (sets only what is given; the logo is a PNG or JPEG of at most 256 KiB and 1024×1024 pixels)
+  get-embedding  --company ID
+  set-embedding  --company ID --origins https://app.example.com[,https://…]
+                 (the origins whose pages may frame the signing pages; replaces the list, --origins '' allows none)
   create-key     --company ID --owner EMAIL --scopes a,b,c [--name N]
   rotate-key     KEY_ID
   revoke-key     KEY_ID
@@ -93,6 +96,13 @@ const commands: Record<string, (options: Options, args: string[]) => Call | Prom
     else if (typeof o.logo === 'string') body.logo = (await readFile(o.logo)).toString('base64');
     if (Object.keys(body).length === 0) throw new UsageError('Give at least one of --display-name, --logo, --no-logo, --accent-color, --brand-message.');
     return { method: 'PUT', path: `/admin/v1/companies/${segment(required(o, 'company'))}/brand`, body };
+  },
+  'get-embedding': (o) => ({ method: 'GET', path: `/admin/v1/companies/${segment(required(o, 'company'))}/embedding` }),
+  'set-embedding': (o) => {
+    // Present but empty is a choice (no frame at all), so it is told apart from a forgotten option.
+    if (typeof o.origins !== 'string') throw new UsageError("--origins is required (--origins '' allows no frame).");
+    const origins = o.origins.split(',').map((origin) => origin.trim()).filter(Boolean);
+    return { method: 'PUT', path: `/admin/v1/companies/${segment(required(o, 'company'))}/embedding`, body: { allowed_origins: origins } };
   },
   'create-key': (o) => ({
     method: 'POST',
@@ -175,6 +185,7 @@ async function main(argv: string[]): Promise<number> {
       seat: { type: 'boolean' },
       owner: { type: 'string' },
       scopes: { type: 'string' },
+      origins: { type: 'string' },
       template: { type: 'string' },
       pdf: { type: 'string' },
       reason: { type: 'string' },

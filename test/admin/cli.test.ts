@@ -270,3 +270,29 @@ describe('admin CLI: the brand', () => {
     expect(empty.code).toBe(2);
   });
 });
+
+describe('admin CLI: embedding', () => {
+  it('sets the origins that may frame the signing pages, reads them back, and clears them', async () => {
+    const company = await createTestCompany(stack);
+    const set = await cli(['set-embedding', '--company', company.id, '--origins', 'https://App.Example.com:443, https://crm.example.org']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ company_id: company.id, allowed_origins: ['https://app.example.com', 'https://crm.example.org'] });
+    const read = await cli(['get-embedding', '--company', company.id]);
+    expect(JSON.parse(read.stdout)).toEqual(JSON.parse(set.stdout));
+
+    const cleared = await cli(['set-embedding', '--company', company.id, '--origins', '']);
+    expect(JSON.parse(cleared.stdout)).toEqual({ company_id: company.id, allowed_origins: [] });
+  });
+
+  it('reports a refused origin with its path, and exits 2 without --origins', async () => {
+    const company = await createTestCompany(stack);
+    const refused = await cli(['set-embedding', '--company', company.id, '--origins', 'https://app.example.com/path']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('422 validation_failed');
+    expect(refused.stderr).toContain('"path": "allowed_origins[0]"');
+    expect((await cli(['get-embedding', '--company', company.id])).stdout).toContain('"allowed_origins": []');
+    const missing = await cli(['set-embedding', '--company', company.id]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--origins is required');
+  });
+});
