@@ -3,7 +3,7 @@
  * `[vars]` of wrangler.toml and wrangler.pdf.toml, and the secrets from this environment (or
  * `--env-file FILE`, a file of NAME=value lines kept out of the repository): the same values given
  * to `wrangler secret put` (the seal's to the PDF Worker, the rest to the API Worker).
- * Exits 1 if any check fails. See the README's "Deploying to Cloudflare".
+ * Exits 1 if any check fails. See docs/deploy.md.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -8,7 +8,7 @@ const portMessage = 'must be a whole number from 1 to 65535';
 const MAX_PDF_DEADLINE_SECONDS = 100;
 const deadlineMessage = `must be a whole number of seconds from 1 to ${MAX_PDF_DEADLINE_SECONDS}`;
 
-/** The embedded server's environment (README, "Configuration"), validated once at start. */
+/** The embedded server's environment (docs/operations.md, "Configuration"), validated once at start. */
 const NodeEnv = z.object({
   PORT: z.coerce
     .number({ error: portMessage })
@@ -30,7 +30,7 @@ const NodeEnv = z.object({
     .min(1, { error: deadlineMessage })
     .max(MAX_PDF_DEADLINE_SECONDS, { error: deadlineMessage })
     .default(60),
-  /** One JSON line per request on stdout (README, "Request ids and the request log"). */
+  /** One JSON line per request on stdout (docs/api-guide.md, "Request ids and the request log"). */
   LOG_REQUESTS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
 });
 

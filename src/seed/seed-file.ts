@@ -1,4 +1,4 @@
-/** The seed file format (README, "Seed files"): companies with everything they hold. */
+/** The seed file format (docs/admin.md, "Seed files"): companies with everything they hold. */
 import { z } from 'zod';
 import { scopes } from '../domain/auth/scopes.js';
 import { TemplateDefinition } from '../domain/templates/template-definition.js';

@@ -1,6 +1,6 @@
 /**
- * The README's shell examples as the README test runs them. The convention, stated in the README's
- * "Development" section:
+ * The shell examples of the README and the guides as the README test runs them. The convention,
+ * stated in docs/development.md ("The README and the guides are tested"):
  * - A ```sh block is run when it calls the service: it holds `curl` or `npm run admin`. Blocks
  *   that do not (installing, `npm run dev`, openssl, pdfsig, the test commands) are shown only.
  * - A block fenced as ```sh not-run is shown only, for what cannot run against a fresh local

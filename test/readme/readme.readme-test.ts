@@ -1,17 +1,20 @@
 /**
- * The README, run: every shell example that calls the service runs, in order, in one bash session
- * (variables carry from block to block, as in a reader's terminal), against a fresh embedded
- * server started as `npm start` starts it. Each block's answers are checked against the statuses
- * it documents (the convention is in readme-blocks.ts and the README's "Development").
+ * The README and the guides under docs/, run: every shell example that calls the service runs, the
+ * README's first and then each guide's in the order a reader follows them (READING_ORDER), in one
+ * bash session (variables and counts carry from block to block and file to file, as in a reader's
+ * terminal), against a fresh embedded server started as `npm start` starts it. Each block's
+ * answers are checked against the statuses it documents (the convention is in readme-blocks.ts and
+ * docs/development.md).
  *
- * The reader's terminal is a fresh folder holding what the README's relative paths name
+ * The reader's terminal is a fresh folder holding what the examples' relative paths name
  * (`examples/`, and `package.json`, `scripts/` and `node_modules/` for `npm run admin`), with the
- * server's data in its `.data`, as `npm start` keeps it. The README's address,
- * http://127.0.0.1:8787, becomes a recording proxy in front of the server on a free port; the CLI
- * is pointed there by ADMIN_URL, its documented variable.
+ * server's data in its `.data`, as `npm start` keeps it. The documented address,
+ * http://127.0.0.1:8787, becomes a recording proxy in front of the server on a free port, and is
+ * the server's BASE_URL, so the signing and download links it hands out pass the proxy too; the
+ * CLI is pointed there by ADMIN_URL, its documented variable.
  */
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,8 +25,28 @@ import { readmeBlocks, statusMismatch } from './readme-blocks.js';
 
 const README_BASE = 'http://127.0.0.1:8787';
 
-const markdown = await readFile(join(projectRoot, 'README.md'), 'utf8');
-const blocks = readmeBlocks(markdown);
+/**
+ * The README, then the guides as a reader goes on from it: the guides' examples build on what the
+ * earlier ones made (the token, the admin token, the companies, the quota and rate-limit counts).
+ */
+const READING_ORDER = [
+  'README.md',
+  'docs/api-guide.md',
+  'docs/signing.md',
+  'docs/webhooks.md',
+  'docs/evidence-and-seal.md',
+  'docs/admin.md',
+  'docs/operations.md',
+  'docs/deploy.md',
+  'docs/development.md',
+  'docs/performance.md',
+  'docs/reliability.md',
+  'docs/api-reference.md',
+];
+
+const documents = await Promise.all(READING_ORDER.map(async (file) => ({ file, markdown: await readFile(join(projectRoot, file), 'utf8') })));
+const blocks = documents.flatMap(({ file, markdown }) => readmeBlocks(markdown).map((block) => ({ ...block, file })));
+const guides = (await readdir(join(projectRoot, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
 
 let folder: string;
 let server: ServerRun & { output: string };
@@ -61,13 +84,15 @@ function runInShell(code: string): Promise<{ status: number; output: string }> {
   const start = output.length;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The block did not finish within 90 s. Output:\n${output.slice(start)}`)), 90_000);
-    shell.once('exit', () => reject(new Error(`The bash session ended. Output:\n${output.slice(start)}`)));
+    const onExit = () => reject(new Error(`The bash session ended. Output:\n${output.slice(start)}`));
+    shell.once('exit', onExit);
     const onData = () => {
       const at = output.indexOf(marker, start);
       if (at < 0) return;
       const status = Number(/^ (\d+)/.exec(output.slice(at + marker.length))?.[1]);
       if (Number.isNaN(status)) return;
       clearTimeout(timer);
+      shell.off('exit', onExit);
       shell.stdout.off('data', onData);
       resolve({ status, output: output.slice(start, at) });
     };
@@ -80,12 +105,18 @@ function runInShell(code: string): Promise<{ status: number; output: string }> {
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'readme-'));
   for (const name of ['examples', 'package.json', 'scripts', 'node_modules']) await symlink(join(projectRoot, name), join(folder, name));
-  // A shared, busy machine may take long to start it; the test is about the README, not start-up time.
-  const run = spawnServer({ PORT: String(await freePort()), DATA_DIR: join(folder, '.data') });
-  server = { ...run, output: await waitForListening(run, 150_000).catch((err: unknown) => (run.kill(), Promise.reject(err))) };
-  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output)?.[1]);
+  const port = await freePort();
   proxy = await recordingProxy(port);
   base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  // A shared, busy machine may take long to start it; the test is about the examples, not start-up time.
+  const run = spawnServer({ PORT: String(port), DATA_DIR: join(folder, '.data'), BASE_URL: base });
+  server = {
+    ...run,
+    output: await waitForListening(run, 150_000).catch((err: unknown) => {
+      run.kill();
+      throw err;
+    }),
+  };
 
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', ADMIN_URL: base, npm_config_update_notifier: 'false' };
   shell = spawn('bash', ['--noprofile', '--norc'], { cwd: folder, env });
@@ -101,25 +132,30 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-describe('the README', () => {
-  it('has shell examples to run, and states its convention for them', () => {
-    expect(blocks.filter((block) => block.runs).length).toBeGreaterThan(8);
-    expect(markdown).toContain('```sh not-run');
+describe('the README and the guides', () => {
+  it('run every guide under docs/, in the reading order', () => {
+    expect([...guides].sort()).toEqual(READING_ORDER.filter((file) => file.startsWith('docs/')).sort());
+  });
+
+  it('have shell examples to run, and state their convention for them', () => {
+    expect(blocks.filter((block) => block.file === 'README.md' && block.runs).length).toBeGreaterThanOrEqual(4);
+    expect(blocks.filter((block) => block.runs).length).toBeGreaterThan(12);
+    expect(blocks.some((block) => block.why === 'fenced as not-run')).toBe(true);
   });
 
   for (const block of blocks) {
-    const title = `line ${block.line} (${block.heading})`;
+    const title = `${block.file} line ${block.line} (${block.heading})`;
     if (!block.runs) {
       it.skip(`${title}: ${block.why}`, () => undefined);
       continue;
     }
     it(`${title} runs as written${block.statuses.length ? `, answering ${block.statuses.join(', ')}` : ''}`, async () => {
       const unparsable = syntaxError(block.code);
-      expect(unparsable, `bash cannot parse the block at README line ${block.line}`).toBeUndefined();
+      expect(unparsable, `bash cannot parse the block at ${block.file} line ${block.line}`).toBeUndefined();
       const before = answers.length;
       const run = await runInShell(block.code.replaceAll(README_BASE, base));
       const made = answers.slice(before);
-      const report = `\n--- block at README line ${block.line} ---\n${block.code}\n--- its output ---\n${run.output}`;
+      const report = `\n--- block at ${block.file} line ${block.line} (${block.heading}) ---\n${block.code}\n--- its output ---\n${run.output}`;
       expect(run.status, `the block's last command failed${report}`).toBe(0);
       expect(made.length, `the block made no request${report}`).toBeGreaterThan(0);
       expect(statusMismatch(block.statuses, made), report).toBeUndefined();
