@@ -34,6 +34,9 @@ export function verificationPage(m: Messages, model: VerificationModel): Html {
   const action = (what: 'code' | 'verify') => links.sign.replace(`/sign/${model.token}`, `/sign/${model.token}/${what}`);
   const hidden = html`<input type="hidden" name="form_token" value="${model.formToken}"><input type="hidden" name="lang" value="${m.language}">`;
   const where = { channel: step.channel, destination: step.destination };
+  // A refused code puts the signer back in the field, which reads out the error with its hint: the
+  // page runs no script to move focus, and an alert present at load is not always announced.
+  const codeRefused = notice?.status === 422;
   const waiting = step.nextSendAt ? html`<p class="hint">${m.html('verify.nextSend', { time: dateText(m, step.nextSendAt, true) })}</p>` : '';
   const sendForm = (label: string, style: 'primary' | 'secondary') => html`<form method="post" action="${action('code')}" novalidate>
 ${hidden}
@@ -48,7 +51,7 @@ ${hidden}
 <div class="field">
 <label for="verification-code">${m.text('verify.codeLabel')}</label>
 <p class="hint" id="verification-code-hint">${m.text('verify.codeHint')}</p>
-<input type="text" id="verification-code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="20" aria-describedby="verification-code-hint" required${notice && notice.status === 422 ? ' aria-invalid="true"' : ''}>
+<input type="text" id="verification-code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="20" required${codeRefused ? html` aria-invalid="true" aria-describedby="verification-error verification-code-hint" autofocus` : html` aria-describedby="verification-code-hint"`}>
 </div>
 <button class="button primary" type="submit">${m.text('verify.submit')}</button>
 </form>
@@ -64,7 +67,7 @@ ${sendForm(m.text('verify.send'), 'primary')}`;
     lead: m.text('verify.lead'),
     tone: notice ? 'warning' : 'info',
     body: html`<p class="envelope-line">${m.html('state.documentLine', { title: state.envelope.title })}<br>${m.html('state.sentBy', { sender: state.envelope.senderEmail })}</p>
-${notice ? html`<div class="error-summary" role="alert" tabindex="-1" data-error-summary><p>${noticeText(m, notice)}</p></div>` : ''}
+${notice ? html`<div class="error-summary" id="verification-error" role="alert" tabindex="-1" data-error-summary><p>${noticeText(m, notice)}</p></div>` : ''}
 ${codeForm}`,
   });
 }
