@@ -1,14 +1,37 @@
 /**
- * The routing table: every endpoint of the service, one module each, mounted in this order. Each
- * module exports its OpenAPI `route` (which validates and documents) and its `handler`; the table
- * says where it answers, and loads the module on the endpoint's first request, so that an isolate
- * evaluates only the endpoints it is asked for (test/api/openapi.test.ts checks the table against
- * the modules' own routes).
+ * The routing table: every route of the service, each stated once, mounted in this order by
+ * src/app.ts. An endpoint is a method and a path and the module that answers there (its `route`,
+ * which validates and documents, and its `handler`); the OpenAPI documents, the signing pages, the
+ * brand's files and the API reference are routes too. Each module is loaded on the first request
+ * that needs it, so that an isolate evaluates only what it is asked for (the Worker's cold start):
+ * hence the table, not the module, says where an endpoint answers.
  */
-export type Endpoint = { route: { method: string; path: string }; handler: unknown };
-export type EndpointEntry = { method: string; path: string; load: () => Promise<Endpoint> };
+import type { RouteConfig } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
+import type { AppEnv } from '../src/http/app-env.js';
+import type { EndpointRoute } from '../src/http/endpoint-route.js';
+import type { Services } from '../src/services.js';
 
-const at = (method: string, path: string, load: () => Promise<Endpoint>): EndpointEntry => ({ method, path, load });
+/** An endpoint, its route placed where the table mounts it. */
+export type Endpoint = { route: RouteConfig; handler: unknown };
+export type EndpointEntry = { kind: 'endpoint'; method: RouteConfig['method']; path: string; load: () => Promise<Endpoint> };
+/** A document built on its first request and then served as it is (the OpenAPI documents). */
+export type DocumentEntry = { kind: 'document'; path: string; build: (services: Services) => Promise<object> };
+/** Pages under a pattern: one app of their own that registers each of its routes, relative to it (the signing pages). */
+export type PagesEntry = { kind: 'pages'; pattern: string; load: () => Promise<Hono<AppEnv>> };
+export type RouteEntry = EndpointEntry | DocumentEntry | PagesEntry;
+
+const at = (method: RouteConfig['method'], path: string, load: () => Promise<{ route: EndpointRoute; handler: unknown }>): EndpointEntry => ({
+  kind: 'endpoint',
+  method,
+  path,
+  load: async () => {
+    const { route, handler } = await load();
+    return { route: { ...route, method, path }, handler };
+  },
+});
+const document = (path: string, build: DocumentEntry['build']): DocumentEntry => ({ kind: 'document', path, build });
+const pages = (pattern: string, load: PagesEntry['load']): PagesEntry => ({ kind: 'pages', pattern, load });
 
 /** The public API under `/v1` (docs/api-reference.md, section 4). */
 export const v1Endpoints: EndpointEntry[] = [
@@ -33,7 +56,7 @@ export const v1Endpoints: EndpointEntry[] = [
   at('get', '/v1/documents/{envelope_id}', () => import('./webhooks/download-document.js')),
 ];
 
-/** The management plane under `/admin/v1` (README, "The admin API"). */
+/** The management plane under `/admin/v1` (docs/admin.md). */
 export const adminEndpoints: EndpointEntry[] = [
   at('get', '/admin/v1/companies', () => import('./admin/list-companies.js')),
   at('post', '/admin/v1/companies', () => import('./admin/create-company.js')),
@@ -58,3 +81,34 @@ export const adminEndpoints: EndpointEntry[] = [
 
 /** Every endpoint of a table, loaded: for the OpenAPI documents and the tests that read every route. */
 export const loadEndpoints = (entries: EndpointEntry[]) => Promise.all(entries.map((entry) => entry.load()));
+
+/** Every route of the service but the queue callbacks, which only the Worker serves. */
+export const routes: RouteEntry[] = [
+  document('/v1/openapi.json', async (services) => {
+    const [{ publicDocument }, endpoints] = await Promise.all([import('./docs/openapi-documents.js'), loadEndpoints(v1Endpoints)]);
+    return publicDocument(endpoints, services.config.baseUrl);
+  }),
+  ...v1Endpoints,
+  document('/admin/v1/openapi.json', async (services) => {
+    const [{ adminDocument }, endpoints] = await Promise.all([import('./docs/openapi-documents.js'), loadEndpoints(adminEndpoints)]);
+    return adminDocument(endpoints, services.config.baseUrl);
+  }),
+  ...adminEndpoints,
+  // The signing page behind the links: HTML with its own body limit, errors and security headers.
+  pages('/sign/*', async () => (await import('./signing/signing-routes.js')).signingRoutes),
+  // The brand's logo and accent colour, which e-mails and the signing page load.
+  pages('/brand/*', async () => (await import('./brand/brand-routes.js')).brandRoutes),
+  // The API reference: Redoc over the public document.
+  pages('/docs', async () => (await import('./docs/docs-page.js')).docsRoutes),
+];
+
+/**
+ * Where QStash delivers queued messages, in production only: the Worker adds this route to the
+ * table, with the keys that verify QStash's signatures.
+ */
+export const queueCallbacks = (keys: { current: string; next: string }) =>
+  pages('/internal/*', async () => {
+    const [{ Receiver }, { queueCallbackRoutes }] = await Promise.all([import('@upstash/qstash'), import('../src/http/queue-callback.js')]);
+    // devMode false: these keys, never a local dev server's that QSTASH_DEV would name.
+    return queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next, devMode: false }));
+  });

@@ -2,11 +2,10 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { LinearRouter } from 'hono/router/linear-router';
-import { adminEndpoints, type Endpoint, type EndpointEntry, loadEndpoints, v1Endpoints } from '../functions/routes.js';
-import { ApiError } from './errors.js';
+import { type Endpoint, type RouteEntry, routes } from '../functions/routes.js';
+import { ApiError } from './http/api-error.js';
 import type { AppEnv } from './http/app-env.js';
 import { handleError, handleNotFound, payloadTooLarge } from './http/error-handler.js';
-import { describeErrorCodes } from './http/error-codes-doc.js';
 import { executionContextOf } from './http/execution-context.js';
 import { followRequest, handOver, noteUnknownRoute, trackRequests } from './http/request-log.js';
 import { requireAdmin } from './http/require-admin.js';
@@ -18,11 +17,12 @@ const MiB = 1024 * 1024;
 /**
  * The one app both entries serve: Node (embedded and tests) and the Worker (production).
  *
- * Its routing shell knows every path and method, and loads what answers one on its first request:
- * an endpoint's module (its schemas, its domain code), the signing pages, the OpenAPI documents.
- * An isolate that serves only `GET /v1/contacts` never evaluates the rest (the Worker's cold start).
+ * Its routing shell knows every path and method of the routing table (functions/routes.ts), and
+ * loads what answers one on its first request: an endpoint's module (its schemas, its domain code),
+ * the signing pages, the OpenAPI documents. An isolate that serves only `GET /v1/contacts` never
+ * evaluates the rest (the Worker's cold start).
  */
-export function createApp(services: Services) {
+export function createApp(services: Services, table: RouteEntry[] = routes) {
   const root = new Hono<AppEnv>({ router: quickRouter() });
   // First, so that every answer carries the request's id and is logged, whatever answered it.
   root.use('*', trackRequests(services));
@@ -33,61 +33,34 @@ export function createApp(services: Services) {
   root.use('/admin/*', requireAdmin);
   root.use('/admin/*', bodyLimit({ maxSize: 20 * MiB, onError: () => Promise.reject(payloadTooLarge('20 MiB')) }));
 
-  serveDocument(root, '/v1/openapi.json', async () => {
-    const [{ registerWebhookDocs }, { documentLicense, documentTags }, endpoints] = await Promise.all([
-      import('../functions/webhooks/webhook-events-doc.js'),
-      import('../functions/docs/reference-info.js'),
-      loadEndpoints(v1Endpoints),
-    ]);
-    const v1 = documented(endpoints);
-    v1.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    registerWebhookDocs(v1 as never);
-    return v1.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: 'E-Signing API', version: '1.0.0', description: describeErrorCodes(), license: documentLicense },
-      tags: documentTags,
-      servers: [{ url: services.config.baseUrl }],
-    });
-  });
-  mount(root, v1Endpoints, services);
-
-  serveDocument(root, '/admin/v1/openapi.json', async () => {
-    const admin = documented(await loadEndpoints(adminEndpoints));
-    admin.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', { type: 'http', scheme: 'bearer' });
-    return admin.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: 'E-Signing API: admin', version: '1.0.0' },
-      servers: [{ url: services.config.baseUrl }],
-    });
-  });
-  mount(root, adminEndpoints, services);
-
-  // The signing page behind the links: HTML with its own body limit, errors and security headers.
-  mountLater(root, '/sign/*', services, async () => (await import('../functions/signing/signing-routes.js')).signingRoutes);
-  // The brand's logo and accent colour, which e-mails and the signing page load.
-  mountLater(root, '/brand/*', services, async () => (await import('../functions/brand/brand-routes.js')).brandRoutes);
-  // The API reference: Redoc over the document above.
-  mountLater(root, '/docs', services, async () => (await import('../functions/docs/docs-page.js')).docsRoutes);
+  mount(root, table, services);
   return root;
 }
 
-/** Mounts routes that are loaded on the first request under `pattern` (the signing pages, the queue callbacks). */
+/**
+ * Mounts pages that are loaded on the first request under `pattern` (the signing pages, the queue
+ * callbacks): their own paths are relative to it (`/:token` under `/sign/*`).
+ */
 export function mountLater(root: Hono<AppEnv>, pattern: string, services: Services, load: () => Promise<Hono<AppEnv>>) {
-  const app = loadOnce(async () => withServices(new Hono<AppEnv>(), services).route('/', await load()));
+  const app = loadOnce(async () => withServices(new Hono<AppEnv>(), services).route(pattern.replace(/\/\*$/, ''), await load()));
   root.all(pattern, async (c) => forward(c, await app()));
 }
 
 /**
- * Mounts a table of endpoints: each answers through an app of its own, built on its first request.
- * Other methods on their paths get `405 method_not_allowed`.
+ * Mounts the routing table, in its order. Each endpoint answers through an app of its own, built on
+ * its first request; other methods on its path get `405 method_not_allowed`.
  */
-function mount(root: Hono<AppEnv>, entries: EndpointEntry[], services: Services) {
+function mount(root: Hono<AppEnv>, table: RouteEntry[], services: Services) {
   const allowed = new Map<string, string[]>();
-  for (const entry of entries) {
-    const app = loadOnce(async () => endpointApp(await entry.load(), services));
-    const path = honoPath(entry.path);
-    root.on(entry.method.toUpperCase(), path, async (c) => forward(c, await app()));
-    allowed.set(path, [...(allowed.get(path) ?? []), entry.method.toUpperCase()]);
+  for (const entry of table) {
+    if (entry.kind === 'document') serveDocument(root, entry.path, () => entry.build(services));
+    else if (entry.kind === 'pages') mountLater(root, entry.pattern, services, entry.load);
+    else {
+      const app = loadOnce(async () => endpointApp(await entry.load(), services));
+      const path = honoPath(entry.path);
+      root.on(entry.method.toUpperCase(), path, async (c) => forward(c, await app()));
+      allowed.set(path, [...(allowed.get(path) ?? []), entry.method.toUpperCase()]);
+    }
   }
   for (const [path, methods] of allowed) {
     root.all(path, () => {
@@ -114,13 +87,6 @@ function withServices<T extends Hono<AppEnv>>(app: T, services: Services): T {
     c.set('services', services);
     return followRequest(c, next);
   });
-  return app;
-}
-
-/** The endpoints registered for their documentation only. */
-function documented(endpoints: Endpoint[]) {
-  const app = new OpenAPIHono<AppEnv>();
-  for (const { route, handler } of endpoints) app.openapi(route as never, handler as never);
   return app;
 }
 

@@ -1,68 +1,65 @@
 /**
- * One error type and one table from error code to HTTP status. The OpenAPI document and every
- * handler read this table, so the documented statuses cannot drift from the real ones.
+ * The one error type of the service: a code from one closed list, a message and details, and,
+ * when the caller may simply try again later, after how long. It says nothing of HTTP: the edge
+ * maps each code to its status (src/http/error-status.ts) and builds the one error body.
  */
-export const errorStatus = {
-  // The send's and the signing links' codes (docs/api-reference.md, sections 4.1, 4.2, 7).
-  quota_exceeded: 402,
-  template_not_found: 404,
-  unknown_signer_role: 422,
-  sender_not_found: 422,
-  validation_failed: 422,
-  rate_limited: 429,
-  signing_links_disabled: 403,
-  envelope_not_found: 404,
-  // The codes of authentication, permissions and the other endpoints (README, "Errors").
-  unauthorized: 401,
-  invalid_api_key: 401,
-  insufficient_scope: 403,
-  permission_denied: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  webhook_not_found: 404,
+export type ErrorCode =
+  // The send's and the signing links' codes (docs/api-reference.md).
+  | 'quota_exceeded'
+  | 'template_not_found'
+  | 'unknown_signer_role'
+  | 'sender_not_found'
+  | 'validation_failed'
+  | 'rate_limited'
+  | 'signing_links_disabled'
+  | 'envelope_not_found'
+  // The codes of authentication, permissions and the other endpoints (docs/api-guide.md, "Errors").
+  | 'unauthorized'
+  | 'invalid_api_key'
+  | 'insufficient_scope'
+  | 'permission_denied'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'webhook_not_found'
   /** The same URL is already subscribed in the company: one subscription per URL, events in it. */
-  webhook_exists: 409,
+  | 'webhook_exists'
   /** A redelivery named a delivery the subscription does not have. */
-  delivery_not_found: 404,
+  | 'delivery_not_found'
   /** A replay of the subscription is still handing out its events; one runs at a time. */
-  replay_in_progress: 409,
+  | 'replay_in_progress'
   /** A webhook's download link that names nothing: altered, cut, or for another envelope. */
-  document_not_found: 404,
+  | 'document_not_found'
   /** A webhook's download link past its 24 hours. */
-  download_link_expired: 410,
-  contact_exists: 409,
-  idempotency_key_reused: 422,
-  idempotency_request_in_progress: 409,
-  payload_too_large: 413,
+  | 'download_link_expired'
+  | 'contact_exists'
+  | 'idempotency_key_reused'
+  | 'idempotency_request_in_progress'
+  | 'payload_too_large'
   // The admin API's own.
-  company_not_found: 404,
-  user_not_found: 404,
-  api_key_not_found: 404,
-  invalid_document: 422,
-  conflict: 409,
-  internal_error: 500,
+  | 'company_not_found'
+  | 'user_not_found'
+  | 'api_key_not_found'
+  | 'invalid_document'
+  | 'conflict'
+  | 'internal_error'
   /** A dependency (database, Redis, queue) failed; nothing was changed, and the call may be retried. */
-  service_unavailable: 503,
-} as const;
-
-export type ErrorCode = keyof typeof errorStatus;
-export type ErrorStatus = (typeof errorStatus)[ErrorCode];
+  | 'service_unavailable';
 
 export type ErrorBody = { error: { code: ErrorCode; message: string; details: Record<string, unknown> } };
 
-export class ApiError extends Error {
-  readonly status: ErrorStatus;
+export class DomainError extends Error {
+  /** When the same call may succeed later (a rate limit, a twin still running), how many seconds on. */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
-    /** Extra response headers, such as `Retry-After`. */
-    readonly headers: Record<string, string> = {},
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
-    this.name = 'ApiError';
-    this.status = errorStatus[code];
+    this.name = 'DomainError';
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toBody(): ErrorBody {
@@ -74,4 +71,4 @@ export class ApiError extends Error {
 export type Issue = { path: string; message: string };
 
 export const validationFailed = (issues: Issue[], message = 'The request is not valid.') =>
-  new ApiError('validation_failed', message, { issues });
+  new DomainError('validation_failed', message, { issues });

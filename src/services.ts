@@ -2,17 +2,16 @@
  * Everything the app needs from the outside, chosen once at an entry point (Node or the Worker)
  * and handed to `createApp`. The app never reads the environment itself.
  */
-import type { Context } from 'hono';
 import type { Database } from './data/database.js';
 import type { SecretKey } from './domain/webhooks/secret-box.js';
 import type { HostResolver } from './domain/webhooks/webhook-target.js';
-import type { RequestLog } from './http/request-log.js';
 import type { SealSource } from './pdf/seal-pem.js';
 import type { Clock } from './ports/clock.js';
 import type { Mailer } from './ports/mailer.js';
 import type { PdfMaker } from './ports/pdf-maker.js';
 import type { Queue } from './ports/queue.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
+import type { RequestLog } from './ports/request-log.js';
 import type { SendLimits } from './ports/send-limits.js';
 import type { SmsSender } from './ports/sms.js';
 
@@ -61,8 +60,11 @@ export type Services = {
   pdf: PdfMaker;
   clock: Clock;
   config: AppConfig;
-  /** The caller's address, as the runtime knows it (socket on Node, `CF-Connecting-IP` on Workers). */
-  clientIp(c: Context): string;
+  /**
+   * The caller's address, as the runtime knows it (socket on Node, `CF-Connecting-IP` on Workers):
+   * from the request, or from the bindings the runtime handed over with it.
+   */
+  clientIp(request: Request, bindings: unknown): string;
   /** Resolves webhook hosts to check their addresses; absent where the runtime cannot (Workers). */
   hostResolver?: HostResolver;
   /** Where each request's log line goes (LOG_REQUESTS); absent, no line is written (the test stacks). */

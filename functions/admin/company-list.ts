@@ -2,19 +2,17 @@
  * The admin lists of one company's records (users, API keys, envelopes): one route shape and one
  * handler, given the record's schema and the domain's list verb.
  */
-import { createRoute, type RouteHandler, type z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
 import type { Page } from '../../src/domain/shared/pagination.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery } from '../../src/http/schemas.js';
 import type { Services } from '../../src/services.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
 
-export function companyListRoute<T extends z.ZodType>(records: string, operationId: string, summary: string, record: T) {
-  return createRoute({
-    method: 'get',
-    path: `/admin/v1/companies/{companyId}/${records}`,
+export function companyListRoute<T extends z.ZodType>(operationId: string, summary: string, record: T) {
+  return endpointRoute({
     operationId,
     tags: ['Admin'],
     summary,
@@ -29,7 +27,7 @@ export function companyListRoute<T extends z.ZodType>(records: string, operation
 
 type CompanyList<T> = (services: Services, companyId: string, page: number, perPage: number) => Promise<Page<T>>;
 
-export function companyListHandler<T>(list: CompanyList<T>): RouteHandler<ReturnType<typeof companyListRoute>, AppEnv> {
+export function companyListHandler<T>(list: CompanyList<T>): EndpointHandler<ReturnType<typeof companyListRoute>> {
   return async (c) => {
     const { companyId } = c.req.valid('param');
     const { page, per_page } = c.req.valid('query');

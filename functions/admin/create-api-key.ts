@@ -1,13 +1,10 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { createApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, ApiKeyCreated, ApiKeyInput, companyIdParam } from './admin-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/admin/v1/companies/{companyId}/api-keys',
+export const route = endpointRoute({
   operationId: 'adminCreateApiKey',
   tags: ['Admin'],
   summary: 'Create an API key; the plain key is in this answer only',
@@ -19,7 +16,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId } = c.req.valid('param');
   const services = c.get('services');
   await requireCompany(services, companyId);

@@ -1,12 +1,9 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { createCompany } from '../../src/domain/companies/create-company.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, CompanyInput, CompanyRecord } from './admin-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/admin/v1/companies',
+export const route = endpointRoute({
   operationId: 'adminCreateCompany',
   tags: ['Admin'],
   summary: 'Create a company with its plan quota and brand',
@@ -18,5 +15,5 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: EndpointHandler<typeof route> = async (c) =>
   c.json(await createCompany(c.get('services'), c.req.valid('json')), 201);

@@ -1,14 +1,11 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { getBrand } from '../../src/domain/companies/brand.js';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
 import { BrandRecord } from './brand-schemas.js';
 
-export const route = createRoute({
-  method: 'get',
-  path: '/admin/v1/companies/{companyId}/brand',
+export const route = endpointRoute({
   operationId: 'adminGetBrand',
   tags: ['Admin'],
   summary: "A company's brand: display name, logo, accent colour and default e-mail message",
@@ -20,7 +17,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId } = c.req.valid('param');
   const services = c.get('services');
   await requireCompany(services, companyId);

@@ -1,6 +1,6 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { auditTrail } from '../../src/domain/envelopes/envelope-record.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { timestamp } from '../../src/http/schemas.js';
 import { adminSecurity } from './admin-schemas.js';
@@ -21,9 +21,7 @@ const AuditTrail = z
   })
   .openapi('AuditTrail');
 
-export const route = createRoute({
-  method: 'get',
-  path: '/admin/v1/envelopes/{id}/audit',
+export const route = endpointRoute({
   operationId: 'adminGetEnvelopeAudit',
   tags: ['Admin'],
   summary: 'The audit trail of an envelope, oldest first',
@@ -35,4 +33,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(await auditTrail(c.get('services'), c.req.valid('param').id), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => c.json(await auditTrail(c.get('services'), c.req.valid('param').id), 200);

@@ -1,12 +1,10 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { finishedDocument } from '../../src/domain/envelopes/envelope-record.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses } from '../../src/http/openapi-helpers.js';
 import { adminSecurity } from './admin-schemas.js';
 
-export const route = createRoute({
-  method: 'get',
-  path: '/admin/v1/envelopes/{id}/document',
+export const route = endpointRoute({
   operationId: 'adminGetEnvelopeDocument',
   tags: ['Admin'],
   summary: 'The finished PDF of a completed envelope (409 until it has been made)',
@@ -21,7 +19,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const document = await finishedDocument(c.get('services'), c.req.valid('param').id);
   return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
     'Content-Type': 'application/pdf',

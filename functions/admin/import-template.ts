@@ -1,12 +1,12 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
 import { importTemplate } from '../../src/domain/templates/import-template.js';
 import { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
-import { ApiError, type Issue, validationFailed } from '../../src/errors.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { DomainError, type Issue, validationFailed } from '../../src/errors.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { text } from '../../src/http/schemas.js';
-import { parseOrFail } from '../../src/http/validation-hook.js';
+import { parseOrFail } from '../../src/domain/shared/parse-or-fail.js';
 import { isStorableText } from '../../src/lib/storable-text.js';
 import { TemplateDetail } from '../templates/template-schemas.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
@@ -29,9 +29,7 @@ const ImportForm = z.object({
     .openapi({ type: 'string', format: 'binary', description: 'The PDF.' }),
 });
 
-export const route = createRoute({
-  method: 'post',
-  path: '/admin/v1/companies/{companyId}/templates',
+export const route = endpointRoute({
   operationId: 'adminImportTemplate',
   tags: ['Admin'],
   summary: 'Import a template: a PDF plus its roles and fields',
@@ -44,7 +42,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId } = c.req.valid('param');
   const { template, document } = c.req.valid('form');
   const templateJson = await templateText(template);
@@ -81,7 +79,7 @@ async function templateText(part: string | File): Promise<string> {
  * template is the `template` part, so the path gets that prefix like every other issue here.
  */
 function underTemplatePart(err: unknown): unknown {
-  if (!(err instanceof ApiError) || err.code !== 'validation_failed') return err;
+  if (!(err instanceof DomainError) || err.code !== 'validation_failed') return err;
   const issues = (err.details.issues ?? []) as Issue[];
-  return new ApiError(err.code, err.message, { ...err.details, issues: issues.map((issue) => ({ ...issue, path: `template.${issue.path}` })) });
+  return new DomainError(err.code, err.message, { ...err.details, issues: issues.map((issue) => ({ ...issue, path: `template.${issue.path}` })) });
 }

@@ -1,13 +1,10 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { listCompanies } from '../../src/domain/companies/list-company-records.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery } from '../../src/http/schemas.js';
 import { adminSecurity, CompanyRecord } from './admin-schemas.js';
 
-export const route = createRoute({
-  method: 'get',
-  path: '/admin/v1/companies',
+export const route = endpointRoute({
   operationId: 'adminListCompanies',
   tags: ['Admin'],
   summary: 'List companies',
@@ -19,7 +16,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { page, per_page } = c.req.valid('query');
   return c.json(await listCompanies(c.get('services'), page, per_page), 200);
 };

@@ -1,5 +1,5 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { z } from '@hono/zod-openapi';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery, timestamp } from '../../src/http/schemas.js';
 import { listDeadJobs } from '../../src/queue/dead-jobs.js';
@@ -16,9 +16,7 @@ export const DeadJobRecord = z
   })
   .openapi('DeadJob');
 
-export const route = createRoute({
-  method: 'get',
-  path: '/admin/v1/dead-jobs',
+export const route = endpointRoute({
   operationId: 'adminListDeadJobs',
   tags: ['Admin'],
   summary: 'List the queue jobs that failed every attempt and are no longer retried',
@@ -30,7 +28,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { page, per_page } = c.req.valid('query');
   return c.json(await listDeadJobs(c.get('services'), page, per_page), 200);
 };

@@ -2,5 +2,5 @@ import { listEnvelopes } from '../../src/domain/companies/list-company-records.j
 import { EnvelopeSummary } from './admin-schemas.js';
 import { companyListHandler, companyListRoute } from './company-list.js';
 
-export const route = companyListRoute('envelopes', 'adminListEnvelopes', 'List the envelopes of a company', EnvelopeSummary);
+export const route = companyListRoute('adminListEnvelopes', 'List the envelopes of a company', EnvelopeSummary);
 export const handler = companyListHandler(listEnvelopes);

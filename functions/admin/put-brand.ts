@@ -1,14 +1,11 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { putBrand } from '../../src/domain/companies/brand.js';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
 import { BrandInput, BrandRecord, bytesOfBase64 } from './brand-schemas.js';
 
-export const route = createRoute({
-  method: 'put',
-  path: '/admin/v1/companies/{companyId}/brand',
+export const route = endpointRoute({
   operationId: 'adminPutBrand',
   tags: ['Admin'],
   summary: "Set a company's brand: the fields given are set, `null` clears one, the others are kept",
@@ -21,7 +18,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId } = c.req.valid('param');
   const { logo, ...rest } = c.req.valid('json');
   const services = c.get('services');

@@ -1,14 +1,11 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { putEmbedding } from '../../src/domain/companies/embedding.js';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
 import { EmbeddingInput, EmbeddingRecord } from './embedding-schemas.js';
 
-export const route = createRoute({
-  method: 'put',
-  path: '/admin/v1/companies/{companyId}/embedding',
+export const route = endpointRoute({
   operationId: 'adminPutEmbedding',
   tags: ['Admin'],
   summary: "Set the origins allowed to show a company's signing pages in a frame (embedded signing)",
@@ -23,7 +20,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId } = c.req.valid('param');
   const services = c.get('services');
   await requireCompany(services, companyId);

@@ -1,14 +1,12 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
 import { putUser } from '../../src/domain/users/put-user.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { emailAddress } from '../../src/http/schemas.js';
 import { adminSecurity, UserInput, UserRecord } from './admin-schemas.js';
 
-export const route = createRoute({
-  method: 'put',
-  path: '/admin/v1/companies/{companyId}/users/{email}',
+export const route = endpointRoute({
   operationId: 'adminPutUser',
   tags: ['Admin'],
   summary: 'Add a user to a company, or change one (role, active, e-signing seat)',
@@ -24,7 +22,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId, email } = c.req.valid('param');
   const services = c.get('services');
   await requireCompany(services, companyId);

@@ -1,13 +1,11 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { z } from '@hono/zod-openapi';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { timestamp } from '../../src/http/schemas.js';
 import { retryDeadJob } from '../../src/queue/dead-jobs.js';
 import { adminSecurity } from './admin-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/admin/v1/dead-jobs/{id}/retry',
+export const route = endpointRoute({
   operationId: 'adminRetryDeadJob',
   tags: ['Admin'],
   summary: 'Hand a dead job back to the queue, due now, with its attempts counted from zero',
@@ -23,5 +21,5 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: EndpointHandler<typeof route> = async (c) =>
   c.json(await retryDeadJob(c.get('services'), c.req.valid('param').id), 200);

@@ -1,12 +1,10 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { rotateApiKey } from '../../src/domain/auth/manage-api-keys.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, apiKeyIdParam } from './admin-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/admin/v1/api-keys/{id}/rotate',
+export const route = endpointRoute({
   operationId: 'adminRotateApiKey',
   tags: ['Admin'],
   summary: 'Rotate an API key: a new secret, and the old key and its tokens stop working at once',
@@ -18,5 +16,5 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: EndpointHandler<typeof route> = async (c) =>
   c.json(await rotateApiKey(c.get('services'), c.req.valid('param').id), 200);

@@ -1,7 +1,7 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { envelopeNotFound } from '../../src/domain/envelopes/get-signing-links.js';
 import { voidEnvelope } from '../../src/domain/envelopes/void-envelope.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { text } from '../../src/http/schemas.js';
 import { isEnvelopeId } from '../../src/lib/ids.js';
@@ -9,9 +9,7 @@ import { adminSecurity } from './admin-schemas.js';
 
 const VoidRequest = z.strictObject({ reason: text(500).nullable().optional() }).openapi('VoidRequest');
 
-export const route = createRoute({
-  method: 'post',
-  path: '/admin/v1/envelopes/{id}/void',
+export const route = endpointRoute({
   operationId: 'adminVoidEnvelope',
   tags: ['Admin'],
   summary: 'Void an envelope: its signing links stop working at once',
@@ -30,7 +28,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { id } = c.req.valid('param');
   // A malformed id answers like an unknown one, and never reaches a query.
   if (!isEnvelopeId(id)) throw envelopeNotFound(id);

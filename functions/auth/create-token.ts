@@ -1,6 +1,7 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { clientIpOf } from '../../src/http/client-ip.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { countRequest } from '../../src/http/rate-limit.js';
 import { text } from '../../src/http/schemas.js';
@@ -11,16 +12,14 @@ const AccessToken = z
   .object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() })
   .openapi('AccessToken');
 
-export const route = createRoute({
-  method: 'post',
-  path: '/v1/auth/token',
+export const route = endpointRoute({
   operationId: 'createToken',
   tags: ['Authentication'],
   // The API key in the body is the credential: no bearer token yet.
   security: [],
   summary: 'Exchange an API key for a bearer token valid one hour',
   description: 'Limited to 20 exchanges in 15 minutes per IP address. Cache the token until it expires.',
-  middleware: [countRequest(rateRules.tokenExchange, (c) => `ip:${c.get('services').clientIp(c)}`)] as const,
+  middleware: [countRequest(rateRules.tokenExchange, (c) => `ip:${clientIpOf(c)}`)] as const,
   request: { body: jsonBody(TokenRequest) },
   responses: {
     200: jsonContent(AccessToken, 'A bearer token for the API key.'),
@@ -28,7 +27,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { api_key } = c.req.valid('json');
   return c.json(await exchangeApiKey(c.get('services'), api_key), 200);
 };

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { logoAt } from '../../src/domain/companies/brand-look.js';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/http/api-error.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 
 const cachedForever = {
@@ -22,13 +22,13 @@ const notFound = (path: string) => new ApiError('not_found', `No route for GET $
 
 export const brandRoutes = new Hono<AppEnv>();
 
-brandRoutes.get('/brand/:companyId/logo/:version', async (c) => {
+brandRoutes.get('/:companyId/logo/:version', async (c) => {
   const logo = await logoAt(c.get('services'), c.req.param('companyId'), c.req.param('version'));
   if (!logo) throw notFound(c.req.path);
   return c.body(logo.bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': logo.type, ...cachedForever });
 });
 
-brandRoutes.get('/brand/accent/:file', (c) => {
+brandRoutes.get('/accent/:file', (c) => {
   const colour = /^([0-9a-f]{6})\.css$/.exec(c.req.param('file'))?.[1];
   if (!colour) throw notFound(c.req.path);
   return c.body(`:root { --brand-accent: #${colour}; }\n`, 200, { 'Content-Type': 'text/css; charset=utf-8', ...cachedForever });

@@ -1,14 +1,11 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { createContact } from '../../src/domain/contacts/create-contact.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { ContactRecord, NewContact } from './contact-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/v1/contacts',
+export const route = endpointRoute({
   operationId: 'createContact',
   tags: ['Contacts'],
   summary: 'Create a contact',
@@ -21,7 +18,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const contact = await createContact(c.get('services'), c.get('principal').companyId, c.req.valid('json'));
   return c.json(contact, 201);
 };

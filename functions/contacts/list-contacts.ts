@@ -1,6 +1,5 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { listContacts } from '../../src/domain/contacts/list-contacts.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard, preload } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery } from '../../src/http/schemas.js';
@@ -13,9 +12,7 @@ const contactsPage = preload((c, scope) => {
   return listContacts(c.get('services'), scope.companyId, page, per_page);
 });
 
-export const route = createRoute({
-  method: 'get',
-  path: '/v1/contacts',
+export const route = endpointRoute({
   operationId: 'listContacts',
   tags: ['Contacts'],
   summary: 'List contacts',
@@ -28,4 +25,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(await contactsPage.get(c), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => c.json(await contactsPage.get(c), 200);

@@ -61,4 +61,4 @@ const page = `<!doctype html>
 
 export const docsRoutes = new Hono<AppEnv>();
 
-docsRoutes.get('/docs', (c) => c.body(page, 200, docsPageHeaders));
+docsRoutes.get('/', (c) => c.body(page, 200, docsPageHeaders));

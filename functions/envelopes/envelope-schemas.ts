@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import type { SendRequest as DomainSendRequest } from '../../src/domain/envelopes/send-request.js';
 import { emailAddress, requiredMultiLineText, requiredSingleLineText, requiredText, singleLineText, timestamp } from '../../src/http/schemas.js';
 
 const RecipientInput = z
@@ -22,6 +23,11 @@ export const SendRequest = z
       .openapi({ description: "Default: the template's message, else the active brand's default message. Line breaks (LF, CRLF) and tabs are kept; no other control characters." }),
   })
   .openapi('SendRequest');
+
+/** What the schema yields is the domain's SendRequest: a field added to either alone fails the typecheck. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+export type SendRequestIsTheDomains = Holds<Same<z.output<typeof SendRequest>, DomainSendRequest>>;
 
 export const SigningLinkEntry = z
   .object({

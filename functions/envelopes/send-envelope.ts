@@ -1,11 +1,10 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { requestHash } from '../../src/domain/envelopes/idempotency.js';
 import { loadSendContext } from '../../src/domain/envelopes/load-send-context.js';
 import { startSendAdmission } from '../../src/domain/envelopes/send-admission.js';
 import { sendEnvelope } from '../../src/domain/envelopes/send-envelope.js';
 import { relayOutbox } from '../../src/outbox/outbox.js';
 import { afterResponse } from '../../src/http/after-response.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard, preload } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { reportRate as reportRateHeaders } from '../../src/http/rate-limit.js';
@@ -33,9 +32,7 @@ const sendReads = preload(
   { settle: ({ admission }) => admission.abandon() },
 );
 
-export const route = createRoute({
-  method: 'post',
-  path: '/v1/envelopes/from-template',
+export const route = endpointRoute({
   operationId: 'sendEnvelopeFromTemplate',
   tags: ['Envelopes'],
   summary: 'Create an envelope from a template and send it',
@@ -61,7 +58,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const services = c.get('services');
   const { request, idempotencyKey, context, admission } = await sendReads.get(c);
   const reportRate = (decision: RateDecision) => reportRateHeaders(c, decision);

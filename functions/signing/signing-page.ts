@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import type { SignerContext, SigningState } from '../../src/domain/signing/signing-state.js';
 import type { AppEnv } from '../../src/http/app-env.js';
+import { clientIpOf } from '../../src/http/client-ip.js';
 import type { Language } from '../../src/i18n/index.js';
 import { messagesFor } from '../../src/i18n/index.js';
 import { brandLookOfRecipient } from '../../src/domain/companies/brand-look.js';
@@ -25,7 +26,7 @@ export function signerOf(c: Context<AppEnv>): SignerContext {
   // A header holds bytes, never NUL; the replacement only keeps the audit trail's text storable.
   const userAgent = c.req.header('user-agent')?.replace(/\u0000/g, '').slice(0, MAX_USER_AGENT_CHARS);
   const proof = proofOf(c);
-  return { ip: c.get('services').clientIp(c), userAgent: userAgent || null, ...(proof ? { proof } : {}) };
+  return { ip: clientIpOf(c), userAgent: userAgent || null, ...(proof ? { proof } : {}) };
 }
 
 /**

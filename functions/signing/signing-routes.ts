@@ -1,6 +1,7 @@
 /**
  * The signing page behind the links (`{BASE_URL}/sign/{token}`): HTML for people, not the JSON
- * API, so a plain Hono app with its own errors, body limit and security, mounted once in app.ts.
+ * API, so a plain Hono app with its own errors, body limit and security. Its paths are relative to
+ * where the routing table (functions/routes.ts) mounts it.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -21,23 +22,23 @@ const MAX_FORM_BYTES = 1024 * 1024;
 
 export const signingRoutes = new Hono<AppEnv>();
 signingRoutes.onError(signingErrorHandler);
-signingRoutes.use('/sign/*', signingGuard);
-signingRoutes.use('/sign/*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(tooLargePage(pageMessages(c)), 413) }));
+signingRoutes.use('/*', signingGuard);
+signingRoutes.use('/*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(tooLargePage(pageMessages(c)), 413) }));
 
 const routes: [path: string, method: 'GET' | 'POST', handler: typeof showSigningPage][] = [
-  ['/sign/:token', 'GET', showSigningPage],
-  ['/sign/:token', 'POST', submitSignature],
-  ['/sign/:token/decline', 'POST', declineSigning],
-  ['/sign/:token/document.pdf', 'GET', getSigningDocument],
-  ['/sign/:token/code', 'POST', sendCode],
-  ['/sign/:token/verify', 'POST', checkCode],
+  ['/:token', 'GET', showSigningPage],
+  ['/:token', 'POST', submitSignature],
+  ['/:token/decline', 'POST', declineSigning],
+  ['/:token/document.pdf', 'GET', getSigningDocument],
+  ['/:token/code', 'POST', sendCode],
+  ['/:token/verify', 'POST', checkCode],
 ];
 for (const [path, method, handler] of routes) signingRoutes.on(method, path, handler);
 
-// Other methods on those paths, and any other path under /sign/, answer with a page too.
+// Other methods on those paths, and any other path of the signing pages, answer with a page too.
 for (const path of new Set(routes.map(([path]) => path))) {
   const allowed = routes.filter((route) => route.at(0) === path).map(([, method]) => method);
   const allow = allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.filter((method) => method !== 'GET')] : allowed;
   signingRoutes.all(path, (c) => c.html(methodNotAllowedPage(pageMessages(c)), 405, { Allow: allow.join(', ') }));
 }
-signingRoutes.all('/sign/*', (c) => c.html(invalidLinkPage(pageMessages(c)), 404));
+signingRoutes.all('/*', (c) => c.html(invalidLinkPage(pageMessages(c)), 404));

@@ -1,6 +1,6 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { getTemplate } from '../../src/domain/templates/get-template.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard, preload } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
@@ -9,9 +9,7 @@ import { TemplateDetail } from './template-schemas.js';
 /** The template is read while the key is checked: one round trip for both. */
 const template = preload((c, scope) => getTemplate(c.get('services'), scope.companyId, c.req.param('id') ?? ''));
 
-export const route = createRoute({
-  method: 'get',
-  path: '/v1/templates/{id}',
+export const route = endpointRoute({
   operationId: 'getTemplate',
   tags: ['Templates'],
   summary: 'Get one template with its roles',
@@ -24,4 +22,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(await template.get(c), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => c.json(await template.get(c), 200);

@@ -1,15 +1,12 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import type { EventKind } from '../../src/domain/webhooks/event-catalog.js';
 import { subscribe } from '../../src/domain/webhooks/subscriptions.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { CreatedWebhookSubscription, NewWebhookSubscription } from './webhook-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/v1/webhooks',
+export const route = endpointRoute({
   operationId: 'createWebhook',
   tags: ['Webhooks'],
   summary: 'Subscribe an endpoint to events',
@@ -24,7 +21,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const body = c.req.valid('json');
   const created = await subscribe(c.get('services'), c.get('principal').companyId, { ...body, events: body.events as EventKind[] });
   return c.json(created, 201);

@@ -1,14 +1,11 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { unsubscribe } from '../../src/domain/webhooks/subscriptions.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { WebhookId } from './webhook-schemas.js';
 
-export const route = createRoute({
-  method: 'delete',
-  path: '/v1/webhooks/{id}',
+export const route = endpointRoute({
   operationId: 'deleteWebhook',
   tags: ['Webhooks'],
   summary: 'Remove a subscription',
@@ -21,7 +18,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   await unsubscribe(c.get('services'), c.get('principal').companyId, c.req.valid('param').id);
   return c.body(null, 204);
 };

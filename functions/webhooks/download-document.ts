@@ -1,6 +1,7 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { downloadDocument } from '../../src/domain/webhooks/document-link.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { clientIpOf } from '../../src/http/client-ip.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses } from '../../src/http/openapi-helpers.js';
 import { countRequest } from '../../src/http/rate-limit.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
@@ -12,9 +13,7 @@ const LinkQuery = z.object({
   sig: z.string().optional().openapi({ param: { name: 'sig', in: 'query' }, description: 'The link’s signature, as the link gives it.' }),
 });
 
-export const route = createRoute({
-  method: 'get',
-  path: '/v1/documents/{envelope_id}',
+export const route = endpointRoute({
   operationId: 'downloadFinishedDocument',
   tags: ['Webhooks'],
   // The signed link is the credential, so it opens where no token is at hand.
@@ -22,7 +21,7 @@ export const route = createRoute({
   summary: 'The finished PDF, by the download link of envelope.document_ready',
   description:
     "Needs no other credential: the link (`download_url` of `envelope.document_ready`) is one, valid 24 hours, for that envelope's finished PDF only, so keep it as you keep the PDF. An altered link, or one bent to another envelope, is `404 document_not_found`; an expired one `410 download_link_expired` (replay or redeliver the event for a fresh link). Limited to 1000 requests in 15 minutes per IP address.",
-  middleware: [countRequest(rateRules.other, (c) => `ip:${c.get('services').clientIp(c)}`)] as const,
+  middleware: [countRequest(rateRules.other, (c) => `ip:${clientIpOf(c)}`)] as const,
   request: { params: z.object({ envelope_id: z.string() }), query: LinkQuery },
   responses: {
     200: {
@@ -33,7 +32,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const document = await downloadDocument(c.get('services'), c.req.valid('param').envelope_id, c.req.valid('query'));
   return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
     'Content-Type': 'application/pdf',

@@ -1,14 +1,12 @@
-import { createRoute, type RouteHandler, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { eventCatalog } from '../../src/domain/webhooks/event-catalog.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { EventKindRecord } from './webhook-schemas.js';
 
-export const route = createRoute({
-  method: 'get',
-  path: '/v1/webhooks/events',
+export const route = endpointRoute({
   operationId: 'listWebhookEventKinds',
   tags: ['Webhooks'],
   summary: 'List the event kinds a subscription can ask for',
@@ -20,5 +18,5 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: EndpointHandler<typeof route> = async (c) =>
   c.json({ data: Object.entries(eventCatalog).map(([type, description]) => ({ type, description })) }, 200);

@@ -1,14 +1,11 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { redeliver } from '../../src/domain/webhooks/redeliver.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { DeliveryIds, RedeliveryStarted } from './webhook-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+export const route = endpointRoute({
   operationId: 'redeliverWebhookDelivery',
   tags: ['Webhooks'],
   summary: "Deliver one delivery's event again",
@@ -23,7 +20,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const { id, delivery_id } = c.req.valid('param');
   return c.json(await redeliver(c.get('services'), c.get('principal').companyId, id, delivery_id), 202);
 };

@@ -1,14 +1,11 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { startReplay } from '../../src/domain/webhooks/replay-events.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { ReplayRequest, ReplayStarted, WebhookId } from './webhook-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/v1/webhooks/{id}/replay',
+export const route = endpointRoute({
   operationId: 'replayWebhookEvents',
   tags: ['Webhooks'],
   summary: 'Deliver the events of a time window again',
@@ -23,7 +20,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: EndpointHandler<typeof route> = async (c) => {
   const body = c.req.valid('json');
   const request = { since: new Date(body.since), until: body.until === undefined ? undefined : new Date(body.until), events: body.events };
   return c.json(await startReplay(c.get('services'), c.get('principal').companyId, c.req.valid('param').id, request), 202);

@@ -1,14 +1,11 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { rotateSecret } from '../../src/domain/webhooks/secret-rotation.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { RotatedSecret, WebhookId } from './webhook-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/v1/webhooks/{id}/rotate-secret',
+export const route = endpointRoute({
   operationId: 'rotateWebhookSecret',
   tags: ['Webhooks'],
   summary: 'Replace the signing secret, with 24 hours of overlap',
@@ -23,5 +20,5 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: EndpointHandler<typeof route> = async (c) =>
   c.json(await rotateSecret(c.get('services'), c.get('principal').companyId, c.req.valid('param').id), 200);

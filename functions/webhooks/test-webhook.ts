@@ -1,14 +1,11 @@
-import { createRoute, type RouteHandler } from '@hono/zod-openapi';
 import { sendTestEvent } from '../../src/domain/webhooks/deliveries.js';
-import type { AppEnv } from '../../src/http/app-env.js';
+import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { TestDeliveryResult, WebhookId } from './webhook-schemas.js';
 
-export const route = createRoute({
-  method: 'post',
-  path: '/v1/webhooks/{id}/test',
+export const route = endpointRoute({
   operationId: 'testWebhook',
   tags: ['Webhooks'],
   summary: 'Deliver a signed webhook.test event now',
@@ -22,5 +19,5 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: EndpointHandler<typeof route> = async (c) =>
   c.json(await sendTestEvent(c.get('services'), c.get('principal').companyId, c.req.valid('param').id), 200);

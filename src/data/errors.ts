@@ -1,4 +1,4 @@
-import { type ApiError, validationFailed } from '../errors.js';
+import { type DomainError, validationFailed } from '../errors.js';
 
 /**
  * The SQLSTATE codes along an error and its causes: drivers put the code on their own error, and
@@ -25,7 +25,7 @@ export const isUniqueViolation = (err: unknown) => sqlStates(err).includes('2350
 export const isDataException = (err: unknown) => sqlStates(err).some((state) => state.startsWith('22'));
 
 /** The answer to a data exception. Validation should have caught the value, so no field is named. */
-export const valueRefusedByDatabase = (): ApiError =>
+export const valueRefusedByDatabase = (): DomainError =>
   validationFailed([
     { path: '', message: 'A value of the request cannot be stored (such as text with a NUL character, or a number out of range).' },
   ]);

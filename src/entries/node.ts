@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getConnInfo } from '@hono/node-server/conninfo';
+import type { HttpBindings } from '@hono/node-server';
 import { embeddedServices } from '../adapters/embedded/embedded-services.js';
 import { nodeHostResolver } from '../adapters/node/dns-resolver.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
@@ -51,7 +51,8 @@ async function main() {
       seal,
       timestampUrl: config.TSA_URL,
     },
-    clientIp: (c) => getConnInfo(c).remote.address ?? 'unknown',
+    // The socket the request came in on, which @hono/node-server hands over as the bindings.
+    clientIp: (_request, bindings) => (bindings as HttpBindings).incoming.socket.remoteAddress ?? 'unknown',
     pdf,
   });
   // Node can resolve webhook hosts, so a name pointing at a private address is refused too.

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { type HttpBindings, serve, type ServerType } from '@hono/node-server';
 import { exchangeApiKey } from '../domain/auth/exchange-api-key.js';
-import { ApiError, type Issue } from '../errors.js';
+import { DomainError, type Issue } from '../errors.js';
 import type { SeededKey } from '../seed/load-seed.js';
 import type { Services } from '../services.js';
 
@@ -163,7 +163,7 @@ export async function welcome(services: Services, keys: SeededKey[], baseUrl: st
 
 /** A failure as a person can act on it: the message, and each problem of a validation failure. */
 export function describeFailure(err: unknown): string {
-  if (err instanceof ApiError) {
+  if (err instanceof DomainError) {
     const issues = Array.isArray(err.details.issues) ? (err.details.issues as Issue[]) : [];
     return [err.message, ...issues.map((issue) => `  ${issue.path || '(top level)'}: ${issue.message}`)].join('\n');
   }

@@ -18,20 +18,16 @@ const config = readWorkerConfig(env);
 const pdf = boundPdfMaker(env.PDF);
 
 async function buildApp() {
-  const [{ productionServices }, { createApp, mountLater }, { jsonLineLog }] = await Promise.all([
+  const [{ productionServices }, { createApp }, { queueCallbacks, routes }, { jsonLineLog }] = await Promise.all([
     import('../adapters/production/production-services.js'),
     import('../app.js'),
+    import('../../functions/routes.js'),
     import('../http/request-log.js'),
   ]);
   const services = productionServices(config, pdf);
   // Workers Logs keeps what the Worker writes to the console ([observability] in wrangler.toml).
   if (config.LOG_REQUESTS === 'true') services.requestLog = jsonLineLog;
-  const app = createApp(services);
-  mountLater(app, '/internal/*', services, async () => {
-    const [{ Receiver }, { queueCallbackRoutes }] = await Promise.all([import('@upstash/qstash'), import('../http/queue-callback.js')]);
-    // devMode false: these keys, never a local dev server's that QSTASH_DEV would name.
-    return queueCallbackRoutes(new Receiver({ currentSigningKey: config.QSTASH_CURRENT_SIGNING_KEY, nextSigningKey: config.QSTASH_NEXT_SIGNING_KEY, devMode: false }));
-  });
+  const app = createApp(services, [...routes, queueCallbacks({ current: config.QSTASH_CURRENT_SIGNING_KEY, next: config.QSTASH_NEXT_SIGNING_KEY })]);
   const housekeeping = async () => (await import('../outbox/housekeeping.js')).housekeeping(services);
   return { app, housekeeping };
 }

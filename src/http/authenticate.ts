@@ -3,7 +3,8 @@ import { createMiddleware } from 'hono/factory';
 import { type TokenClaims, verifyAccessToken } from '../domain/auth/access-tokens.js';
 import { loadPrincipal } from '../domain/auth/load-principal.js';
 import { type Scope, authorize } from '../domain/auth/scopes.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
+import { ApiError } from './api-error.js';
 import type { RateRule } from '../ports/rate-limiter.js';
 import type { AppEnv } from './app-env.js';
 import { applyRate } from './rate-limit.js';
@@ -18,7 +19,7 @@ export type ReadScope = { companyId: string; apiKeyId: string };
  * A route's reads, started by the guard as soon as the token is verified, in the same network wave
  * as the key lookup and the rate limit. They are scoped by the token's company, which our signature
  * vouches for, and dropped unused if the key turns out revoked or short of the scope: nothing is
- * shown before the checks pass. `get` gives the handler what was read, typed; an ApiError the reads
+ * shown before the checks pass. `get` gives the handler what was read, typed; a DomainError the reads
  * threw (a 404) is thrown again; reads that failed otherwise (a request the validator will refuse, a
  * database hiccup) or never ran are made again, now, with the principal's scope.
  */
@@ -29,7 +30,7 @@ export type Preload<T> = {
   settle(c: Context<AppEnv>): Promise<void>;
 };
 
-type Outcome<T> = { value: T } | { error: ApiError };
+type Outcome<T> = { value: T } | { error: DomainError };
 
 export function preload<T>(
   load: (c: Context<AppEnv>, scope: ReadScope) => Promise<T>,
@@ -37,13 +38,16 @@ export function preload<T>(
 ): Preload<T> {
   const outcomes = new WeakMap<Request, Outcome<T>>();
   const loaded = new WeakMap<Request, T>(); // every value read, by the guard or by the handler
-  const remember = (c: Context<AppEnv>, value: T) => (loaded.set(c.req.raw, value), value);
+  const remember = (c: Context<AppEnv>, value: T) => {
+    loaded.set(c.req.raw, value);
+    return value;
+  };
   return {
     run: async (c, scope) => {
       try {
         outcomes.set(c.req.raw, { value: remember(c, await load(c, scope)) });
       } catch (err) {
-        if (err instanceof ApiError) outcomes.set(c.req.raw, { error: err });
+        if (err instanceof DomainError) outcomes.set(c.req.raw, { error: err });
       }
     },
     get: async (c) => {

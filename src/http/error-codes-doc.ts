@@ -1,4 +1,4 @@
-import { errorStatus } from '../errors.js';
+import { errorStatus } from './error-status.js';
 
 /** The whole code→status table as Markdown, for the OpenAPI document's description. */
 export function describeErrorCodes(): string {

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { type ErrorCode, errorStatus } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
+import { errorStatus } from './error-status.js';
 
 /** The one error body (docs/api-reference.md, section 7), as documented in the OpenAPI document. */
 export function errorBodySchema(codes: readonly ErrorCode[]) {

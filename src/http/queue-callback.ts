@@ -2,7 +2,7 @@ import type { Receiver } from '@upstash/qstash';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { ApiError } from '../errors.js';
+import { ApiError } from './api-error.js';
 import { randomBase62 } from '../lib/crypto.js';
 import { logError } from '../lib/log-error.js';
 import { withinDeadline } from '../lib/deadline.js';
@@ -21,7 +21,8 @@ import { payloadTooLarge } from './error-handler.js';
 export const QUEUE_CALLBACK_BODY_LIMIT = 64 * 1024;
 
 /**
- * Where QStash delivers queued messages: `POST /internal/queue/{topic}`. Only a request whose
+ * Where QStash delivers queued messages: `POST /internal/queue/{topic}` (the routing table,
+ * functions/routes.ts, mounts these routes under `/internal`). Only a request whose
  * `Upstash-Signature` @upstash/qstash's Receiver verifies (current key, then next; for the URL
  * called and the body received) is acted on; an unknown topic, or a body that is not a JSON
  * object, is answered 489 with `Upstash-NonRetryable-Error`, so QStash dead-letters it instead of
@@ -36,9 +37,9 @@ export const QUEUE_CALLBACK_BODY_LIMIT = 64 * 1024;
  */
 export function queueCallbackRoutes(receiver: Pick<Receiver, 'verify'>, consumers?: Record<string, QueueConsumer>) {
   const app = new Hono<AppEnv>();
-  app.use('/internal/*', requireQstashToken);
-  app.use('/internal/*', bodyLimit({ maxSize: QUEUE_CALLBACK_BODY_LIMIT, onError: () => Promise.reject(payloadTooLarge('64 KiB')) }));
-  app.post('/internal/queue/:topic', async (c) => {
+  app.use('/*', requireQstashToken);
+  app.use('/*', bodyLimit({ maxSize: QUEUE_CALLBACK_BODY_LIMIT, onError: () => Promise.reject(payloadTooLarge('64 KiB')) }));
+  app.post('/queue/:topic', async (c) => {
     const body = await c.req.text();
     const signature = c.req.header('upstash-signature')!;
     // The Receiver throws for a signature it refuses; either way nothing is acted on.

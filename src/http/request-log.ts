@@ -8,27 +8,12 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
+import type { RequestLog } from '../ports/request-log.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './app-env.js';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 
-/**
- * One request in the log. Never its path or query: a signing link's path is a credential, and so
- * is a download link's `sig`; the route is the pattern that answered (`/sign/{token}`).
- */
-export type RequestLogLine = {
-  request_id: string;
-  method: string;
-  /** The pattern of the route that answered; null when no route matched. */
-  route: string | null;
-  status: number;
-  /** Until the answer's headers were ready (a streamed body may take longer). */
-  duration_ms: number;
-  /** The company of the verified access token, when the request carried one. */
-  company_id: string | null;
-};
-
-export type RequestLog = (line: RequestLogLine) => void;
+export type { RequestLog, RequestLogLine } from '../ports/request-log.js';
 
 /** One JSON line on stdout: the terminal of `npm start`, and Workers Logs on the edge. */
 export const jsonLineLog: RequestLog = (line) => console.log(JSON.stringify(line));

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { ApiError } from '../errors.js';
+import { ApiError } from './api-error.js';
 import { timingSafeEqual } from '../lib/crypto.js';
 import type { AppEnv } from './app-env.js';
 

@@ -6,9 +6,10 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { isDataException } from '../data/errors.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { logError } from '../lib/log-error.js';
 import type { AppEnv } from './app-env.js';
+import { requestIdOf } from './request-log.js';
 import { pageMessages } from './signing-language.js';
 import { errorPage, tooLargePage, unreadableFormPage } from './signing-page/notice-pages.js';
 import { tokenInPath } from './signing-security.js';
@@ -18,12 +19,12 @@ export const signingErrorHandler: ErrorHandler<AppEnv> = (err, c) => {
   const secrets = secretsOf(c);
   // Logged as the API logs it: the database refused a value our checks let through.
   if (isDataException(err)) {
-    logError(`the database refused a value on ${c.req.method} ${routeOf(c)}`, scrubbed(err, secrets));
+    logError(`the database refused a value on ${where(c)}`, scrubbed(err, secrets));
     return c.html(unreadableFormPage(pageMessages(c)), 422);
   }
-  const retryable = err instanceof ApiError && err.code === 'service_unavailable';
-  if (retryable) logError(`a dependency failed on ${c.req.method} ${routeOf(c)}; the signer may retry`, scrubbed(err.cause ?? err, secrets));
-  else logError(`unhandled error on ${c.req.method} ${routeOf(c)}`, scrubbed(err, secrets));
+  const retryable = err instanceof DomainError && err.code === 'service_unavailable';
+  if (retryable) logError(`a dependency failed on ${where(c)}; the signer may retry`, scrubbed(err.cause ?? err, secrets));
+  else logError(`unhandled error on ${where(c)}`, scrubbed(err, secrets));
   return c.html(errorPage(pageMessages(c), retryable), retryable ? 503 : 500);
 };
 
@@ -34,6 +35,9 @@ function secretsOf(c: Context<AppEnv>): string[] {
   // Longest first, so that the whole token is masked before its MAC part would split it.
   return [...new Set(candidates)].filter((secret) => secret.length >= 8).sort((a, b) => b.length - a.length);
 }
+
+/** The route's pattern, never the path itself, and the request's id, which ties the log to the answer the signer saw. */
+const where = (c: Context<AppEnv>) => `${c.req.method} ${routeOf(c)} (request ${requestIdOf(c) ?? 'without id'})`;
 
 /** The route's pattern (`/sign/:token`), never the path itself. */
 function routeOf(c: Context<AppEnv>): string {

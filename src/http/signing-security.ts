@@ -15,6 +15,7 @@ import { secondsUntilReset } from '../domain/shared/rate-decision.js';
 import { isGenuineLink } from '../domain/signing/resolve-link.js';
 import type { RateRule } from '../ports/rate-limiter.js';
 import type { AppEnv } from './app-env.js';
+import { clientIpOf } from './client-ip.js';
 import { frameOriginsOf } from './signing-embedding.js';
 import { pageMessages } from './signing-language.js';
 import { forbiddenPage, tooManyRequestsPage } from './signing-page/notice-pages.js';
@@ -105,7 +106,7 @@ export function tokenInPath(path: string): string {
 export const rateIdentifier = (token: string) => `sign:${(token.split('.')[0] ?? '').slice(0, 40)}`;
 
 /** Anything else is counted by the address it came from, as the runtime knows it. */
-export const unverifiedRateIdentifier = (c: Context<AppEnv>) => `${unverifiedLinkRateRule.name}:ip:${c.get('services').clientIp(c)}`;
+export const unverifiedRateIdentifier = (c: Context<AppEnv>) => `${unverifiedLinkRateRule.name}:ip:${clientIpOf(c)}`;
 
 /**
  * Whether a post comes from a page of another site. Browsers send `Origin: null` for this page's

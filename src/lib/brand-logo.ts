@@ -38,7 +38,7 @@ const sideRefusal = (width: number, height: number): LogoRefusal | null =>
 
 function checkPng(bytes: Uint8Array): CheckedLogo | LogoRefusal {
   const header = pngChunks(bytes)?.[0];
-  if (!header || header.type !== 'IHDR' || header.data.length !== 13) return { refused: 'The logo is not a readable PNG.' };
+  if (header?.type !== 'IHDR' || header.data.length !== 13) return { refused: 'The logo is not a readable PNG.' };
   const view = new DataView(header.data.buffer, header.data.byteOffset, 8);
   // The bound is checked before anything is inflated: the redraw's own budget is a signature's.
   const tooLarge = sideRefusal(view.getUint32(0), view.getUint32(4));

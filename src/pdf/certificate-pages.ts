@@ -1,5 +1,5 @@
 import type { PDFDocument } from 'pdf-lib';
-import type { CertificateRecipient } from './finish-document.js';
+import type { CertificateRecipient } from '../ports/pdf-maker.js';
 import type { Typesetter } from './fonts/typesetter.js';
 import { PageFlow, type TextStyle } from './page-flow.js';
 

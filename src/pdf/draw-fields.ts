@@ -1,7 +1,7 @@
 import type { Color, PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
 import { isPngDataUrl, redrawPngDataUrl } from '../lib/drawn-png.js';
 import { drawableText } from './drawable-text.js';
-import type { FinishedField } from './finish-document.js';
+import type { FinishedField } from '../ports/pdf-maker.js';
 import type { Typesetter } from './fonts/typesetter.js';
 import { centredBaseline, truncateToWidth } from './text-layout.js';
 

@@ -1,6 +1,6 @@
 import type { PDFDocument } from 'pdf-lib';
-import type { FieldType } from '../data/schema.js';
 import { sha256Hex } from '../lib/crypto.js';
+import type { FinishedDocument, FinishRequest } from '../ports/pdf-maker.js';
 import { type Certificate, appendCertificatePages } from './certificate-pages.js';
 import { drawFields, fieldTexts } from './draw-fields.js';
 import { drawableText } from './drawable-text.js';
@@ -11,40 +11,10 @@ import { type SealIdentity, sealedByLines } from './seal-identity.js';
 import { sealPdf } from './seal-pdf.js';
 import type { Timestamper } from './timestamp.js';
 
-export type FinishedField = {
-  type: FieldType;
-  /** 1-based page; x, y, width, height in PDF points measured from the page's TOP-LEFT corner. */
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  /** signature/initials: a typed value as plain text, or a drawn one as 'data:image/png;base64,...'; checkbox: 'true' | 'false'; date_signed: 'YYYY-MM-DD'; others: text. null = left empty (optional field). */
-  value: string | null;
-};
+export type { CertificateRecipient, FinishedDocument, FinishedField } from '../ports/pdf-maker.js';
 
-export type CertificateRecipient = {
-  name: string;
-  email: string;
-  role: string;
-  kind: 'signer' | 'cc';
-  /** What happened, in order: e.g. { what: 'Sent', at, ip: null, userAgent: null }, 'Viewed', 'Consented (esign-consent-2026-11)', 'Signed', 'Declined: <reason>'. */
-  events: { what: string; at: Date; ip: string | null; userAgent: string | null }[];
-};
-
-export type FinishInput = {
-  /** The template's PDF as it was sent. */
-  original: Uint8Array;
-  envelopeId: string;
-  title: string;
-  senderEmail: string;
-  fields: FinishedField[];
-  recipients: CertificateRecipient[];
-  consentVersion: string;
-  consentText: string;
-  /** Hex of the original. */
-  originalSha256: string;
-  completedAt: Date;
+/** What the port's request is made of, with the maker's own seal, time-stamp and fonts. */
+export type FinishInput = FinishRequest & {
   /** Lines naming the sealing certificate, printed on the certificate page; by default, the seal's subject and fingerprint. */
   sealedBy?: string[];
   /** Seals the finished file (PAdES B-B) as its last revision, signing time `completedAt`. */
@@ -53,14 +23,6 @@ export type FinishInput = {
   timestamp?: Timestamper;
   /** The font files text is drawn with (node_modules on Node, the PDF Worker's assets in workerd). */
   fonts: FontSource;
-};
-
-export type FinishedDocument = {
-  bytes: Uint8Array;
-  /** Hex SHA-256 of `bytes`. */
-  sha256: string;
-  /** Hex SHA-256 of the signed content: the original with the fields drawn, which is the first part of `bytes` (see below). */
-  signedContentSha256: string;
 };
 
 const PRODUCER = 'E-Signing API';

@@ -73,7 +73,7 @@ export async function loadSealIdentity(source: SealSource, names?: { key: string
   }
   try {
     certificate = Certificate.fromBER(certificates[0]!.buffer);
-    certificates.slice(1).forEach((der) => Certificate.fromBER(der.buffer));
+    for (const der of certificates.slice(1)) Certificate.fromBER(der.buffer);
   } catch {
     throw new Error(`The sealing identity is unusable: ${certName} holds something that is not an X.509 certificate.`);
   }

@@ -29,7 +29,7 @@ export function pemBlocks(text: string): PemBlock[] | undefined {
 export function sealPemProblems(keyPem: string, certPem: string, names = { key: 'SEAL_KEY_PEM', cert: 'SEAL_CERT_PEM' }): string[] {
   const problems: string[] = [];
   const keys = pemBlocks(keyPem);
-  if (!keys || keys.length !== 1 || keys[0]!.label !== 'PRIVATE KEY') {
+  if (keys?.length !== 1 || keys[0]!.label !== 'PRIVATE KEY') {
     problems.push(`${names.key} must hold exactly one unencrypted PKCS#8 private key (-----BEGIN PRIVATE KEY-----)`);
   }
   const certs = pemBlocks(certPem);

@@ -78,7 +78,10 @@ class PdfThread {
   constructor(entry: URL) {
     let started!: () => void;
     let failed!: (err: Error) => void;
-    this.ready = new Promise<void>((resolve, reject) => ((started = resolve), (failed = reject)));
+    this.ready = new Promise<void>((resolve, reject) => {
+      started = resolve;
+      failed = reject;
+    });
     // Awaited by the call that started the thread; a failure is told to it there.
     this.ready.catch(() => undefined);
     this.worker = new Worker(new URL('./pdf-thread-loader.mjs', import.meta.url), { workerData: { entry: entry.href } });

@@ -5,11 +5,52 @@
  * Worker of their own (src/entries/pdf-worker.ts), reached through a service binding; the seal's
  * private key lives only there. On Node the same work runs in the process (src/pdf/local-pdf-maker.ts).
  */
-import type { PageSize } from '../data/schema.js';
-import type { FinishedDocument, FinishInput } from '../pdf/finish-document.js';
+import type { FieldType, PageSize } from '../data/schema.js';
+
+export type FinishedField = {
+  type: FieldType;
+  /** 1-based page; x, y, width, height in PDF points measured from the page's TOP-LEFT corner. */
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** signature/initials: a typed value as plain text, or a drawn one as 'data:image/png;base64,...'; checkbox: 'true' | 'false'; date_signed: 'YYYY-MM-DD'; others: text. null = left empty (optional field). */
+  value: string | null;
+};
+
+export type CertificateRecipient = {
+  name: string;
+  email: string;
+  role: string;
+  kind: 'signer' | 'cc';
+  /** What happened, in order: e.g. { what: 'Sent', at, ip: null, userAgent: null }, 'Viewed', 'Consented (esign-consent-2026-11)', 'Signed', 'Declined: <reason>'. */
+  events: { what: string; at: Date; ip: string | null; userAgent: string | null }[];
+};
 
 /** What the finished PDF is made of; the seal, its time-stamp and the fonts are the maker's own. */
-export type FinishRequest = Omit<FinishInput, 'seal' | 'timestamp' | 'sealedBy' | 'fonts'>;
+export type FinishRequest = {
+  /** The template's PDF as it was sent. */
+  original: Uint8Array;
+  envelopeId: string;
+  title: string;
+  senderEmail: string;
+  fields: FinishedField[];
+  recipients: CertificateRecipient[];
+  consentVersion: string;
+  consentText: string;
+  /** Hex of the original. */
+  originalSha256: string;
+  completedAt: Date;
+};
+
+export type FinishedDocument = {
+  bytes: Uint8Array;
+  /** Hex SHA-256 of `bytes`. */
+  sha256: string;
+  /** Hex SHA-256 of the signed content: the original with the fields drawn, which is the first part of `bytes` (see src/pdf/finish-document.ts). */
+  signedContentSha256: string;
+};
 
 export interface PdfMaker {
   /** The page sizes of a PDF in points, or null when the bytes are not a PDF that can be read. */

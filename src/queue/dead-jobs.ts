@@ -6,7 +6,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../data/database.js';
 import { deadJobs } from '../data/schema.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { Services } from '../services.js';
 import { type Page, pageOffset, readPage } from '../domain/shared/pagination.js';
 
@@ -52,7 +52,7 @@ export async function listDeadJobs(services: Services, page: number, perPage: nu
   return readPage(rows, db.select({ total: count() }).from(deadJobs), toDeadJob, page, perPage);
 }
 
-export const deadJobNotFound = (id: string) => new ApiError('not_found', 'No dead job with that id.', { dead_job_id: id });
+export const deadJobNotFound = (id: string) => new DomainError('not_found', 'No dead job with that id.', { dead_job_id: id });
 
 /**
  * Hands a dead job back to the queue, due now and with its attempts counted from zero, and removes

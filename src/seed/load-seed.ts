@@ -6,8 +6,8 @@ import { createApiKey } from '../domain/auth/manage-api-keys.js';
 import { putBrand } from '../domain/companies/brand.js';
 import { createCompany } from '../domain/companies/create-company.js';
 import { importTemplate } from '../domain/templates/import-template.js';
-import { ApiError, validationFailed } from '../errors.js';
-import { parseOrFail } from '../http/validation-hook.js';
+import { DomainError, validationFailed } from '../errors.js';
+import { parseOrFail } from '../domain/shared/parse-or-fail.js';
 import { checkLogo } from '../lib/brand-logo.js';
 import { generateDocument } from '../pdf/generate-document.js';
 import type { Services } from '../services.js';
@@ -131,7 +131,7 @@ async function atPath<T>(where: string, verb: () => Promise<T>): Promise<T> {
   try {
     return await verb();
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     if (err.code === 'validation_failed' && Array.isArray(err.details.issues)) {
       const issues = (err.details.issues as { path: string; message: string }[]).map((issue) => ({
         path: issue.path ? `${where}.${issue.path}` : where,

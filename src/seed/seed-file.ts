@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { scopes } from '../domain/auth/scopes.js';
 import { TemplateDefinition } from '../domain/templates/template-definition.js';
 import { userRoles } from '../data/schema.js';
-import { multiLineRule, singleLineRule } from '../http/schemas.js';
+import { multiLineRule, singleLineRule } from '../domain/shared/text-fields.js';
 import { isMultiLineText, isSingleLineText } from '../lib/single-line-text.js';
 import { MAX_DISPLAY_NAME_CHARS } from '../domain/companies/brand.js';
 

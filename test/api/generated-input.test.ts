@@ -9,6 +9,7 @@
  */
 import { Receiver } from '@upstash/qstash';
 import fc from 'fast-check';
+import { Hono } from 'hono';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devMailboxRoutes } from '../../src/http/dev-mailbox.js';
@@ -31,13 +32,13 @@ beforeAll(async () => {
   // The routes the entries add beside the app: the dev pages (npm start) and the queue callback (the Worker).
   stack.app.route('/', devMailboxRoutes(stack.services.mailbox));
   stack.app.route('/', devWebhookRoutes(stack.services));
-  stack.app.route('/', queueCallbackRoutes(new Receiver({ currentSigningKey: 'sig_fuzz_current', nextSigningKey: 'sig_fuzz_next' })));
+  stack.app.route('/internal', queueCallbackRoutes(new Receiver({ currentSigningKey: 'sig_fuzz_current', nextSigningKey: 'sig_fuzz_next' })));
   company = await createTestCompany(stack);
   const template = await createTestTemplate(stack, company.id);
   ids.template = template.id;
   ids.company = company.id;
   // The signing pages are mounted behind `/sign/*` and loaded on their first request: their own table.
-  routes = uniqueRoutes([...stack.app.routes, ...signingRoutes.routes]);
+  routes = uniqueRoutes([...stack.app.routes, ...new Hono().route('/sign', signingRoutes).routes]);
 }, 60_000);
 afterAll(() => stack.close());
 

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { envelopes, recipients } from '../../src/data/schema.js';
 import { sendSigningEmail } from '../../src/domain/envelopes/signing-email.js';
 import { sendCompletedEmail, sendDeclinedEmail, sendDocumentReadyEmails } from '../../src/domain/signing/ceremony-emails.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
+import { errorStatus } from '../../src/http/error-status.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { loadSeed } from '../../src/seed/load-seed.js';
 import { admin } from '../admin/admin-support.js';
@@ -19,6 +20,7 @@ import { lineBreaksAndTabs, namesOfTheWorld, notMultiLine, notSingleLine, shown 
 import { addKeyHolder, createTestCompany, createTestTemplate, ndaDefinition, type TestCompany } from '../support/factories.js';
 import { type Answer, call } from '../support/http.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
+import { unique } from '../support/unique.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -29,8 +31,6 @@ beforeAll(async () => {
   templateId = (await createTestTemplate(stack, company.id)).id;
 });
 afterAll(() => stack.close());
-
-const unique = () => crypto.randomUUID().slice(0, 8);
 
 type Path = (string | number)[];
 const dotted = (path: Path) => path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : part), '');
@@ -147,8 +147,9 @@ describe('single-line fields refuse every control character with 422 naming the 
   });
 
   it('the seed file: every name, address, number, key name and template text, before anything is written', async () => {
-    const seed = freshDemoSeed() as any;
-    seed.companies[0].api_keys[0].name = 'CRM';
+    const seed = freshDemoSeed();
+    const [company] = seed.companies;
+    company!.api_keys![0]!.name = 'CRM';
     const fields: Path[] = [
       ['companies', 0, 'name'],
       ['companies', 0, 'users', 1, 'name'],
@@ -165,7 +166,7 @@ describe('single-line fields refuse every control character with 422 naming the 
     ];
     await refusesEach(fields, notSingleLine, (path, bad) => seedAnswer(spoiledAt(seed, path, bad)));
     await refusesEach([['companies', 0, 'brand', 'default_email_message']], notMultiLine, (path, bad) => seedAnswer(spoiledAt(seed, path, bad)));
-    const [row] = await stack.services.database.db.select({ id: envelopes.id }).from(envelopes).where(eq(envelopes.companyId, seed.companies[0].id));
+    const [row] = await stack.services.database.db.select({ id: envelopes.id }).from(envelopes).where(eq(envelopes.companyId, company!.id!));
     expect(row).toBeUndefined();
   });
 });
@@ -296,7 +297,7 @@ async function seedAnswer(seed: unknown): Promise<Answer> {
     await loadSeed(stack.services, seed, process.cwd());
     return { status: 200, body: null, headers: new Headers() };
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return { status: err.status, body: { error: { code: err.code, details: err.details } }, headers: new Headers() };
+    if (!(err instanceof DomainError)) throw err;
+    return { status: errorStatus[err.code], body: { error: { code: err.code, details: err.details } }, headers: new Headers() };
   }
 }

@@ -1,23 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminEndpoints, loadEndpoints, v1Endpoints } from '../../functions/routes.js';
+import { adminEndpoints, v1Endpoints } from '../../functions/routes.js';
 import { documentedCodes } from '../support/documented-codes.js';
 import { addKeyHolder, createTestCompany } from '../support/factories.js';
 import { call, errorCode } from '../support/http.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
+
+/** The part of an OpenAPI response object that names the error codes it answers with. */
+type DocumentedResponse = { content?: { 'application/json'?: { schema?: { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } } } } };
 beforeAll(async () => {
   stack = await openStack();
 });
 afterAll(() => stack.close());
 
 describe('the routing table', () => {
-  it("says where each endpoint answers as its module's own route does, each endpoint once", async () => {
-    for (const table of [v1Endpoints, adminEndpoints]) {
-      const modules = await loadEndpoints(table);
-      expect(table.map(({ method, path }) => `${method} ${path}`)).toEqual(modules.map(({ route }) => `${route.method} ${route.path}`));
-      expect(new Set(table.map(({ method, path }) => `${method} ${path}`)).size).toBe(table.length);
-    }
+  it('states each endpoint once', () => {
+    for (const table of [v1Endpoints, adminEndpoints]) expect(new Set(table.map(({ method, path }) => `${method} ${path}`)).size).toBe(table.length);
   });
 });
 
@@ -38,10 +37,10 @@ describe('GET /v1/openapi.json', () => {
   async function documentedErrors() {
     const document = (await call(stack, 'GET', '/v1/openapi.json')).body;
     const byOperation = new Map<string, Map<string, number>>();
-    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>)) {
       for (const [method, operation] of Object.entries(methods)) {
         const codes = new Map<string, number>();
-        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
           for (const code of response.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? []) codes.set(code, Number(status));
         }
         byOperation.set(`${method.toUpperCase()} ${path}`, codes);
@@ -50,12 +49,12 @@ describe('GET /v1/openapi.json', () => {
     return { document, byOperation };
   }
 
-  it('documents each error code under the status the README gives it', async () => {
+  it('documents each error code under the status the guides give it', async () => {
     const { document, byOperation } = await documentedErrors();
-    const readme = documentedCodes();
-    for (const [operation, codes] of byOperation) for (const [code, status] of codes) expect(status, `${operation}: ${code}`).toBe(readme.get(code));
+    const documented = documentedCodes();
+    for (const [operation, codes] of byOperation) for (const [code, status] of codes) expect(status, `${operation}: ${code}`).toBe(documented.get(code));
     // The whole table, including codes no single operation lists (not_found, method_not_allowed).
-    for (const code of readme.keys()) expect(document.info.description).toContain(`\`${code}\``);
+    for (const code of documented.keys()) expect(document.info.description).toContain(`\`${code}\``);
   });
 
   it('lists, for each operation, the error a real call of it answers, under that status', async () => {

@@ -7,6 +7,7 @@
  */
 import { Receiver } from '@upstash/qstash';
 import fc from 'fast-check';
+import { Hono } from 'hono';
 import { describe, expect, inject, it } from 'vitest';
 import { signingRoutes } from '../../functions/signing/signing-routes.js';
 import { createApp } from '../../src/app.js';
@@ -17,9 +18,9 @@ import { asPathSegment, body, expectDocumentedAnswer, pathId, query, uniqueRoute
 const RUNS = Number(process.env.FUZZ_RUNS_E2E ?? 6);
 // The routing table of the app the Worker serves: building it reads nothing from the services.
 const app = createApp({ config: { baseUrl: 'http://routes.local' } } as Services);
-app.route('/', queueCallbackRoutes(new Receiver({ currentSigningKey: 'x', nextSigningKey: 'y' })));
+app.route('/internal', queueCallbackRoutes(new Receiver({ currentSigningKey: 'x', nextSigningKey: 'y' })));
 // The signing pages are mounted behind `/sign/*` and loaded on their first request: their own table.
-const routes = uniqueRoutes([...app.routes, ...signingRoutes.routes]).filter((route) => route.path !== '/v1/auth/token');
+const routes = uniqueRoutes([...app.routes, ...new Hono().route('/sign', signingRoutes).routes]).filter((route) => route.path !== '/v1/auth/token');
 
 describe('generated hostile input on npm run dev', () => {
   it('answers every route with a documented code or page, never a 5xx', async () => {

@@ -8,7 +8,8 @@ import { apiKeys, auditEvents, brandSettings, companies, templateDocuments, user
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { revokeApiKey, rotateApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { putUser } from '../../src/domain/users/put-user.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
+import { errorStatus } from '../../src/http/error-status.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
@@ -18,16 +19,16 @@ import { openStack, type TestStack } from '../support/stack.js';
 import { contractSeedPath, countRows, freshDemoSeed, readSeed, repoSeedPath, type SeedInput } from './seed-helpers.js';
 
 /** The error a load fails with, for expectations on its code and issues. */
-async function failure(load: Promise<unknown>): Promise<ApiError> {
+async function failure(load: Promise<unknown>): Promise<DomainError> {
   const outcome = await load.then(
     () => undefined,
     (err: unknown) => err,
   );
-  expect(outcome, 'the load should have failed').toBeInstanceOf(ApiError);
-  return outcome as ApiError;
+  expect(outcome, 'the load should have failed').toBeInstanceOf(DomainError);
+  return outcome as DomainError;
 }
 
-const issuePaths = (err: ApiError) => (err.details.issues as { path: string }[]).map((issue) => issue.path);
+const issuePaths = (err: DomainError) => (err.details.issues as { path: string }[]).map((issue) => issue.path);
 
 const companyIds = (seed: SeedInput) => seed.companies.map((company) => company.id!);
 
@@ -339,7 +340,7 @@ describe('an invalid seed', () => {
     edit(seed);
     const err = await failure(loadSeed(stack.services, seed, process.cwd()));
     expect(err.code).toBe('validation_failed');
-    expect(err.status).toBe(422);
+    expect(errorStatus[err.code]).toBe(422);
     expect(issuePaths(err)).toContain(path);
     expect(await countRows(stack.services, companyIds(seed))).toMatchObject({ companies: 0, users: 0, apiKeys: 0 });
   });

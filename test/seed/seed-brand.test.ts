@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBrand, putBrand } from '../../src/domain/companies/brand.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
 import { loadSeed } from '../../src/seed/load-seed.js';
 import { logoPng, svgLogo } from '../support/logo-images.js';
 import { openStack, type TestStack } from '../support/stack.js';
@@ -31,8 +31,8 @@ const seedOf = (id: string, brand: Record<string, unknown>) => ({
 
 async function issuesOf(load: Promise<unknown>) {
   const err = await load.then(() => undefined, (thrown: unknown) => thrown);
-  expect(err).toBeInstanceOf(ApiError);
-  return ((err as ApiError).details.issues as { path: string }[]).map((issue) => issue.path);
+  expect(err).toBeInstanceOf(DomainError);
+  return ((err as DomainError).details.issues as { path: string }[]).map((issue) => issue.path);
 }
 
 describe('a seed with a brand', () => {

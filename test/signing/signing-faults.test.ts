@@ -39,7 +39,7 @@ async function sentEnvelope() {
 
 const get = async (token: string) => {
   const response = await stack.app.request(`/sign/${token}`);
-  return { status: response.status, text: await response.text() };
+  return { status: response.status, text: await response.text(), requestId: response.headers.get('x-request-id') };
 };
 async function postForm(path: string, fields: Record<string, string>, pageText: string) {
   const body = new URLSearchParams({ ...fields, form_token: /name="form_token" value="([^"]+)"/.exec(pageText)![1]! });
@@ -79,7 +79,10 @@ describe('the database failing under the signing page', () => {
     expect(failed.text).toMatch(/try again/i);
     expect(await traces(recipientId)).toEqual(before);
     // Logged by its route, with the cause, and never with the link.
-    expect(logged).toHaveBeenCalledWith('a dependency failed on GET /sign/:token; the signer may retry', expect.stringContaining('could not write to disk'));
+    expect(logged).toHaveBeenCalledWith(
+      `a dependency failed on GET /sign/:token (request ${failed.requestId}); the signer may retry`,
+      expect.stringContaining('could not write to disk'),
+    );
     expect(JSON.stringify(logged.mock.calls)).not.toContain(token.split('.')[1]);
 
     expect((await get(token)).status).toBe(200);

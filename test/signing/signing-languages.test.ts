@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, envelopes, templates } from '../../src/data/schema.js';
 import { signingDocument } from '../../src/domain/signing/signing-document.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
 import { LANGUAGES } from '../../src/i18n/index.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { loadSeed } from '../../src/seed/load-seed.js';
@@ -342,7 +342,7 @@ describe('the template’s and the company’s language in the admin API', () =>
       () => null,
       (err: unknown) => err,
     );
-    expect(refused).toBeInstanceOf(ApiError);
-    expect(JSON.stringify((refused as ApiError).details)).toContain('companies[0].templates[0].language');
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(JSON.stringify((refused as DomainError).details)).toContain('companies[0].templates[0].language');
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRateLimiter } from '../../src/adapters/embedded/memory-rate-limiter.js';
 import { createApp } from '../../src/app.js';
-import { SigningRefused, type SigningState, consent } from '../../src/domain/signing/signing-state.js';
+import { type SigningState, consent } from '../../src/domain/signing/signing-state.js';
 import { publicRoot, staticFiles } from '../../src/entries/static-files.js';
 import { formToken } from '../../src/http/form-token.js';
 import { readDeclineForm, readSignForm } from '../../src/http/signing-form.js';
@@ -48,7 +48,7 @@ beforeEach(() => {
     rateLimiter: new MemoryRateLimiter(clock),
     clock,
     config: { tokenSecret, baseUrl: BASE_URL, keyEnvironment: 'test' },
-    clientIp: (c) => c.req.header('x-test-client-ip') ?? '203.0.113.1',
+    clientIp: (request) => request.headers.get('x-test-client-ip') ?? '203.0.113.1',
   } as Partial<Services> as Services;
   app = createApp(services);
 });
@@ -578,7 +578,8 @@ describe('the token stays out of the log', () => {
     expect(answer.text).toContain('Something went wrong');
     expect(answer.text).not.toContain('lookup failed');
     const logged = output.join('\n');
-    expect(logged).toContain('unhandled error on GET /sign/:token');
+    // By its route and the id the answer carries, so that a signer's report leads to the line.
+    expect(logged).toContain(`unhandled error on GET /sign/:token (request ${answer.headers.get('x-request-id')})`);
     expect(logged).toContain('[signing token]');
     expect(logged).not.toContain(mac);
 

@@ -1,7 +1,7 @@
 /**
  * The error codes as the guides state them to integrators: every row `| status | \`code\` | … |`
  * of the error tables in docs/api-guide.md ("Errors") and docs/admin.md (the admin API's own). A
- * statement written apart from src/errors.ts, so that tests can hold the code (and the OpenAPI
+ * statement written apart from src/http/error-status.ts, so that tests can hold the code (and the OpenAPI
  * document generated from it) to what the documentation promises.
  */
 import { readFileSync } from 'node:fs';

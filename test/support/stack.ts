@@ -78,7 +78,7 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
       seal: { keyPem: TEST_SEAL_KEY_PEM, certPem: TEST_SEAL_CERT_PEM },
     },
     // Tests name the caller's address, so that per-IP limits can be tried without interference.
-    clientIp: (c) => c.req.header('x-test-client-ip') ?? '203.0.113.1',
+    clientIp: (request) => request.headers.get('x-test-client-ip') ?? '203.0.113.1',
     // Stacks share a database: each keeps its own queue.
     queueName: `test-${crypto.randomUUID()}`,
   });

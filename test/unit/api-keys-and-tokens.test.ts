@@ -3,7 +3,7 @@ import { issueAccessToken, verifyAccessToken } from '../../src/domain/auth/acces
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from '../../src/domain/auth/api-key-format.js';
 import type { Principal } from '../../src/domain/auth/principal.js';
 import { authorize, rolePermissions, scopes } from '../../src/domain/auth/scopes.js';
-import type { ApiError } from '../../src/errors.js';
+import type { DomainError } from '../../src/errors.js';
 
 describe('API keys', () => {
   it('are esk_<env>_ plus 32 base62 characters, all different', () => {
@@ -61,7 +61,7 @@ describe('authorization: key scope AND owner role', () => {
       fn();
       return 'allowed';
     } catch (err) {
-      return (err as ApiError).code;
+      return (err as DomainError).code;
     }
   };
 

@@ -7,7 +7,8 @@ import { Hono } from 'hono';
 import { describe, expect, it, vi } from 'vitest';
 import { isDataException, isUniqueViolation } from '../../src/data/errors.js';
 import { unavailable } from '../../src/domain/shared/unavailable.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
+import { errorStatus } from '../../src/http/error-status.js';
 import { handleError } from '../../src/http/error-handler.js';
 
 /** A driver's error as PGlite, node-postgres and Neon all shape it: the SQLSTATE in `code`. */
@@ -47,10 +48,10 @@ describe('answers to a database error', () => {
     const log = quiet();
     try {
       const refused = unavailable(drizzleError(driverError('22P05')));
-      expect([refused.status, refused.code]).toEqual([422, 'validation_failed']);
+      expect([errorStatus[refused.code], refused.code]).toEqual([422, 'validation_failed']);
       const failed = unavailable(drizzleError(Object.assign(new Error('connection lost'), { code: '08006' })));
-      expect([failed.status, failed.code]).toEqual([503, 'service_unavailable']);
-      const passed = new ApiError('quota_exceeded', 'No requests left.');
+      expect([errorStatus[failed.code], failed.code]).toEqual([503, 'service_unavailable']);
+      const passed = new DomainError('quota_exceeded', 'No requests left.');
       expect(unavailable(passed)).toBe(passed);
     } finally {
       log.mockRestore();

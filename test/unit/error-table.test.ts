@@ -1,11 +1,14 @@
 /**
  * The code→status table against statements written apart from it: the codes of
- * docs/api-reference.md restated here by hand, and the README's error tables, which are what
- * integrators read. A code added, dropped or moved in src/errors.ts without the documentation
- * (or the other way round) fails here.
+ * docs/api-reference.md restated here by hand, and the error tables of docs/api-guide.md and
+ * docs/admin.md, which are what integrators read. A code added, dropped or moved in src/http/error-status.ts
+ * without the documentation (or the other way round) fails here.
  */
-import { describe, expect, it } from 'vitest';
-import { ApiError, type ErrorCode, errorStatus } from '../../src/errors.js';
+import { Hono } from 'hono';
+import { describe, expect, it, vi } from 'vitest';
+import { DomainError, type ErrorCode } from '../../src/errors.js';
+import { handleError } from '../../src/http/error-handler.js';
+import { errorStatus } from '../../src/http/error-status.js';
 import { documentedCodes } from '../support/documented-codes.js';
 
 describe('the code→status table', () => {
@@ -33,17 +36,39 @@ describe('the code→status table', () => {
     });
   });
 
-  it('is exactly what the README documents: every code, at its status, and nothing else', () => {
+  it('is exactly what the guides document: every code, at its status, and nothing else', () => {
     const documented = documentedCodes();
     expect(documented.size).toBeGreaterThanOrEqual(19);
     expect(Object.fromEntries(documented)).toEqual({ ...errorStatus });
   });
 
-  it('gives every ApiError the documented status and the one body shape', () => {
-    for (const [code, status] of documentedCodes()) {
-      const error = new ApiError(code as ErrorCode, 'message', { hint: 1 });
-      expect(error.status, code).toBe(status);
-      expect(error.toBody()).toEqual({ error: { code, message: 'message', details: { hint: 1 } } });
+  it('answers every DomainError at the documented status with the one body shape', async () => {
+    const app = new Hono();
+    app.onError(handleError);
+    app.get('/:code', (c) => {
+      throw new DomainError(c.req.param('code') as ErrorCode, 'message', { hint: 1 });
+    });
+    // internal_error is logged with its stack as any unexpected error is; the answer is what counts here.
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      for (const [code, status] of documentedCodes()) {
+        const answer = await app.request(`/${code}`);
+        expect(answer.status, code).toBe(status);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(await answer.json()).toEqual({ error: { code, message: 'message', details: { hint: 1 } } });
+      }
+    } finally {
+      log.mockRestore();
     }
+  });
+
+  it('turns the wait of an error into Retry-After', async () => {
+    const app = new Hono();
+    app.onError(handleError);
+    app.get('/', () => {
+      throw new DomainError('rate_limited', 'Too many requests.', { retry_after_seconds: 7 }, { retryAfterSeconds: 7 });
+    });
+    const answer = await app.request('/');
+    expect([answer.status, answer.headers.get('retry-after')]).toEqual([429, '7']);
   });
 });

@@ -1,4 +1,3 @@
-import type { WorkerConfig } from '../../entries/worker-config.js';
 import { systemClock } from '../../ports/clock.js';
 import type { PdfMaker } from '../../ports/pdf-maker.js';
 import type { Services } from '../../services.js';
@@ -8,6 +7,7 @@ import { MemoryRateLimiter } from '../embedded/memory-rate-limiter.js';
 import { MemorySendLimits } from '../embedded/memory-send-limits.js';
 import { EmailApiMailer } from './email-api-mailer.js';
 import { TwilioSms } from './twilio-sms.js';
+import type { WorkerConfig } from './production-config.js';
 import { openNeonHttpDatabase } from './neon-http-database.js';
 import { QStashQueue } from './qstash-queue.js';
 import { FailOpenRateLimiter } from './fail-open-rate-limiter.js';
@@ -49,6 +49,6 @@ export function productionServices(config: WorkerConfig, pdf: PdfMaker): Service
       maxQueueDelayMs,
       webhookSecretKeys: config.WEBHOOK_SECRET_KEYS,
     },
-    clientIp: (c) => c.req.header('cf-connecting-ip') ?? 'unknown',
+    clientIp: (request) => request.headers.get('cf-connecting-ip') ?? 'unknown',
   };
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from './access-tokens.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-format.js';
@@ -9,7 +9,7 @@ export type AccessToken = { access_token: string; token_type: 'Bearer'; expires_
 
 /** POST /v1/auth/token: an API key, if it exists and is not revoked, buys a one-hour bearer token. */
 export async function exchangeApiKey(services: Services, apiKey: string): Promise<AccessToken> {
-  const invalid = new ApiError('invalid_api_key', 'The API key is not valid.');
+  const invalid = new DomainError('invalid_api_key', 'The API key is not valid.');
   if (!looksLikeApiKey(apiKey)) throw invalid;
   const [key] = await services.database.db
     .select({ id: apiKeys.id, companyId: apiKeys.companyId, version: apiKeys.version, revokedAt: apiKeys.revokedAt })

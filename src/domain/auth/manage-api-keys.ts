@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../data/database.js';
 import { isUniqueViolation } from '../../data/errors.js';
 import { apiKeys, auditEvents, users } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { isApiKeyId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { displayPrefix, generateApiKey, hashApiKey, newApiKeyId } from './api-key-format.js';
@@ -29,7 +29,7 @@ export async function createApiKey(services: Services, companyId: string, input:
     .from(users)
     .where(and(eq(users.companyId, companyId), eq(sql`lower(${users.email})`, input.owner.toLowerCase())))
     .limit(1);
-  if (!owner) throw new ApiError('user_not_found', 'The owner must be a user of the company.', { owner: input.owner });
+  if (!owner) throw new DomainError('user_not_found', 'The owner must be a user of the company.', { owner: input.owner });
 
   const key = input.key ?? generateApiKey(services.config.keyEnvironment);
   const id = input.id ?? newApiKeyId();
@@ -42,13 +42,13 @@ export async function createApiKey(services: Services, companyId: string, input:
       audit(q, companyId, 'api_key.created', id, now),
     ])
     .catch((err: unknown) => {
-      if (isUniqueViolation(err)) throw new ApiError('conflict', 'An API key with this id or value already exists.', { api_key_id: id });
+      if (isUniqueViolation(err)) throw new DomainError('conflict', 'An API key with this id or value already exists.', { api_key_id: id });
       throw err;
     });
   return { id, key, name: input.name ?? null, prefix: displayPrefix(key), owner: owner.email, scopes, created_at: now.toISOString() };
 }
 
-const keyNotFound = (id: string) => new ApiError('api_key_not_found', 'No active API key with that id.', { api_key_id: id });
+const keyNotFound = (id: string) => new DomainError('api_key_not_found', 'No active API key with that id.', { api_key_id: id });
 
 /** The company of a key that exists and is not revoked, or `404 api_key_not_found`. */
 async function activeKeyCompany(services: Services, apiKeyId: string): Promise<string> {

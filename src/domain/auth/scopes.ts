@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import type { UserRole } from '../../data/schema.js';
 import type { Principal } from './principal.js';
 
@@ -12,7 +12,7 @@ export const scopes = [
 ] as const;
 export type Scope = (typeof scopes)[number];
 
-/** What each user role may do (the README's table under "Authentication"); a key's scopes can only narrow this. */
+/** What each user role may do (the table under "Authentication" in docs/api-guide.md); a key's scopes can only narrow this. */
 export const rolePermissions: Record<UserRole, readonly Scope[]> = {
   owner: scopes,
   admin: scopes,
@@ -23,13 +23,13 @@ export const rolePermissions: Record<UserRole, readonly Scope[]> = {
 /** A call is allowed only when the key has the scope AND its owner, active, has the permission. */
 export function authorize(principal: Principal, scope: Scope): void {
   if (!principal.scopes.includes(scope)) {
-    throw new ApiError('insufficient_scope', `This API key lacks the scope ${scope}.`, { required_scope: scope });
+    throw new DomainError('insufficient_scope', `This API key lacks the scope ${scope}.`, { required_scope: scope });
   }
   if (!principal.owner.active) {
-    throw new ApiError('permission_denied', 'The user who owns this API key is not active.', { required_scope: scope });
+    throw new DomainError('permission_denied', 'The user who owns this API key is not active.', { required_scope: scope });
   }
   if (!rolePermissions[principal.owner.role].includes(scope)) {
-    throw new ApiError('permission_denied', `The ${principal.owner.role} role of the key's owner does not allow ${scope}.`, {
+    throw new DomainError('permission_denied', `The ${principal.owner.role} role of the key's owner does not allow ${scope}.`, {
       required_scope: scope,
       role: principal.owner.role,
     });

@@ -1,6 +1,6 @@
 import { brandSettings, companies } from '../../data/schema.js';
 import { isUniqueViolation } from '../../data/errors.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import type { Services } from '../../services.js';
 
 export type NewCompany = {
@@ -34,7 +34,7 @@ export async function createCompany(services: Services, input: NewCompany): Prom
       q.insert(brandSettings).values({ companyId: id, defaultEmailMessage, active: true, createdAt: now }),
     ])
     .catch((err: unknown) => {
-      if (isUniqueViolation(err)) throw new ApiError('conflict', 'A company with this id already exists.', { company_id: id });
+      if (isUniqueViolation(err)) throw new DomainError('conflict', 'A company with this id already exists.', { company_id: id });
       throw err;
     });
   return {

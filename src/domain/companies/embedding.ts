@@ -61,14 +61,14 @@ export function checkAllowedOrigins(raw: readonly string[], options: { allowLoop
   const issues: Issue[] = [];
   const seen = new Map<string, number>();
   if (raw.length > MAX_ALLOWED_ORIGINS) issues.push({ path: 'allowed_origins', message: `At most ${MAX_ALLOWED_ORIGINS} origins (${raw.length} given).` });
-  raw.forEach((text, index) => {
+  for (const [index, text] of raw.entries()) {
     const path = `allowed_origins[${index}]`;
     const checked = normaliseOrigin(text, options);
-    if ('problem' in checked) return void issues.push({ path, message: `${JSON.stringify(text.slice(0, 100))}: ${checked.problem}` });
-    const first = seen.get(checked.origin);
-    if (first !== undefined) return void issues.push({ path, message: `${JSON.stringify(checked.origin)} is given twice: it is allowed_origins[${first}] already.` });
-    seen.set(checked.origin, index);
-  });
+    const first = 'problem' in checked ? undefined : seen.get(checked.origin);
+    if ('problem' in checked) issues.push({ path, message: `${JSON.stringify(text.slice(0, 100))}: ${checked.problem}` });
+    else if (first !== undefined) issues.push({ path, message: `${JSON.stringify(checked.origin)} is given twice: it is allowed_origins[${first}] already.` });
+    else seen.set(checked.origin, index);
+  }
   if (issues.length > 0) throw validationFailed(issues);
   return [...seen.keys()];
 }

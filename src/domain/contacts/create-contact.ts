@@ -1,5 +1,5 @@
 import { contacts } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { type Contact, toContact } from './contact-record.js';
 
@@ -22,7 +22,7 @@ export async function createContact(services: Services, companyId: string, input
     .onConflictDoNothing()
     .returning();
   if (!row) {
-    throw new ApiError('contact_exists', 'A contact with this e-mail already exists in this company.', { email: input.email });
+    throw new DomainError('contact_exists', 'A contact with this e-mail already exists in this company.', { email: input.email });
   }
   return toContact(row);
 }

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { auditEvents, envelopes } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { fileNameOf } from '../signing/signing-document.js';
@@ -17,7 +17,7 @@ export async function finishedDocument(services: Services, envelopeId: string): 
   if (!row) throw envelopeNotFound(envelopeId);
   if (!row.bytes || !row.sha256) {
     const message = row.status === 'completed' ? 'The finished PDF is still being made; try again shortly.' : `The envelope is ${row.status}: it has no finished PDF.`;
-    throw new ApiError('conflict', message, { envelope_id: envelopeId, status: row.status });
+    throw new DomainError('conflict', message, { envelope_id: envelopeId, status: row.status });
   }
   return { bytes: row.bytes, fileName: fileNameOf(row.title, '-signed'), sha256: row.sha256 };
 }

@@ -17,7 +17,7 @@ export async function expireEnvelope(services: Services, body: Record<string, un
     .from(envelopes)
     .where(eq(envelopes.id, envelopeId))
     .limit(1);
-  if (!envelope || envelope.status !== 'sent' || !envelope.expiresAt || envelope.expiresAt > now) return;
+  if (envelope?.status !== 'sent' || !envelope.expiresAt || envelope.expiresAt > now) return;
   await endEnvelope(services, {
     envelope: { id: envelopeId, companyId: envelope.companyId },
     status: 'expired',

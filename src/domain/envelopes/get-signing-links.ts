@@ -1,12 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
 
 export const envelopeNotFound = (id: string) =>
-  new ApiError('envelope_not_found', 'No envelope with that id exists in this company.', { envelope_id: id });
+  new DomainError('envelope_not_found', 'No envelope with that id exists in this company.', { envelope_id: id });
 
 /**
  * GET /v1/envelopes/{id}/signing-links: the same entries the send returned, at any time after it.
@@ -30,7 +30,7 @@ export async function getSigningLinks(services: Services, companyId: string, env
   ]);
   if (!envelope) throw envelopeNotFound(envelopeId);
   if (!envelope.shareSigningLinks) {
-    throw new ApiError('signing_links_disabled', 'This envelope does not share signing links with the sender.', { envelope_id: envelopeId });
+    throw new DomainError('signing_links_disabled', 'This envelope does not share signing links with the sender.', { envelope_id: envelopeId });
   }
   const live = envelope.status === 'sent' && !(envelope.expiresAt && envelope.expiresAt <= services.clock.now());
   return { signing_urls: await signingLinkEntries(services.config, envelopeId, people, live) };

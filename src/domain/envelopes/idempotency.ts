@@ -8,7 +8,7 @@
 import { and, eq, lte } from 'drizzle-orm';
 import type { Db } from '../../data/database.js';
 import { envelopes, idempotencyRecords } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { sha256Hex } from '../../lib/crypto.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -50,13 +50,15 @@ export const liveRecord = (earlier: Earlier | undefined, now: Date) =>
   earlier && now.getTime() - earlier.createdAt.getTime() < IDEMPOTENCY_WINDOW_MS ? earlier : undefined;
 
 export const keyReused = (key: string) =>
-  new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.', { idempotency_key: key });
+  new DomainError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.', { idempotency_key: key });
 
 export const requestInProgress = (key: string) =>
-  new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly for its answer.', {
-    idempotency_key: key,
-    retry_after_seconds: 1,
-  });
+  new DomainError(
+    'idempotency_request_in_progress',
+    'A request with this Idempotency-Key is still being processed; retry shortly for its answer.',
+    { idempotency_key: key, retry_after_seconds: 1 },
+    { retryAfterSeconds: 1 },
+  );
 
 /** The statements that record an answer: an expired record of the same key is replaced. */
 export function recordAnswer(

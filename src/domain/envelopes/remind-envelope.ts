@@ -14,7 +14,7 @@ export async function remindEnvelope(services: Services, body: Record<string, un
   const round = Number(body.round ?? 1);
   const now = services.clock.now();
   const [envelope] = await services.database.db.select().from(envelopes).where(eq(envelopes.id, envelopeId)).limit(1);
-  if (!envelope || envelope.status !== 'sent' || !envelope.reminders) return;
+  if (envelope?.status !== 'sent' || !envelope.reminders) return;
   if (envelope.expiresAt && envelope.expiresAt <= now) return;
 
   const waiting = await services.database.db

@@ -5,7 +5,7 @@
  * unlocked roles, so a caller can correct its spelling.
  */
 import type { RoleType, templateRoles, VerificationMethod } from '../../data/schema.js';
-import { ApiError, type Issue, validationFailed } from '../../errors.js';
+import { DomainError, type Issue, validationFailed } from '../../errors.js';
 import { contactNumberFor } from '../signing/verification-contact.js';
 import type { RecipientInput } from './send-request.js';
 
@@ -43,7 +43,7 @@ export function resolveRecipients(roles: Role[], supplied: RecipientInput[]): En
     .map((recipient, index) => ({ recipient, index, role: byName.get(recipient.role) }))
     .filter(({ role }) => !role || role.locked);
   if (unknown.length > 0) {
-    throw new ApiError('unknown_signer_role', 'Every recipient role must be an unlocked role of the template.', {
+    throw new DomainError('unknown_signer_role', 'Every recipient role must be an unlocked role of the template.', {
       issues: unknown.map(({ recipient, index, role }) => ({
         path: `recipients[${index}].role`,
         message: role ? `The role ${recipient.role} is locked: its recipient is fixed by the template.` : `The template has no role ${recipient.role}.`,

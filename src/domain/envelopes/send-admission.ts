@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { logError } from '../../lib/log-error.js';
 import { type RateDecision, rateRules } from '../../ports/rate-limiter.js';
 import { quotaPeriod, type SendAdmission } from '../../ports/send-limits.js';
@@ -84,7 +84,7 @@ export function startSendAdmission(services: Services, scope: Scope, now: Date, 
       }
       if (quota !== 'taken') {
         await giveBack({ unit: false, claim: true });
-        throw new ApiError('quota_exceeded', 'The company has no API signature requests left for this period.', { period, allowance });
+        throw new DomainError('quota_exceeded', 'The company has no API signature requests left for this period.', { period, allowance });
       }
       return { ...admission, quota };
     },
@@ -92,12 +92,12 @@ export function startSendAdmission(services: Services, scope: Scope, now: Date, 
      * A send answered without being sent: a refusal (thrown again, unless the rate limit refuses
      * first) or a replay of an earlier answer. Gives back the unit and the claim first.
      */
-    async refuse(error: ApiError | null, report: RateReport): Promise<void> {
+    async refuse(error: DomainError | null, report: RateReport): Promise<void> {
       try {
         await decided(report);
       } catch (err) {
         // A refused input stays refused while Redis is away: never a 503 for bad input.
-        if (error && !(err instanceof ApiError && err.code === 'rate_limited')) throw error;
+        if (error && !(err instanceof DomainError && err.code === 'rate_limited')) throw error;
         throw err;
       }
       await giveBack({ unit: true, claim: true });

@@ -14,7 +14,7 @@ import { auditEvents, envelopeFields, envelopes, recipients, webhookEvents } fro
 import type { Db } from '../../data/database.js';
 import { isUniqueViolation } from '../../data/errors.js';
 import { insertRows } from '../../data/insert-rows.js';
-import { ApiError, validationFailed } from '../../errors.js';
+import { DomainError, validationFailed } from '../../errors.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { type OutboxMessage, outboxInsert } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
@@ -70,7 +70,7 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
   try {
     valid = validate(principal, request, context, { textMessages: services.sms !== undefined });
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     return admission.refuse(err, reportRate) as Promise<never>;
   }
   const { template, company, sender, envelopeRecipients } = valid;
@@ -171,8 +171,8 @@ function validate(principal: Principal, request: SendRequest, context: SendConte
   const envelopeRecipients = resolveRecipients(context.roles, request.recipients);
   if (!can.textMessages) refuseTextMessageRoles(request, envelopeRecipients);
   const sender = request.sender_email ? context.sender : principal.owner;
-  if (!sender || !sender.active || !sender.esignSeat) {
-    throw new ApiError('sender_not_found', 'The sender must be an active user of the company with an e-signing seat.', {
+  if (!sender?.active || !sender.esignSeat) {
+    throw new DomainError('sender_not_found', 'The sender must be an active user of the company with an e-signing seat.', {
       sender_email: request.sender_email ?? principal.owner.email,
     });
   }

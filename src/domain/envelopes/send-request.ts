@@ -1,6 +1,21 @@
-/** The body of POST /v1/envelopes/from-template once its shape and bounds are valid: its schema's output. */
-import type { z } from '@hono/zod-openapi';
-import type { SendRequest as SendRequestSchema } from '../../../functions/envelopes/envelope-schemas.js';
+/**
+ * A send as the domain takes it: the body of POST /v1/envelopes/from-template once its shape and
+ * bounds are valid. The endpoint's schema (functions/envelopes/envelope-schemas.ts) validates and
+ * documents it, and the typecheck proves that schema yields exactly this.
+ */
+export type RecipientInput = {
+  /** Name of an unlocked role of the template, exactly as the template spells it. */
+  role: string;
+  name: string;
+  email: string;
+  contact_number?: string | null | undefined;
+};
 
-export type SendRequest = z.output<typeof SendRequestSchema>;
-export type RecipientInput = SendRequest['recipients'][number];
+export type SendRequest = {
+  template_id: string;
+  recipients: RecipientInput[];
+  sender_email?: string | undefined;
+  title?: string | undefined;
+  email_subject?: string | undefined;
+  email_message?: string | undefined;
+};

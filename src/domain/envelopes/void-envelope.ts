@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { envelopes } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { eventData } from '../webhooks/event-data.js';
@@ -40,7 +40,7 @@ export async function voidEnvelope(services: Services, envelopeId: string, reaso
   const after = before.status === 'sent' ? await read() : before;
   if (after?.status !== 'voided') {
     const status = after?.status ?? 'gone';
-    throw new ApiError('conflict', `The envelope is ${status} and can no longer be voided.`, { envelope_id: envelopeId, status });
+    throw new DomainError('conflict', `The envelope is ${status} and can no longer be voided.`, { envelope_id: envelopeId, status });
   }
   return { envelope_id: envelopeId, status: 'voided', voided_at: (after.voidedAt ?? now).toISOString() };
 }

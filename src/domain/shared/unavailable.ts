@@ -1,30 +1,30 @@
 import { isDataException, valueRefusedByDatabase } from '../../data/errors.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { logError } from '../../lib/log-error.js';
 
 /**
  * A dependency (database, Redis, queue) failed mid-send: nothing of it remains, and the caller may
  * retry. A value the database refused is the caller's to fix instead: retrying it cannot help.
  */
-export function unavailable(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
+export function unavailable(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
   if (isDataException(err)) {
     logError('send refused by the database', err);
     return valueRefusedByDatabase();
   }
   logError('send failed', err);
-  return new ApiError('service_unavailable', 'The envelope could not be sent just now; nothing was sent or charged. Retry shortly.');
+  return new DomainError('service_unavailable', 'The envelope could not be sent just now; nothing was sent or charged. Retry shortly.');
 }
 
 /**
  * A signer's change (first view, signature, decline) could not be written: it was one transaction,
  * so nothing of it remains, and the signer may simply try again. What the request itself got wrong
- * (an ApiError, a value the database refused) passes through as it is. Not logged here: the
+ * (a DomainError, a value the database refused) passes through as it is. Not logged here: the
  * signing page logs it, with the link's token masked; the failure rides along as the cause.
  */
 export function signingWriteFailed(err: unknown): unknown {
-  if (err instanceof ApiError || isDataException(err)) return err;
-  const failed = new ApiError('service_unavailable', 'The change could not be recorded just now; nothing was changed. Try again shortly.');
+  if (err instanceof DomainError || isDataException(err)) return err;
+  const failed = new DomainError('service_unavailable', 'The change could not be recorded just now; nothing was changed. Try again shortly.');
   failed.cause = err;
   return failed;
 }

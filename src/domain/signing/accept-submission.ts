@@ -17,7 +17,7 @@ export function acceptSubmission(fields: SigningField[], submission: SigningSubm
   const values = new Map<string, string | null>();
   for (const field of fields) {
     const posted = submission.values[field.id];
-    const result = field.prefill !== null ? { value: field.prefill } : valueOf(field, typeof posted === 'string' ? posted : '');
+    const result = field.prefill !== null ? { value: field.prefill } : postedValue(field, typeof posted === 'string' ? posted : '');
     if ('problem' in result) problems.push({ field: field.id, code: result.problem, ...(result.max ? { max: result.max } : {}) });
     else values.set(field.id, result.value);
   }
@@ -28,7 +28,7 @@ export function acceptSubmission(fields: SigningField[], submission: SigningSubm
 type Outcome = { value: string | null } | { problem: ProblemCode; max?: number };
 
 /** The page names the field (its label, or its kind in the signer's language) in the problem's words. */
-function valueOf(field: SigningField, raw: string): Outcome {
+function postedValue(field: SigningField, raw: string): Outcome {
   if (field.type === 'checkbox') {
     const checked = ['true', 'on', 'yes'].includes(raw);
     return field.required && !checked ? { problem: 'tick_required' } : { value: checked ? 'true' : 'false' };

@@ -17,7 +17,7 @@ export async function advanceTurn(services: Services, body: Record<string, unkno
     db.select({ id: envelopes.id, status: envelopes.status, signingOrder: envelopes.signingOrder }).from(envelopes).where(eq(envelopes.id, envelopeId)).limit(1),
     db.select().from(recipients).where(eq(recipients.envelopeId, envelopeId)).orderBy(asc(recipients.order), asc(recipients.position)),
   ]);
-  if (!envelope || envelope.status !== 'sent' || envelope.signingOrder !== 'sequential') return;
+  if (envelope?.status !== 'sent' || envelope.signingOrder !== 'sequential') return;
   const turn = everyone.filter((person) => person.type === 'signer' && person.status === 'sent' && isTheirTurn({ envelope, everyone }, person.id));
   await services.queue.publish(
     turn.map((person) => ({

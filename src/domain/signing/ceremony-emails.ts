@@ -45,7 +45,7 @@ async function styleOf(services: Services, envelope: { companyId: string; templa
 /** To the sender, when the last signer has signed. */
 export async function sendCompletedEmail(services: Services, body: Record<string, unknown>): Promise<void> {
   const envelope = await envelopeOf(services, String(body.envelope_id));
-  if (!envelope || envelope.status !== 'completed') return;
+  if (envelope?.status !== 'completed') return;
   const { look, speech, words } = await styleOf(services, envelope, 'sender');
   const letter = words.completed({ from: look.displayName, title: envelope.title, envelopeId: envelope.id });
   await services.mailer.send(
@@ -69,7 +69,7 @@ export async function sendDeclinedEmail(services: Services, body: Record<string,
       db.select({ data: auditEvents.data }).from(auditEvents).where(and(eq(auditEvents.id, id), eq(auditEvents.envelopeId, envelopeId))).limit(1),
     ),
   ]);
-  if (!envelope || envelope.status !== 'declined') return;
+  if (envelope?.status !== 'declined') return;
   const reason = (declined?.data as { reason?: unknown } | undefined)?.reason;
   const { look, speech, words } = await styleOf(services, envelope, 'sender');
   const letter = words.declined({
@@ -95,7 +95,7 @@ export async function sendDocumentReadyEmails(services: Services, body: Record<s
     envelopeOf(services, envelopeId),
     services.database.db.select().from(recipients).where(eq(recipients.envelopeId, envelopeId)).orderBy(asc(recipients.order), asc(recipients.position)),
   ]);
-  if (!envelope || envelope.status !== 'completed') return;
+  if (envelope?.status !== 'completed') return;
   const { look, speech, words } = await styleOf(services, envelope, 'recipient');
   for (const person of everyone) {
     // Each recipient's e-mail holds their own link only.

@@ -1,6 +1,6 @@
 import type { auditEvents, recipients } from '../../data/schema.js';
 import { englishNames } from '../../i18n/languages.js';
-import type { CertificateRecipient } from '../../pdf/finish-document.js';
+import type { CertificateRecipient } from '../../ports/pdf-maker.js';
 import { type Consent, consentOfVersion } from './signing-state.js';
 
 type Audit = typeof auditEvents.$inferSelect;

@@ -37,7 +37,7 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     .from(envelopes)
     .where(eq(envelopes.id, envelopeId))
     .limit(1);
-  if (!envelope || envelope.status !== 'completed' || envelope.finished) return;
+  if (envelope?.status !== 'completed' || envelope.finished) return;
   const scoped = (table: { companyId: AnyPgColumn }) => eq(table.companyId, envelope.companyId);
   const [[original], everyone, fields, trail] = await Promise.all([
     db.select({ bytes: templateDocuments.content, sha256: templateDocuments.sha256 }).from(templateDocuments).where(and(eq(templateDocuments.templateId, envelope.templateId), scoped(templateDocuments))).limit(1),

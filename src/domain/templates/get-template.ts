@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { templates } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { type FieldPlacement, placementOf } from './field-placement.js';
@@ -15,7 +15,7 @@ export type TemplateDetail = TemplateSummary & {
 };
 
 export const templateNotFound = (id: string) =>
-  new ApiError('template_not_found', 'No template with that id exists in this company.', { template_id: id });
+  new DomainError('template_not_found', 'No template with that id exists in this company.', { template_id: id });
 
 /** GET /v1/templates/{id}: one template with roles, settings and field layout, in one query; never the PDF bytes. */
 export async function getTemplate(services: Services, companyId: string, templateId: string): Promise<TemplateDetail> {

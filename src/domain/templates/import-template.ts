@@ -1,6 +1,6 @@
 import { templateDocuments, templateFields, templateRoles, templates, auditEvents } from '../../data/schema.js';
 import { isUniqueViolation } from '../../data/errors.js';
-import { ApiError, type Issue, validationFailed } from '../../errors.js';
+import { DomainError, type Issue, validationFailed } from '../../errors.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Services } from '../../services.js';
 import { placementOf } from './field-placement.js';
@@ -22,7 +22,7 @@ export async function importTemplate(
 ): Promise<TemplateDetail> {
   const pages = await services.pdf.pageSizes(document.bytes);
   if (!pages || pages.length === 0) {
-    throw new ApiError('invalid_document', 'The document is not a PDF that can be read.', { file_name: document.fileName });
+    throw new DomainError('invalid_document', 'The document is not a PDF that can be read.', { file_name: document.fileName });
   }
   const outside = fieldsOutsidePages(definition, pages);
   if (outside.length > 0) throw validationFailed(outside, 'Some fields do not sit inside a page of the document.');
@@ -85,7 +85,7 @@ export async function importTemplate(
     }),
   ])
     .catch((err: unknown) => {
-      if (isUniqueViolation(err)) throw new ApiError('conflict', 'A template with this id already exists.', { template_id: templateId });
+      if (isUniqueViolation(err)) throw new DomainError('conflict', 'A template with this id already exists.', { template_id: templateId });
       throw err;
     });
   return getTemplate(services, companyId, templateId);

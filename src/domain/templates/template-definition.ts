@@ -3,7 +3,7 @@
  * settings envelopes inherit, the roles, and the fields placed per role on the document.
  */
 import { z } from 'zod';
-import { emailAddress, multiLineText, requiredSingleLineText, singleLineText } from '../../http/schemas.js';
+import { emailAddress, multiLineText, requiredSingleLineText, singleLineText } from '../shared/text-fields.js';
 import { LANGUAGES } from '../../i18n/languages.js';
 import { verificationMethods } from '../../data/schema.js';
 

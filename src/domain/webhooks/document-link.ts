@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { envelopes } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
@@ -26,7 +26,7 @@ export async function documentDownloadUrl(services: Services, companyId: string,
   return `${services.config.baseUrl.replace(/\/+$/, '')}/v1/documents/${envelopeId}?expires=${expires}&sig=${sig}`;
 }
 
-export const documentNotFound = () => new ApiError('document_not_found', 'No document is available at this link: it may have been altered.');
+export const documentNotFound = () => new DomainError('document_not_found', 'No document is available at this link: it may have been altered.');
 
 /**
  * The finished PDF a link names. Anything wrong with the link (altered, cut, for another envelope)
@@ -50,7 +50,7 @@ export async function downloadDocument(
   const expected = await macOf(services, row?.companyId ?? '', envelopeId, expires);
   if (!row || !timingSafeEqual(expected, link.sig)) throw documentNotFound();
   if (expires * 1000 <= services.clock.now().getTime()) {
-    throw new ApiError('download_link_expired', 'This download link has expired (links last 24 hours). Replay or redeliver the event for a fresh one.');
+    throw new DomainError('download_link_expired', 'This download link has expired (links last 24 hours). Replay or redeliver the event for a fresh one.');
   }
   if (!row.bytes || !row.sha256) throw documentNotFound();
   return { bytes: row.bytes, fileName: fileNameOf(row.title, '-signed'), sha256: row.sha256 };

@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { webhookDeliveries, webhookSubscriptions } from '../../data/schema.js';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { liveSubscription } from './subscriptions.js';
 import { webhookTopics } from './webhook-topics.js';
 
 export const deliveryNotFound = (id: string) =>
-  new ApiError('delivery_not_found', 'This subscription has no delivery with that id (see GET /v1/webhooks/{id}/deliveries).', { delivery_id: id });
+  new DomainError('delivery_not_found', 'This subscription has no delivery with that id (see GET /v1/webhooks/{id}/deliveries).', { delivery_id: id });
 
 /**
  * POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: the delivery's event again, as a new

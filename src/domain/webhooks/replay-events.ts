@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../data/errors.js';
 import { webhookEvents, webhookReplays, webhookSubscriptions } from '../../data/schema.js';
-import { ApiError, type Issue, validationFailed } from '../../errors.js';
+import { DomainError, type Issue, validationFailed } from '../../errors.js';
 import { uuidFromName } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { EVENT_RETENTION_MS } from './event-retention.js';
@@ -55,10 +55,11 @@ export async function startReplay(services: Services, companyId: string, subscri
     await db.insert(webhookReplays).values({ id, companyId, subscriptionId: subscription.id, since: request.since, until, events: kinds, total, createdAt: now, progressedAt: now });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    throw new ApiError(
+    throw new DomainError(
       'replay_in_progress',
       'A replay of this subscription is still running; one runs at a time. Try again once it has handed out its events.',
       { webhook_id: subscription.id, retry_after_seconds: RETRY_AFTER_SECONDS },
+      { retryAfterSeconds: RETRY_AFTER_SECONDS },
     );
   }
   if (subscription.disabledAt) {

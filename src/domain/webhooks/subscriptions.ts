@@ -1,7 +1,7 @@
 import { and, count, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../data/errors.js';
 import { webhookSubscriptions } from '../../data/schema.js';
-import { ApiError, validationFailed } from '../../errors.js';
+import { DomainError, validationFailed } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
@@ -33,7 +33,7 @@ export const toSubscription = (row: Row): Subscription => ({
   created_at: row.createdAt.toISOString(),
 });
 
-export const webhookNotFound = (id: string) => new ApiError('webhook_not_found', 'No webhook subscription with that id exists in this company.', { webhook_id: id });
+export const webhookNotFound = (id: string) => new DomainError('webhook_not_found', 'No webhook subscription with that id exists in this company.', { webhook_id: id });
 
 /** Checks a subscriber URL where it is given: its form, and (where the runtime can) where its host resolves. */
 async function urlProblem(services: Services, url: string): Promise<string | null> {
@@ -107,7 +107,7 @@ function sameEndpoint(stored: string, endpoint: string): boolean {
 }
 
 const subscribedAlready = (url: string, id: string | null) =>
-  new ApiError('webhook_exists', 'This endpoint is already subscribed (URLs are compared in their normalised form); change its events by removing it and subscribing again.', {
+  new DomainError('webhook_exists', 'This endpoint is already subscribed (URLs are compared in their normalised form); change its events by removing it and subscribing again.', {
     url,
     ...(id ? { webhook_id: id } : {}),
   });

@@ -120,7 +120,10 @@ function encode(stream: ReturnType<ReturnType<Font['createSubset']>['encodeStrea
     stream.on('data', (part) => parts.push(part)).on('end', () => {
       const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
       let at = 0;
-      for (const part of parts) (out.set(part, at), (at += part.length));
+      for (const part of parts) {
+        out.set(part, at);
+        at += part.length;
+      }
       resolve(out);
     });
   });
