@@ -39,9 +39,9 @@ async function main() {
   const pages = [pdf.addPage(PAGE), pdf.addPage(PAGE)];
   const [first, second] = pages as [(typeof pages)[0], (typeof pages)[0]];
 
-  terms.forEach((line, index) =>
-    first.drawText(line, { x: 72, y: PAGE[1] - 90 - index * 18, size: index === 0 ? 20 : 11, font: index === 0 ? bold : regular }),
-  );
+  for (const [index, line] of terms.entries()) {
+    first.drawText(line, { x: 72, y: PAGE[1] - 90 - index * 18, size: index === 0 ? 20 : 11, font: index === 0 ? bold : regular });
+  }
   second.drawText('Signatures', { x: 72, y: PAGE[1] - 120, size: 16, font: bold });
   second.drawText('Customer', { x: 72, y: PAGE[1] - 150, size: 11, font: bold });
   second.drawText('Provider', { x: 320, y: PAGE[1] - 150, size: 11, font: bold });
@@ -59,7 +59,7 @@ async function main() {
     page.drawLine({ start: { x: field.x, y: bottom }, end: { x: field.x + field.width, y: bottom }, thickness: 0.75, color: rgb(0.3, 0.3, 0.3) });
     page.drawText(caption, { x: field.x, y: bottom - 11, size: 8, font: regular, color: rgb(0.4, 0.4, 0.4) });
   }
-  pages.forEach((page, index) => page.drawText(`Page ${index + 1} of ${pages.length}`, { x: 270, y: 36, size: 9, font: regular }));
+  for (const [index, page] of pages.entries()) page.drawText(`Page ${index + 1} of ${pages.length}`, { x: 270, y: 36, size: 9, font: regular });
 
   // Fixed dates keep the file, and its SHA-256, the same on every run.
   pdf.setCreationDate(new Date('2026-01-01T00:00:00Z'));

@@ -1,5 +1,5 @@
 /**
- * The admin CLI: a thin client of the admin API (`/admin/v1`, described in the README).
+ * The admin CLI: a thin client of the admin API (`/admin/v1`, described in docs/admin.md).
  * Run as `npm run admin -- <command> [options]`; `npm run admin -- help` lists the commands.
  */
 import { readFile } from 'node:fs/promises';

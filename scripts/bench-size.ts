@@ -124,7 +124,7 @@ async function profileStartup(bundle: string, outfile: string, expect: 'started'
 function eachSample(profile: Profile, fn: (nodeId: number, micros: number) => void) {
   let at = profile.startTime;
   const times = profile.timeDeltas.map((delta) => (at += delta));
-  profile.samples.forEach((id, i) => fn(id, (times[i + 1] ?? profile.endTime) - (times[i] ?? profile.endTime)));
+  for (const [i, id] of profile.samples.entries()) fn(id, (times[i + 1] ?? profile.endTime) - (times[i] ?? profile.endTime));
 }
 
 /**

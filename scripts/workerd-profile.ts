@@ -135,7 +135,7 @@ export async function openInspector(mf: Miniflare, name: string, samplingInterva
 function eachSample(profile: Profile, fn: (nodeId: number, ms: number) => void) {
   let at = profile.startTime;
   const times = profile.timeDeltas.map((delta) => (at += delta));
-  profile.samples.forEach((id, i) => fn(id, ((times[i + 1] ?? profile.endTime) - (times[i] ?? profile.endTime)) / 1000));
+  for (const [i, id] of profile.samples.entries()) fn(id, ((times[i + 1] ?? profile.endTime) - (times[i] ?? profile.endTime)) / 1000);
 }
 
 /**
@@ -152,7 +152,10 @@ export function profileCpu(profile: Profile) {
     const name = names.get(id);
     spans.push(span);
     if (name === '(program)') ms.program += span;
-    else if (name !== '(idle)') (ms.cpu += span), busy++;
+    else if (name !== '(idle)') {
+      ms.cpu += span;
+      busy++;
+    }
     if (name === '(garbage collector)') ms.gc += span;
   });
   const sorted = [...spans].sort((a, b) => a - b);

@@ -5,7 +5,9 @@ import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createTestCompany, ndaDefinition, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
-import { exchange, expectError, unique } from './admin-support.js';
+import { exchange } from './admin-support.js';
+import { unique } from '../support/unique.js';
+import { expectError } from '../support/expect-error.js';
 
 /** Every admin route, with a request that the admin token would make succeed. */
 type AdminRequest = { label: string; method: string; path: string; body?: unknown; form?: () => FormData };

@@ -8,7 +8,9 @@ import { apiKeys } from '../../src/data/schema.js';
 import { createTestCompany, createTestTemplate } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { openStack, type TestStack } from '../support/stack.js';
-import { admin, adminCompany, adminKey, adminUser, expectError, tokenFor, unique } from './admin-support.js';
+import { admin, adminCompany, adminKey, adminUser, tokenFor } from './admin-support.js';
+import { unique } from '../support/unique.js';
+import { expectError } from '../support/expect-error.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -26,7 +28,7 @@ describe('GET /admin/v1/companies', () => {
     for (let page = 1; page <= 100 && !(seen.some((c) => c.id === first.id) && seen.some((c) => c.id === second.id)); page++) {
       const answer = await admin(stack, 'GET', `/admin/v1/companies?page=${page}&per_page=100`);
       expect(answer.status).toBe(200);
-      const { total, total_pages } = answer.body.pagination;
+      const { total } = answer.body.pagination;
       expect(answer.body.pagination).toEqual({ page, per_page: 100, total, total_pages: Math.ceil(total / 100) });
       expect(total).toBeGreaterThanOrEqual(2);
       seen.push(...answer.body.data);

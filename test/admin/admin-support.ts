@@ -3,10 +3,10 @@
  * would make it, and every check of stored state reads the tables directly.
  */
 import { expect } from 'vitest';
-import { type Answer, call, errorCode } from '../support/http.js';
+import { call } from '../support/http.js';
+import { unique } from '../support/unique.js';
 import { ADMIN_TOKEN, type TestStack } from '../support/stack.js';
 
-export const unique = () => crypto.randomUUID().slice(0, 8);
 
 /** One admin API request with the admin token. */
 export const admin = (stack: TestStack, method: string, path: string, body?: unknown) =>
@@ -46,12 +46,4 @@ export async function adminKey(stack: TestStack, companyId: string, owner: strin
   const answer = await admin(stack, 'POST', `/admin/v1/companies/${companyId}/api-keys`, { owner, scopes });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   return answer.body as { id: string; key: string; prefix: string };
-}
-
-/** Asserts an error answer: status, code, and (for `validation_failed`) exactly these issue paths. */
-export function expectError(answer: Answer, status: number, code: string, paths?: string[]) {
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  expect(errorCode(answer)).toBe(code);
-  expect(answer.body.error.details).toBeTypeOf('object');
-  if (paths) expect(answer.body.error.details.issues.map((issue: { path: string }) => issue.path).sort()).toEqual([...paths].sort());
 }

@@ -4,7 +4,9 @@ import { apiKeys, auditEvents } from '../../src/data/schema.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { call } from '../support/http.js';
 import { openStack, type TestStack } from '../support/stack.js';
-import { admin, adminCompany, adminKey, adminUser, exchange, expectError, tokenFor, unique } from './admin-support.js';
+import { admin, adminCompany, adminKey, adminUser, exchange, tokenFor } from './admin-support.js';
+import { unique } from '../support/unique.js';
+import { expectError } from '../support/expect-error.js';
 
 let stack: TestStack;
 beforeAll(async () => {

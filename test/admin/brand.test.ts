@@ -11,7 +11,8 @@ import { call } from '../support/http.js';
 import { canvasRows, encodePng, ihdr, pngChunk, pngFile } from '../support/png.js';
 import { base64, gifLogo, logoJpeg, logoPng, svgLogo } from '../support/logo-images.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
-import { admin, adminCompany, expectError } from './admin-support.js';
+import { admin, adminCompany } from './admin-support.js';
+import { expectError } from '../support/expect-error.js';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -17,7 +17,8 @@ import { createTestCompany, createTestTemplate } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { logoPng, svgLogo } from '../support/logo-images.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
-import { exchange, unique } from './admin-support.js';
+import { exchange } from './admin-support.js';
+import { unique } from '../support/unique.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

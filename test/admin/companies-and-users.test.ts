@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brandSettings, companies, users } from '../../src/data/schema.js';
 import { call } from '../support/http.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
-import { admin, adminCompany, adminKey, adminUser, expectError, tokenFor, unique } from './admin-support.js';
+import { admin, adminCompany, adminKey, adminUser, tokenFor } from './admin-support.js';
+import { unique } from '../support/unique.js';
+import { expectError } from '../support/expect-error.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -15,6 +17,9 @@ const companyRow = async (id: string) => (await stack.services.database.db.selec
 const brandRows = (id: string) => stack.services.database.db.select().from(brandSettings).where(eq(brandSettings.companyId, id));
 const companiesNamed = (name: string) => stack.services.database.db.select().from(companies).where(eq(companies.name, name));
 const usersOf = (companyId: string) => stack.services.database.db.select().from(users).where(eq(users.companyId, companyId));
+
+/** A company as the admin API takes it, in part. */
+type CompanyChange = { name?: string; api_signature_requests_per_period?: number; brand?: { default_email_message: string | null } };
 
 describe('POST /admin/v1/companies', () => {
   it('creates a company with its quota and active brand, and answers 201 with the record', async () => {
@@ -65,13 +70,13 @@ describe('POST /admin/v1/companies', () => {
     expect(await brandRows(first.id)).toHaveLength(1);
   });
 
-  it.each<[string, Record<string, any>]>([
+  it.each<[string, CompanyChange]>([
     ['name at 200 characters', { name: 'n'.repeat(200) }],
     ['quota 0', { api_signature_requests_per_period: 0 }],
     ['quota 10,000,000', { api_signature_requests_per_period: 10_000_000 }],
     ['brand message at 5,000 characters', { brand: { default_email_message: 'm'.repeat(5000) } }],
   ])('accepts %s', async (_label, change) => {
-    const input: Record<string, any> = { name: `Bound ${unique()}`, api_signature_requests_per_period: 7, ...change };
+    const input: CompanyChange = { name: `Bound ${unique()}`, api_signature_requests_per_period: 7, ...change };
     const answer = await admin(stack, 'POST', '/admin/v1/companies', input);
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     const row = await companyRow(answer.body.id);

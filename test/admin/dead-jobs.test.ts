@@ -25,7 +25,9 @@ import { expectErrorLogs } from '../support/expected-errors.js';
 import { eventually } from '../support/eventually.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 import { qstashDelivery, qstashSignature } from '../workerd/qstash-signature.js';
-import { admin, expectError, unique } from './admin-support.js';
+import { admin } from './admin-support.js';
+import { unique } from '../support/unique.js';
+import { expectError } from '../support/expect-error.js';
 
 const { expectLogged } = expectErrorLogs();
 let stack: TestStack;

@@ -10,7 +10,8 @@ import { embeddingSettings } from '../../src/data/schema.js';
 import { checkAllowedOrigins } from '../../src/domain/companies/embedding.js';
 import { call } from '../support/http.js';
 import { openStack, type TestStack } from '../support/stack.js';
-import { admin, adminCompany, expectError } from './admin-support.js';
+import { admin, adminCompany } from './admin-support.js';
+import { expectError } from '../support/expect-error.js';
 
 let stack: TestStack;
 beforeAll(async () => {

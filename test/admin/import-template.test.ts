@@ -8,7 +8,8 @@ import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createTestCompany, ndaDefinition, type TestCompany } from '../support/factories.js';
 import { type Answer, call } from '../support/http.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
-import { expectError, unique } from './admin-support.js';
+import { unique } from '../support/unique.js';
+import { expectError } from '../support/expect-error.js';
 
 const MiB = 1024 * 1024;
 

@@ -5,6 +5,7 @@ import { remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
 import { call, errorCode } from '../support/http.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
+import { drained } from '../support/drained.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -59,7 +60,7 @@ describe('POST /admin/v1/envelopes/{id}/void', () => {
     await voidIt(id);
     const before = stack.services.mailbox.list().length;
     await remindEnvelope(stack.services, { envelope_id: id });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await drained(stack);
     expect(stack.services.mailbox.list().length).toBe(before);
   });
 

@@ -18,6 +18,7 @@ import { createTestCompany, createTestTemplate, type TestCompany } from '../supp
 import { call } from '../support/http.js';
 import { logoPng } from '../support/logo-images.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { unique } from '../support/unique.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -25,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const unique = () => crypto.randomUUID().slice(0, 8);
 const who = { ip: '198.51.100.7', userAgent: 'Mozilla/5.0 (test)' };
 const mailsOf = (envelopeId: string, kind?: string) =>
   stack.services.mailbox.list().filter((mail) => mail.tags?.envelope_id === envelopeId && (!kind || mail.tags.kind === kind));

@@ -23,6 +23,8 @@ import { call } from '../support/http.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { watchHandOvers } from '../support/queue-hand-over.js';
+import { drained } from '../support/drained.js';
+import { unique } from '../support/unique.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -31,8 +33,6 @@ beforeAll(async () => {
   stack = await openStack();
 });
 afterAll(() => stack.close());
-
-const unique = () => crypto.randomUUID().slice(0, 8);
 
 type Entry = { recipient_id: string; name: string; email: string; recipient_type: string; signing_url: string | null };
 type Sent = { envelope_id: string; title: string; signing_urls: Entry[] | null; created_at: string };
@@ -62,7 +62,6 @@ async function sendTemplate(company: TestCompany, template: Partial<TemplateDefi
 }
 
 const mailsOf = (envelopeId: string) => stack.services.mailbox.list().filter((mail) => mail.tags?.envelope_id === envelopeId);
-const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Replaces the queue with a recorder, so follow-ups are seen but nothing runs by itself. */
 function captureQueue() {
@@ -101,7 +100,7 @@ describe('signing e-mails at send', () => {
   it('sequential: only the signers of the lowest order get one, with subject, message and their own link', async () => {
     const { sent, people } = await sendTemplate(company, { email_subject: 'Please sign the NDA', email_message: 'Thanks, the legal team.' });
     await vi.waitFor(() => expect(mailsOf(sent.envelope_id)).toHaveLength(1));
-    await settle();
+    await drained(stack);
     const mails = mailsOf(sent.envelope_id);
     expect(mails).toHaveLength(1);
     const [mail] = mails;
@@ -125,14 +124,14 @@ describe('signing e-mails at send', () => {
       fields: [],
     });
     await vi.waitFor(() => expect(mailsOf(sent.envelope_id)).toHaveLength(2));
-    await settle();
+    await drained(stack);
     expect(mailsOf(sent.envelope_id).map((mail) => mail.tags?.recipient_id).sort()).toEqual([idOf('Buyer'), idOf('Seller')].sort());
   });
 
   it('parallel: every signer gets one with their own link, the cc none', async () => {
     const { sent, people } = await sendTemplate(company, { signing_order: 'parallel' }, { email_subject: 'Sign when you can', email_message: 'Request message.' });
     await vi.waitFor(() => expect(mailsOf(sent.envelope_id)).toHaveLength(2));
-    await settle();
+    await drained(stack);
     const mails = mailsOf(sent.envelope_id);
     expect(mails).toHaveLength(2);
     for (const person of people) {
@@ -241,7 +240,7 @@ describe('reminders (remindEnvelope)', () => {
     const messages = await remind(sent.envelope_id);
     expect(messages.filter((m) => m.topic === topics.signingEmail).map((m) => m.body.recipient_id).sort()).toEqual([idOf('Alpha'), idOf('Gamma')].sort());
     await vi.waitFor(() => expect(reminderMails(sent.envelope_id)).toHaveLength(2));
-    await settle();
+    await drained(stack);
     expect(reminderMails(sent.envelope_id).map((mail) => mail.tags?.recipient_id).sort()).toEqual([idOf('Alpha'), idOf('Gamma')].sort());
   });
 
@@ -271,7 +270,7 @@ describe('reminders (remindEnvelope)', () => {
     const voided = await sendTemplate(company);
     await stack.services.database.db.update(envelopes).set({ status: 'voided' }).where(eq(envelopes.id, voided.sent.envelope_id));
     expect(await remind(voided.sent.envelope_id)).toEqual([]);
-    await settle();
+    await drained(stack);
     expect(reminderMails(voided.sent.envelope_id)).toEqual([]);
 
     const quiet = await sendTemplate(company, { reminders: null });

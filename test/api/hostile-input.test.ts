@@ -13,11 +13,13 @@ import { isDataException } from '../../src/data/errors.js';
 import { MAX_PAGE } from '../../src/http/schemas.js';
 import { MAX_FIELD_PAGE, MAX_PAGE_POINTS } from '../../src/domain/templates/template-definition.js';
 import { MAX_TEMPLATE_JSON } from '../../functions/admin/import-template.js';
-import { admin, expectError } from '../admin/admin-support.js';
+import { admin } from '../admin/admin-support.js';
+import { expectError } from '../support/expect-error.js';
 import { createTestCompany, createTestTemplate, ndaDefinition, type TestCompany } from '../support/factories.js';
 import { type Answer, call } from '../support/http.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
+import { unique } from '../support/unique.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -30,8 +32,6 @@ beforeAll(async () => {
   twoPages = await generateDocument('Hostile input', 2);
 });
 afterAll(() => stack.close());
-
-const unique = () => crypto.randomUUID().slice(0, 8);
 
 /** The two kinds of text Postgres refuses, each put inside an otherwise fine value. */
 const hostile = { NUL: '\u0000', 'a lone surrogate': '\ud800' } as const;

@@ -38,6 +38,8 @@ import { eventually } from '../support/eventually.js';
 import { call } from '../support/http.js';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.js';
 import { BASE_URL, type TestStack } from '../support/stack.js';
+import { drained } from '../support/drained.js';
+import { unique } from '../support/unique.js';
 
 const EMAIL_KEY = 'restart-suite-email-key';
 let scratch: string;
@@ -116,12 +118,6 @@ async function startProcess(options: ProcessOptions = {}): Promise<TestStack & {
   };
 }
 
-/** Waits until the requests' relays have ended and the queue has run everything due. */
-async function settled(process: TestStack) {
-  await Promise.allSettled([...(process.afterAnswers ?? [])]);
-  await process.services.inProcessQueue.drained();
-}
-
 const expectedErrors = vi.spyOn(console, 'error');
 afterEach(() => {
   // The only errors logged here are the relays that a dying process could not make.
@@ -130,7 +126,6 @@ afterEach(() => {
 });
 expectedErrors.mockImplementation(() => {});
 
-const unique = () => crypto.randomUUID().slice(0, 8);
 const mailsTo = (email: string) => emailApi.sent().filter((mail) => mail.to === email);
 
 async function sendNda(process: TestStack, company: TestCompany, templateId: string) {
@@ -162,8 +157,8 @@ describe('a process that dies, and the one after it', () => {
     const first = await startProcess({ dies: true });
     const company = await createTestCompany(first, { quota: 5 });
     const template = await createTestTemplate(first, company.id);
-    const { envelopeId, people } = await sendNda(first, company, template.id);
-    await settled(first);
+    const { people } = await sendNda(first, company, template.id);
+    await drained(first);
     expect(expectedErrors).toHaveBeenCalled();
     expect((await unrelayed(first, company.id)).length).toBeGreaterThan(0);
     await first.close();
@@ -172,14 +167,14 @@ describe('a process that dies, and the one after it', () => {
     const second = await startProcess();
     try {
       expect((await housekeeping(second.services)).relayed).toBeGreaterThan(0);
-      await settled(second);
+      await drained(second);
       expect(mailsTo(people.client)).toHaveLength(1);
       expect(await unrelayed(second, company.id)).toEqual([]);
       // The count is rebuilt from the envelopes the database holds: one send, one unit.
       expect(await second.services.sendLimits.used(company.id, quotaPeriod(second.clock.now()))).toBe(1);
       // Swept again, nothing goes twice.
       await housekeeping(second.services);
-      await settled(second);
+      await drained(second);
       expect(mailsTo(people.client)).toHaveLength(1);
       expect(mailsTo(people.witness)).toHaveLength(0);
     } finally {
@@ -191,8 +186,8 @@ describe('a process that dies, and the one after it', () => {
     const first = await startProcess();
     const company = await createTestCompany(first, { quota: 5 });
     const template = await createTestTemplate(first, company.id);
-    const { envelopeId, people } = await sendNda(first, company, template.id);
-    await settled(first);
+    const { people } = await sendNda(first, company, template.id);
+    await drained(first);
     expect(mailsTo(people.client)).toHaveLength(1);
     expect(await unrelayed(first, company.id)).toEqual([]);
     // The hand-over happened; the mark that says so did not.
@@ -202,7 +197,7 @@ describe('a process that dies, and the one after it', () => {
     const second = await startProcess();
     try {
       expect((await housekeeping(second.services)).relayed).toBeGreaterThan(0);
-      await settled(second);
+      await drained(second);
       expect(await unrelayed(second, company.id)).toEqual([]);
       // The consumer ran again and asked for the e-mail again, under the same Idempotency-Key.
       expect(mailsTo(people.client)).toHaveLength(1);
@@ -217,21 +212,21 @@ describe('a process that dies, and the one after it', () => {
     const template = await createTestTemplate(first, company.id);
     const { envelopeId, people, tokens } = await sendNda(first, company, template.id);
     expect((await sign(first, tokens.client)).kind).toBe('signed');
-    await settled(first);
+    await drained(first);
     expect(mailsTo(people.witness)).toHaveLength(1);
     await first.close();
 
     // The last signature commits, and the process dies before the finishing job leaves.
     const dying = await startProcess({ dies: true });
     expect((await sign(dying, tokens.witness)).kind).toBe('completed');
-    await settled(dying);
+    await drained(dying);
     expect(expectedErrors).toHaveBeenCalled();
     await dying.close();
 
     const second = await startProcess();
     try {
       await housekeeping(second.services);
-      await settled(second);
+      await drained(second);
       const stored = async () => (await second.services.database.db.select({ sha256: envelopes.signedDocumentSha256 }).from(envelopes).where(eq(envelopes.id, envelopeId)))[0]!.sha256;
       expect(await stored()).toMatch(/^[0-9a-f]{64}$/);
       expect(emailApi.sent().filter((mail) => mail.kind === 'document_ready' && [people.client, people.witness].includes(mail.to))).toHaveLength(2);
@@ -241,7 +236,7 @@ describe('a process that dies, and the one after it', () => {
       await second.services.database.db.update(outboxMessages).set({ relayedAt: null }).where(eq(outboxMessages.companyId, company.id));
       second.clock.advance(SWEEP_GRACE_MS + 1000);
       await housekeeping(second.services);
-      await settled(second);
+      await drained(second);
       expect(await unrelayed(second, company.id)).toEqual([]);
       expect(await stored()).toBe(sha256);
       const ready = (await second.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId))).filter((event) => event.kind === 'envelope.document_ready');
@@ -298,7 +293,7 @@ describe('a process killed between storing a message and delivering it, and the 
       const second = await startProcess();
       try {
         await housekeeping(second.services);
-        await settled(second);
+        await drained(second);
         const hits = receiver.received.filter((hit) => hit.envelopeId === envelopeId);
         expect(hits.map((hit) => hit.type)).toEqual(['envelope.sent', 'envelope.sent']);
         expect(hits[1]!.webhookId).toBe(hits[0]!.webhookId);
@@ -334,7 +329,7 @@ describe('a process killed between storing a message and delivering it, and the 
       const second = await startProcess();
       try {
         expect((await housekeeping(second.services)).relayed).toBe(0);
-        await settled(second);
+        await drained(second);
         expect(receiver.received.filter((hit) => hit.envelopeId === envelopeId).map((hit) => hit.type)).toEqual(['envelope.sent']);
         expect(mailsTo(people.client)).toHaveLength(1);
         expect(mailsTo(people.witness)).toHaveLength(0);
@@ -351,7 +346,7 @@ describe('a process killed between storing a message and delivering it, and the 
     const company = await createTestCompany(first, { quota: 5 });
     const template = await createTestTemplate(first, company.id);
     const { envelopeId, people, tokens } = await sendNda(first, company, template.id);
-    await settled(first);
+    await drained(first);
     expect(mailsTo(people.client)).toHaveLength(1);
     await first.close();
 
@@ -366,7 +361,7 @@ describe('a process killed between storing a message and delivering it, and the 
     const second = await startProcess();
     try {
       await housekeeping(second.services);
-      await settled(second);
+      await drained(second);
       expect(mailsTo(people.witness)).toEqual([{ to: people.witness, kind: 'signing_request' }]);
       expect(mailsTo(people.client)).toHaveLength(1);
     } finally {

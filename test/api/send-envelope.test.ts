@@ -23,6 +23,9 @@ import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany, 
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { failNextSendWrite } from '../support/failing-writes.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { drained } from '../support/drained.js';
+import { expectError, issuePaths } from '../support/expect-error.js';
+import { unique } from '../support/unique.js';
 
 const SEND = '/v1/envelopes/from-template';
 const MINUTE = 60 * 1000;
@@ -33,8 +36,6 @@ beforeAll(async () => {
   stack = await openStack();
 });
 afterAll(() => stack.close());
-
-const unique = () => crypto.randomUUID().slice(0, 8);
 
 type Recipient = { role: string; name: string; email: string; contact_number?: string | null };
 
@@ -82,21 +83,6 @@ async function envelopeRow(id: string) {
 const mailTo = (email: string) => stack.services.mailbox.list().filter((mail) => mail.to.email === email);
 
 /** The queue delivers e-mails after the answer; give it time to show one that should not exist. */
-const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const issuePaths = (answer: Answer) => (answer.body?.error?.details?.issues ?? []).map((issue: { path: string }) => issue.path);
-
-function expectNoInternals(answer: Answer) {
-  const text = JSON.stringify(answer.body);
-  expect(text).not.toMatch(/"stack"|\bat .*\.(ts|js):\d+|node_modules|Error:/);
-  expect(answer.body).toEqual({ error: { code: expect.any(String), message: expect.any(String), details: expect.any(Object) } });
-}
-
-function expectError(answer: Answer, status: number, code: string) {
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  expect(errorCode(answer)).toBe(code);
-  expectNoInternals(answer);
-}
 
 /** A token for a key at the clock's current time (after the clock moved past the old one's hour). */
 async function freshToken(holder: TestKey) {
@@ -262,7 +248,7 @@ describe('what the envelope inherits (reference 4.1 rule 3)', () => {
   });
 
   it('copies the field layout of the unlocked roles onto the envelope', async () => {
-    const { company, template, body } = await companyWithTemplate();
+    const { company, body } = await companyWithTemplate();
     const answer = await send(company.owner.token, body());
     const { db } = stack.services.database;
     const people = await db.select().from(recipients).where(eq(recipients.envelopeId, answer.body.envelope_id));
@@ -740,7 +726,7 @@ describe('Idempotency-Key', () => {
     expect((await rowsOf(company.id)).envelopes).toBe(1);
     expect(await quotaUsed(company.id)).toBe(1);
     await vi.waitFor(() => expect(mailTo(request.recipients[0]!.email)).toHaveLength(1));
-    await settle();
+    await drained(stack);
     expect(mailTo(request.recipients[0]!.email)).toHaveLength(1);
   });
 
@@ -827,7 +813,7 @@ describe('Idempotency-Key', () => {
     expect((await rowsOf(company.id)).envelopes).toBe(1);
     expect(await quotaUsed(company.id)).toBe(1);
     await vi.waitFor(() => expect(mailTo(request.recipients[0]!.email)).toHaveLength(1));
-    await settle();
+    await drained(stack);
     expect(mailTo(request.recipients[0]!.email)).toHaveLength(1);
   });
 
@@ -882,7 +868,7 @@ describe('atomic send when a dependency fails', () => {
       expect(answer.headers.get('Idempotent-Replayed')).toBeNull();
       expect(await rowsOf(company.id)).toEqual(noRows);
       expect(await quotaUsed(company.id)).toBe(0);
-      await settle();
+      await drained(stack);
       for (const person of request.recipients) expect(mailTo(person.email)).toEqual([]);
 
       const next = body();

@@ -17,6 +17,9 @@ import { expectErrorLogs } from '../support/expected-errors.js';
 import { failNextSendWrite } from '../support/failing-writes.js';
 import { openStack, type TestStack } from '../support/stack.js';
 import { refuseNextRelay } from '../support/queue-hand-over.js';
+import { drained } from '../support/drained.js';
+import { expectError } from '../support/expect-error.js';
+import { unique } from '../support/unique.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -25,7 +28,6 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 const { expectLogged } = expectErrorLogs();
 
-const unique = () => crypto.randomUUID().slice(0, 8);
 const SEND = '/v1/envelopes/from-template';
 
 async function companyWithTemplate(quota = 100) {
@@ -48,7 +50,6 @@ const send = (token: string, body: unknown, key?: string) =>
   call(stack, 'POST', SEND, { token, body, headers: key ? { 'Idempotency-Key': key } : {} });
 const quotaUsed = (companyId: string) => stack.services.sendLimits.used(companyId, quotaPeriod(stack.clock.now()));
 const mailTo = (email: string) => stack.services.mailbox.list().filter((mail) => mail.to.email === email);
-const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
 const envelopesOf = (companyId: string) => stack.services.database.db.select().from(envelopes).where(eq(envelopes.companyId, companyId));
 const unrelayed = (companyId: string) =>
   stack.services.database.db
@@ -97,7 +98,7 @@ describe('the transactional outbox', () => {
     expect(answer.body.envelope_id).toMatch(/^env_/);
     expect(await envelopesOf(company.id)).toHaveLength(1);
     expect(await quotaUsed(company.id)).toBe(1);
-    await settle();
+    await drained(stack);
     expect(mailTo(request.recipients[0]!.email)).toEqual([]);
     expect(await unrelayed(company.id)).toHaveLength(4);
 
@@ -108,7 +109,7 @@ describe('the transactional outbox', () => {
     await vi.waitFor(() => expect(mailTo(request.recipients[0]!.email)).toHaveLength(1));
     // Swept again, nothing goes out twice.
     await sweepLater();
-    await settle();
+    await drained(stack);
     expect(mailTo(request.recipients[0]!.email)).toHaveLength(1);
     expect(await quotaUsed(company.id)).toBe(1);
   });
@@ -279,10 +280,6 @@ describe('the send limit counts refused sends', () => {
 });
 
 describe('the admission asked with the reads', () => {
-  const expectError = (answer: Answer, status: number, code: string) => {
-    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-    expect(errorCode(answer)).toBe(code);
-  };
   const setAllowance = (companyId: string, allowance: number) =>
     stack.services.database.db.update(companies).set({ apiSignatureRequestsPerPeriod: allowance }).where(eq(companies.id, companyId));
 

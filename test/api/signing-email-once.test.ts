@@ -12,6 +12,7 @@ import type { QueueMessage } from '../../src/ports/queue.js';
 import { call } from '../support/http.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { openStack, type TestStack } from '../support/stack.js';
+import { drained } from '../support/drained.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -54,7 +55,6 @@ async function sendEnvelope(): Promise<{ envelopeId: string; clientId: string }>
 
 const mailsOf = (envelopeId: string) => stack.services.mailbox.list().filter((mail) => mail.tags?.envelope_id === envelopeId);
 const signingEmailsIn = (messages: QueueMessage[]) => messages.filter((message) => message.topic === topics.signingEmail);
-const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a signing e-mail delivered again', () => {
   it('sends the signing request once when its consumer runs twice for the same message', async () => {
@@ -63,7 +63,7 @@ describe('a signing e-mail delivered again', () => {
     const request = { envelope_id: envelopeId, recipient_id: clientId, reminder: false };
     await sendSigningEmail(stack.services, request);
     await sendSigningEmail(stack.services, structuredClone(request));
-    await settle();
+    await drained(stack);
     expect(mailsOf(envelopeId)).toHaveLength(1);
     expect(mailsOf(envelopeId)[0]).toMatchObject({ tags: { kind: 'signing_request' }, idempotencyKey: `${envelopeId}.${clientId}.request` });
   });
@@ -85,7 +85,7 @@ describe('a signing e-mail delivered again', () => {
       `${envelopeId}.${second[0]!.body.recipient_id}.reminder.2`,
       `${envelopeId}.${first[0]!.body.recipient_id}.reminder.1`,
     ]);
-    await settle();
+    await drained(stack);
     expect(mailsOf(envelopeId)).toHaveLength(3);
   });
 });

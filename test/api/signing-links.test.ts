@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopes, recipients, type EnvelopeStatus } from '../../src/data/schema.js';
 import { verifySigningToken } from '../../src/domain/envelopes/signing-links.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
-import { type Answer, call, errorCode } from '../support/http.js';
+import { type Answer, call } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { expectError } from '../support/expect-error.js';
+import { unique } from '../support/unique.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -19,8 +21,6 @@ beforeAll(async () => {
   stack = await openStack();
 });
 afterAll(() => stack.close());
-
-const unique = () => crypto.randomUUID().slice(0, 8);
 
 type Entry = { recipient_id: string; name: string; email: string; recipient_type: string; signing_url: string | null };
 
@@ -44,10 +44,9 @@ async function sendNda(company: TestCompany, template?: Partial<TemplateDefiniti
   return answer.body as { envelope_id: string; signing_urls: Entry[] | null };
 }
 
-function expectError(answer: Answer, status: number, code: string) {
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  expect(errorCode(answer)).toBe(code);
-  expect(answer.body).toEqual({ error: { code, message: expect.any(String), details: expect.any(Object) } });
+/** An error answer, which never shows a signing link. */
+function expectLinkError(answer: Answer, status: number, code: string) {
+  expectError(answer, status, code);
   expect(JSON.stringify(answer.body)).not.toContain('/sign/');
 }
 
@@ -96,7 +95,7 @@ describe('GET /v1/envelopes/{id}/signing-links', () => {
   it('refuses an envelope that does not share links with 403 signing_links_disabled', async () => {
     const sent = await sendNda(company, { share_signing_links: false });
     expect(sent.signing_urls).toBeNull();
-    expectError(await linksOf(company.owner.token, sent.envelope_id), 403, 'signing_links_disabled');
+    expectLinkError(await linksOf(company.owner.token, sent.envelope_id), 403, 'signing_links_disabled');
   });
 
   it('answers an unknown id, a malformed one and another company’s envelope with 404 envelope_not_found', async () => {
@@ -105,7 +104,7 @@ describe('GET /v1/envelopes/{id}/signing-links', () => {
     const foreignHidden = await sendNda(other, { share_signing_links: false });
     for (const id of [`env_${'x'.repeat(22)}`, 'nope', "env_1' or '1'='1", 'x'.repeat(300), foreign.envelope_id, foreignHidden.envelope_id]) {
       const answer = await linksOf(company.owner.token, id);
-      expectError(answer, 404, 'envelope_not_found');
+      expectLinkError(answer, 404, 'envelope_not_found');
     }
     // The owner still gets them.
     expect((await linksOf(other.owner.token, foreign.envelope_id)).status).toBe(200);

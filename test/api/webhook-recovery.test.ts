@@ -19,9 +19,11 @@ import { deliverWebhookEvent } from '../../src/domain/webhooks/dispatch-event.js
 import { EVENT_RETENTION_MS, purgeExpiredWebhookEvents } from '../../src/domain/webhooks/event-retention.js';
 import { REPLAY_STALLED_AFTER_MS } from '../../src/domain/webhooks/replay-events.js';
 import { eventually } from '../support/eventually.js';
-import { addKeyHolder, createTestCompany, createTestTemplate, sendTestEnvelope, type TestCompany } from '../support/factories.js';
+import { addKeyHolder, createTestCompany, sendTestEnvelope, type TestCompany } from '../support/factories.js';
 import { call, errorCode } from '../support/http.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { drained } from '../support/drained.js';
+import { unique } from '../support/unique.js';
 
 let stack: TestStack;
 type Received = { headers: IncomingHttpHeaders; body: string; path: string };
@@ -62,7 +64,6 @@ beforeEach(() => {
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
-const unique = () => crypto.randomUUID().slice(0, 8);
 const who = { ip: '198.51.100.7', userAgent: 'Mozilla/5.0 (test)' };
 
 /** The receiver's check, with its clock where the service's is (the manual clock moves days in these tests). */
@@ -79,7 +80,7 @@ function verifies(secret: string, delivery: Received): boolean {
 }
 
 const at = (path: string) => received.filter((delivery) => delivery.path === path);
-const payloadOf = (delivery: Received) => JSON.parse(delivery.body) as { type: string; data: Record<string, any> };
+const payloadOf = (delivery: Received) => JSON.parse(delivery.body) as { type: string; data: { document?: { content_base64: string; download_url: string; sha256: string } } & Record<string, unknown> };
 
 async function subscribe(company: TestCompany, events: string[], path = `/hooks/${unique()}`) {
   const answer = await call(stack, 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: `${base}${path}`, events } });
@@ -116,16 +117,6 @@ async function quietSend(company: TestCompany) {
   } finally {
     stack.services.queue = original;
   }
-}
-
-/** Waits until every event of the company was handed to the queue and the queue ran all it had. */
-async function settled(company: TestCompany) {
-  await vi.waitFor(
-    async () =>
-      expect(await stack.services.database.db.select().from(outboxMessages).where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt)))).toEqual([]),
-    eventually,
-  );
-  await stack.services.inProcessQueue.drained();
 }
 
 /** The values a complete signing form posts. */
@@ -226,7 +217,7 @@ describe('replay', () => {
     stack.clock.advance(SECOND);
     const later = await sendTestEnvelope(stack, company);
     // Subscribed after all of it was dispatched, as a receiver that lost its data and subscribes again.
-    await settled(company);
+    await drained(stack);
     const hook = await subscribe(company, ['envelope.sent', 'envelope.viewed', 'envelope.signed', 'envelope.completed', 'envelope.document_ready']);
     const life = await eventsOf(envelopeId);
     const [laterSent] = await eventsOf(later.envelopeId);
@@ -464,7 +455,7 @@ describe('the download link of envelope.document_ready', () => {
     const hook = await subscribe(company, ['envelope.document_ready']);
     const envelopeId = await wholeLife(company);
     await vi.waitFor(() => expect(at(hook.path)).toHaveLength(1), eventually);
-    const { document } = payloadOf(at(hook.path)[0]!).data;
+    const document = payloadOf(at(hook.path)[0]!).data.document!;
     expect(document.content_base64).toEqual(expect.any(String));
     const url = new URL(document.download_url);
     expect(`${url.origin}${url.pathname}`).toBe(`${BASE_URL}/v1/documents/${envelopeId}`);

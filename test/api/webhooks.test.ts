@@ -16,6 +16,8 @@ import { call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { openStack, type TestStack } from '../support/stack.js';
+import { drained } from '../support/drained.js';
+import { unique } from '../support/unique.js';
 
 let stack: TestStack;
 type Received = { headers: IncomingHttpHeaders; body: string; path: string };
@@ -34,6 +36,7 @@ beforeAll(async () => {
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '' });
       const status = answers.length > 1 ? answers.shift()! : answers[0]!;
+      // A subscriber as slow as a test asks (`delayMs`), to try the delivery's own deadline.
       setTimeout(() => {
         if (status >= 300 && status < 400) res.setHeader('location', 'http://169.254.169.254/latest/meta-data');
         res.statusCode = status;
@@ -57,7 +60,6 @@ beforeEach(() => {
   stack.services.config.webhookTimeoutMs = undefined;
 });
 
-const unique = () => crypto.randomUUID().slice(0, 8);
 const hookUrl = () => `${base}/hooks/${unique()}`;
 const create = (company: TestCompany, body: unknown, token = company.owner.token) => call(stack, 'POST', '/v1/webhooks', { token, body });
 
@@ -381,7 +383,7 @@ describe('delivering', () => {
     expect((await attemptsOf(event.id, subscription.id)).map((a) => a.statusCode)).toEqual([410]);
     answers = [200];
     const later = await sendOne();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await drained(stack);
     expect(await attemptsOf(later.id, subscription.id)).toEqual([]);
     expect(await attemptsOf(event.id, subscription.id)).toHaveLength(1);
   });

@@ -248,7 +248,7 @@ describe.skipIf(chromiumMissing !== null)('the signing page in every language, i
       // The web fonts of Japanese and Chinese are in before the picture is taken.
       await page.evaluate(async () => {
         // Every face the page's text needs (a web font loads only the ranges it is asked for), then all of them loaded.
-        await document.fonts.load(getComputedStyle(document.body).font, document.body.innerText);
+        await document.fonts.load(getComputedStyle(document.body).font, document.body.textContent);
         await document.fonts.ready;
       });
       const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -65,8 +65,13 @@ export default async function setup({ provide }: { provide: (key: string, value:
   provide('e2eDevLogPath', logPath);
 
   return async () => {
+    // 'close' comes once every holder of the output pipes (npm, the dev script, wrangler) is gone;
+    // SIGKILL is the fallback for a group still there after a generous bound.
+    const closed = new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('close', resolve)));
     signalGroup(child, 'SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    let fallback: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([closed, new Promise((resolve) => (fallback = setTimeout(resolve, 15_000)))]);
+    clearTimeout(fallback);
     signalGroup(child, 'SIGKILL');
     log.end();
     await rm(dataDir, { recursive: true, force: true });

@@ -40,9 +40,10 @@ describe('secrets in the log of npm run dev', () => {
     expect((await page(`/sign/${client}/document.pdf?download=1`)).status).toBe(200);
     await admin('GET', `/admin/v1/envelopes/${envelopeId}/audit`);
     await page(`/sign/${client}x`);
-    await api('GET', '/v1/templates', { token: `${token}x` });
-    // wrangler writes its request log as the answers go out; give the last lines a moment.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const last = await api('GET', '/v1/templates', { token: `${token}x` });
+    // wrangler writes its request log as the answers go out: wait for the last request's own line.
+    const lastId = last.headers.get('x-request-id')!;
+    await vi.waitFor(async () => expect(await readFile(logPath, 'utf8')).toContain(`"request_id":"${lastId}"`), { timeout: 30_000, interval: 100 });
 
     const seal = JSON.parse(await readFile(join(dirname(logPath), 'seal.json'), 'utf8')) as { key_pem: string };
     const secrets = {

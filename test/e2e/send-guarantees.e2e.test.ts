@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { admin, api } from './client.js';
+import { unique } from '../support/unique.js';
 
-const unique = () => crypto.randomUUID().slice(0, 8);
 let token: string;
 let templateId: string;
 const counted = { sends: 0 };

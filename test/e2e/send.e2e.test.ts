@@ -5,11 +5,11 @@
  */
 import { describe, expect, inject, it, vi } from 'vitest';
 import { api } from './client.js';
+import { unique } from '../support/unique.js';
 
 const nda = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const offerLetter = '5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c40';
 const globexAgreement = 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e50';
-const unique = () => crypto.randomUUID().slice(0, 8);
 const ndaSend = (client = `client-${unique()}@example.test`) => ({
   template_id: nda,
   recipients: [

@@ -12,8 +12,8 @@ import { promisify } from 'node:util';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { admin, api } from './client.js';
 import { base, page, signThroughPage } from './signing-client.js';
+import { unique } from '../support/unique.js';
 
-const unique = () => crypto.randomUUID().slice(0, 8);
 /** Acme's demo NDA to two new people: Client signs first, then Witness. */
 const sendNda = () => {
   const tag = unique();

@@ -10,7 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { admin, api } from './client.js';
+import { api } from './client.js';
 import { signThroughPage } from './signing-client.js';
 
 type Delivery = { headers: IncomingHttpHeaders; body: string };

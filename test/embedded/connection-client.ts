@@ -50,4 +50,5 @@ export const bytes = (size: number, fill = 0x61) => new Uint8Array(size).fill(fi
 /** A JSON body of about `size` bytes. */
 export const jsonOf = (size: number) => new TextEncoder().encode(JSON.stringify({ name: 'x'.repeat(Math.max(0, size - 11)) }));
 
+/** A real pause, for tests of the server's own timers (an idle socket must outlive them); never to wait for an effect. */
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,6 +11,7 @@ import { devWebhookRoutes, type InboxDelivery } from '../../src/http/dev-webhook
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { unique } from '../support/unique.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -29,7 +30,6 @@ async function subscribe(owner: TestCompany, url: string, events: string[]) {
   expect(answer.status).toBe(201);
   return answer.body as { id: string; secret: string };
 }
-const unique = () => crypto.randomUUID().slice(0, 8);
 const now = () => Math.floor(Date.now() / 1000);
 
 /** Posts a delivery to the inbox as the service would, signed with `secret` at `timestamp`. */

@@ -53,7 +53,7 @@ describe('the secrets the embedded server keeps in DATA_DIR', () => {
     await expect(loadSealIdentity(unreadable)).rejects.toThrow(/first certificate in SEAL_CERT_PEM encodes its serial number with a leading byte DER forbids/);
 
     const printed = vi.spyOn(console, 'log').mockImplementation(() => {});
-    let seal;
+    let seal: Awaited<ReturnType<typeof loadOrCreateLocalSeal>>;
     let lines: string;
     try {
       seal = await loadOrCreateLocalSeal(dataDir);

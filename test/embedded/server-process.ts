@@ -24,6 +24,8 @@ export type ServerRun = {
   stop(): Promise<number | null>;
   /** SIGKILL to whatever of the group is still there; for cleanup. */
   kill(): void;
+  /** Whether `stop` had to end the group with SIGKILL, the server not having ended on SIGTERM. */
+  killedByStop(): boolean;
 };
 
 export async function freePort(): Promise<number> {
@@ -79,16 +81,21 @@ export function spawnServer(env: Record<string, string>, command = npmStart): Se
   const kill = () => {
     if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
   };
+  let killedByStop = false;
   const stop = async () => {
     if (groupAlive(pid)) process.kill(-pid, 'SIGTERM');
-    const timer = setTimeout(kill, 15_000);
+    // The fallback for a server that ignores SIGTERM; `killedByStop` tells a test that it came.
+    const timer = setTimeout(() => {
+      killedByStop = groupAlive(pid);
+      kill();
+    }, 15_000);
     try {
       return await ended;
     } finally {
       clearTimeout(timer);
     }
   };
-  return { child, stdout: () => stdout, stderr: () => stderr, ended, stop, kill };
+  return { child, stdout: () => stdout, stderr: () => stderr, ended, stop, kill, killedByStop: () => killedByStop };
 }
 
 /** Waits for the `listening` line; fails with the output so far if the server ends or takes too long. */

@@ -86,12 +86,12 @@ describe('a Redis that does not answer', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
   });
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
   afterAll(async () => {
+    logged.mockRestore();
     silent.closeAllConnections();
     await new Promise<void>((resolve) => silent.close(() => resolve()));
   });
-  const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-  afterAll(() => logged.mockRestore());
 
   it('lets a request through uncounted once the client gives up on it', async () => {
     const limiter = new FailOpenRateLimiter(new UpstashRateLimiter(openUpstashRedis(url, token, 50)), 60_000);

@@ -25,6 +25,7 @@ import { createTestCompany, createTestTemplate, ndaDefinition, type TestCompany 
 import { call, errorCode } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
 import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { unique } from '../support/unique.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -34,7 +35,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const unique = () => crypto.randomUUID().slice(0, 8);
 const MINUTE = 60_000;
 
 /** Client proves by e-mail, Witness by text message; Counsel (a copy) proves nothing. */

@@ -19,6 +19,7 @@ import { call } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
+import { unique } from '../support/unique.js';
 
 const pdfsigInstalled = installed('pdfsig');
 let stack: TestStack;
@@ -29,7 +30,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const unique = () => crypto.randomUUID().slice(0, 8);
 const who = { ip: '198.51.100.7', userAgent: 'Mozilla/5.0 (test)' };
 const DAY = 24 * 3600 * 1000;
 

@@ -69,6 +69,7 @@ describe('e-mail API stand-in', () => {
 
   it('the same key while the first request is in flight: 409 concurrent_idempotent_requests', async () => {
     const { standin, post } = standinWith({ latencyMs: 50 });
+    // The second request gets a head start of 10 ms less than the stand-in's latency, so that it finds the first in flight.
     const [first, second] = await Promise.all([post(email(), 'k'), new Promise((resolve) => setTimeout(resolve, 10)).then(() => post(email(), 'k'))]);
     expect(first.status).toBe(200);
     expect(second).toMatchObject({ status: 409, body: { name: 'concurrent_idempotent_requests' } });

@@ -1,8 +1,9 @@
 import { Client, Receiver } from '@upstash/qstash';
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createQStashStandin, type QStashMessage, type QStashStandin } from '../../local/standins/qstash.js';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
+import { eventually } from '../support/eventually.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
 
 // The QStash stand-in, driven by the real @upstash/qstash Client and verified by its Receiver.
@@ -47,15 +48,13 @@ function receiverApp(arrivals: Arrival[], baseUrl: () => string) {
   return { fetch: (request: Request) => app.fetch(request), close: async () => {} };
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+/** Waits until `probe` answers something, and answers it. */
+const waitFor = <T>(probe: () => T | undefined): Promise<T> =>
+  vi.waitFor(() => {
     const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+    if (!value) throw new Error('not yet');
+    return value;
+  }, eventually);
 
 describe('QStash stand-in', () => {
   const { expectLogged } = expectErrorLogs();
@@ -110,9 +109,8 @@ describe('QStash stand-in', () => {
   it('does not deliver a delayed message before its delay, nor before Not-Before', async () => {
     const publishedAt = Date.now();
     const { messageId } = await client.publishJSON({ url: hook('delayed'), body: { n: 1 }, delay: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(arrivalsAt('delayed')).toHaveLength(0);
     expect(message(messageId)?.state).toBe('CREATED');
+    // The arrival's own time proves it came no earlier than the delay.
     await settled(messageId);
     expect(arrivalsAt('delayed')[0]!.at - publishedAt).toBeGreaterThanOrEqual(1_000);
 
@@ -176,7 +174,8 @@ describe('QStash stand-in', () => {
     const second = await client.publishJSON({ url: hook('dedup'), body: { n: 2 }, deduplicationId: 'dedup-1' });
     expect(second.messageId).toBe(first.messageId);
     await settled(first.messageId);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // One message is stored, and it has been delivered: no other can arrive later.
+    expect(standin.messages().filter((m) => m.destination === hook('dedup'))).toHaveLength(1);
     expect(arrivalsAt('dedup').map((a) => a.body)).toEqual([JSON.stringify({ n: 1 })]);
   });
 
@@ -201,7 +200,8 @@ describe('QStash stand-in', () => {
   it('cancels a pending message', async () => {
     const { messageId } = await client.publishJSON({ url: hook('cancelled'), body: {}, delay: 1 });
     expect(await client.messages.cancel(messageId)).toEqual({ cancelled: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // A message with the same delay, published after: once it arrives, the cancelled one was due.
+    await settled((await client.publishJSON({ url: hook('after-cancelled'), body: {}, delay: 1 })).messageId);
     expect(arrivalsAt('cancelled')).toHaveLength(0);
     expect(message(messageId)?.state).toBe('CANCELLED');
   });
@@ -221,7 +221,8 @@ describe('QStash stand-in', () => {
     await ownClient.publishJSON({ url: hook('broken'), body: {}, retries: 50 });
     await served.close();
     const brokenSoFar = arrivalsAt('broken').length;
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // A message with the same delay on the running stand-in: once it arrives, the closed one's was due.
+    await settled((await client.publishJSON({ url: hook('after-close-sentinel'), body: {}, delay: 1 })).messageId);
     expect(arrivalsAt('after-close')).toHaveLength(0);
     expect(arrivalsAt('broken')).toHaveLength(brokenSoFar);
   });

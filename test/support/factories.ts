@@ -13,8 +13,7 @@ import { putUser } from '../../src/domain/users/put-user.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { call } from './http.js';
 import type { TestStack } from './stack.js';
-
-const unique = () => crypto.randomUUID().slice(0, 8);
+import { unique } from './unique.js';
 
 export type TestKey = { id: string; key: string; token: string; ownerEmail: string };
 

@@ -29,5 +29,9 @@ export function failNextSendWrite(database: Database, message: string) {
       throw new Error(message);
     }),
   ];
-  return { mockRestore: () => spies.forEach((spy) => spy.mockRestore()) };
+  return {
+    mockRestore: () => {
+      for (const spy of spies) spy.mockRestore();
+    },
+  };
 }

@@ -11,7 +11,9 @@ export function watchHandOvers(queue: Queue) {
   const spies = [vi.spyOn(queue, 'publish'), ...(queue.relayFromOutbox ? [vi.spyOn(queue as Required<Queue>, 'relayFromOutbox')] : [])];
   return {
     messages: (): QueueMessage[] => spies.flatMap((spy) => spy.mock.calls.flatMap(([messages]) => messages as QueueMessage[])),
-    stop: () => spies.forEach((spy) => spy.mockRestore()),
+    stop: () => {
+      for (const spy of spies) spy.mockRestore();
+    },
   };
 }
 

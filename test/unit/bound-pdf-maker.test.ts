@@ -13,7 +13,10 @@ describe('boundPdfMaker', () => {
     const calls: unknown[] = [];
     const bytes = new Uint8Array([37, 80, 68, 70]);
     const maker = boundPdfMaker({
-      pageSizes: async (given: Uint8Array) => (calls.push(given), [{ width: 612, height: 792 }]),
+      pageSizes: async (given: Uint8Array) => {
+        calls.push(given);
+        return [{ width: 612, height: 792 }];
+      },
       finish: async () => ({ bytes, sha256: 'a', signedContentSha256: 'b' }),
     });
     expect(await maker.pageSizes(bytes)).toEqual([{ width: 612, height: 792 }]);

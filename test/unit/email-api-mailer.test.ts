@@ -3,10 +3,11 @@
  * what it sends, that a repeat with the same idempotency key sends one e-mail, that every failure
  * throws (so the queue tries again), and that no error tells the API key or the e-mail.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createEmailApiStandin, type EmailApiStandinOptions } from '../../local/standins/email-api.js';
 import { EmailApiError, EmailApiMailer, type EmailApiMailerOptions } from '../../src/adapters/production/email-api-mailer.js';
 import type { Email } from '../../src/ports/mailer.js';
+import { eventually } from '../support/eventually.js';
 
 const apiKey = 're_mailer-test-S3CR3T';
 const url = 'http://email.standin.test/emails';
@@ -98,8 +99,8 @@ describe('EmailApiMailer', () => {
     const err = await failure(mailer.send(email()));
     expect(err.message).toBe('The e-mail API did not answer within 20 ms.');
     expectNoSecret(err);
-    await new Promise((resolve) => setTimeout(resolve, 150)); // the provider finishes meanwhile
-    expect(standin.mailbox.list()).toHaveLength(1);
+    // The provider still finishes the e-mail it was given.
+    await vi.waitFor(() => expect(standin.mailbox.list()).toHaveLength(1), eventually);
     await mailer.send(email());
     expect(standin.mailbox.list()).toHaveLength(1);
   });
@@ -107,6 +108,7 @@ describe('EmailApiMailer', () => {
   it('throws on 409 for the same key still in flight, and on the same key with other content', async () => {
     const { standin, mailer } = mailerOverStandin({ standin: { latencyMs: 50 } });
     const first = mailer.send(email());
+    // A head start for the first request, well inside the stand-in's latency, so that the second finds it in flight.
     await new Promise((resolve) => setTimeout(resolve, 10));
     const concurrent = await failure(mailer.send(email()));
     expect(concurrent).toMatchObject({ status: 409, message: 'The e-mail API answered 409 (concurrent_idempotent_requests).' });

@@ -115,7 +115,12 @@ describe('EmailApiMailer sender name', () => {
   it('takes a bare EMAIL_FROM address too', async () => {
     const standin = createEmailApiStandin(apiKey);
     const posted: { from: string }[] = [];
-    const mailer = new EmailApiMailer({ url, apiKey, from: 'sign@acme.test' }, { fetch: async (target, init) => (posted.push(JSON.parse(String(init.body))), standin.fetch(new Request(target, init))) });
+    const mailer = new EmailApiMailer({ url, apiKey, from: 'sign@acme.test' }, {
+        fetch: async (target, init) => {
+          posted.push(JSON.parse(String(init.body)));
+          return standin.fetch(new Request(target, init));
+        },
+      });
     await mailer.send(email({ from: { name: 'Initech' } }));
     await mailer.send(email());
     expect(posted.map((body) => body.from)).toEqual(['Initech <sign@acme.test>', 'sign@acme.test']);

@@ -68,7 +68,7 @@ describe.skipIf(!installed('pdfsig'))('the seal on a finished PDF', () => {
     ['1 page', 1, false],
     ['50 pages', 50, false],
     ['a drawn signature', 2, true],
-  ])('is valid and covers the whole document: %s', async (name, pages, drawn) => {
+  ])('is valid and covers the whole document: %s', async (_name, pages, drawn) => {
     const finished = await finishDocument(await input(pages, rsa, drawn));
     const report = await pdfsig(finished.bytes, `${pages}-${drawn}.pdf`);
     expect(report).toContain('Signature #1');

@@ -5,6 +5,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import workerModule from '../../src/entries/worker.js';
+import { expectErrorResponse } from '../support/expect-error.js';
 import { qstashDelivery, qstashSignature } from './qstash-signature.js';
 
 const BASE = 'https://esign.example.test';
@@ -12,30 +13,21 @@ const MiB = 1024 * 1024;
 
 const worker = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`${BASE}${path}`, init));
 
-async function expectError(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await response.json()) as { error: { code: string; message: string; details: unknown } };
-  expect(body).toEqual({ error: { code, message: expect.any(String), details: expect.any(Object) } });
-  expect(JSON.stringify(body)).not.toMatch(/at .*\.ts|node_modules|Error:/);
-  return body;
-}
-
 describe('the Worker’s routing', () => {
   it('answers an unknown route with 404 not_found as JSON', async () => {
-    const body = await expectError(await worker('/v1/nothing-here'), 404, 'not_found');
+    const body = await expectErrorResponse(await worker('/v1/nothing-here'), 404, 'not_found');
     expect(body.error.message).toContain('/v1/nothing-here');
-    await expectError(await worker('/'), 404, 'not_found');
-    await expectError(await worker('/v2/templates', { headers: { authorization: 'Bearer x' } }), 404, 'not_found');
+    await expectErrorResponse(await worker('/'), 404, 'not_found');
+    await expectErrorResponse(await worker('/v2/templates', { headers: { authorization: 'Bearer x' } }), 404, 'not_found');
   });
 
   it('answers another method on a known path with 405 method_not_allowed and Allow', async () => {
     const templates = await worker('/v1/templates', { method: 'DELETE' });
     expect(templates.headers.get('Allow')).toBe('GET');
-    await expectError(templates, 405, 'method_not_allowed');
+    await expectErrorResponse(templates, 405, 'method_not_allowed');
     const contacts = await worker('/v1/contacts', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(contacts.headers.get('Allow')).toBe('GET, POST');
-    await expectError(contacts, 405, 'method_not_allowed');
+    await expectErrorResponse(contacts, 405, 'method_not_allowed');
     expect((await worker('/v1/auth/token')).headers.get('Allow')).toBe('POST');
   });
 
@@ -51,19 +43,19 @@ describe('the Worker’s routing', () => {
 
   it('has no admin API without ADMIN_TOKEN: plain 404 even for its document', async () => {
     expect(env.ADMIN_TOKEN).toBeUndefined();
-    await expectError(await worker('/admin/v1/openapi.json', { headers: { authorization: 'Bearer anything-at-all-0123456789' } }), 404, 'not_found');
+    await expectErrorResponse(await worker('/admin/v1/openapi.json', { headers: { authorization: 'Bearer anything-at-all-0123456789' } }), 404, 'not_found');
   });
 });
 
 describe('the Worker’s guards', () => {
   const padded = (size: number) => {
     const start = '{"name":"A","email":"big@example.test","pad":"';
-    return start + 'x'.repeat(size - start.length - 2) + '"}';
+    return `${start}${'x'.repeat(size - start.length - 2)}"}`;
   };
 
   it('answers a 2 MiB body to /v1/contacts with 413 payload_too_large, before asking who sends it', async () => {
     const response = await worker('/v1/contacts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: padded(2 * MiB) });
-    const body = await expectError(response, 413, 'payload_too_large');
+    const body = await expectErrorResponse(response, 413, 'payload_too_large');
     expect(body.error.details).toEqual({ limit: '1 MiB' });
   });
 
@@ -81,13 +73,13 @@ describe('the Worker’s guards', () => {
     // service binding, workerd would log the refused stream's broken pipe as an uncaught error.
     const request = new Request(`${BASE}/v1/contacts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream });
     expect(request.headers.get('content-length')).toBeNull();
-    await expectError(await workerModule.fetch(request), 413, 'payload_too_large');
+    await expectErrorResponse(await workerModule.fetch(request), 413, 'payload_too_large');
     expect(sent).toBeLessThan(2 * MiB);
   });
 
   it('answers a request without a token, or with one the Worker did not sign, with 401 unauthorized', async () => {
-    await expectError(await worker('/v1/templates'), 401, 'unauthorized');
-    await expectError(await worker('/v1/contacts', { headers: { authorization: 'Basic dXNlcjpwYXNz' } }), 401, 'unauthorized');
+    await expectErrorResponse(await worker('/v1/templates'), 401, 'unauthorized');
+    await expectErrorResponse(await worker('/v1/contacts', { headers: { authorization: 'Basic dXNlcjpwYXNz' } }), 401, 'unauthorized');
     const { SignJWT } = await import('jose');
     const forged = await new SignJWT({ cid: crypto.randomUUID(), ver: 1 })
       .setProtectedHeader({ alg: 'HS256' })
@@ -97,11 +89,11 @@ describe('the Worker’s guards', () => {
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('not-the-workers-token-secret-0123456789'));
-    await expectError(await worker('/v1/templates', { headers: { authorization: `Bearer ${forged}` } }), 401, 'unauthorized');
+    await expectErrorResponse(await worker('/v1/templates', { headers: { authorization: `Bearer ${forged}` } }), 401, 'unauthorized');
   });
 
   it('answers a token request that is not JSON with 422 validation_failed', async () => {
-    await expectError(await worker('/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"api_key":' }), 422, 'validation_failed');
+    await expectErrorResponse(await worker('/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"api_key":' }), 422, 'validation_failed');
   });
 });
 
@@ -110,7 +102,7 @@ describe('the Worker’s queue callback', () => {
   const body = JSON.stringify({ hello: 'workerd' });
 
   it('refuses an unsigned delivery with 401', async () => {
-    await expectError(await exports.default.fetch(qstashDelivery(url, body, undefined)), 401, 'unauthorized');
+    await expectErrorResponse(await exports.default.fetch(qstashDelivery(url, body, undefined)), 401, 'unauthorized');
   });
 
   it('verifies with the signing keys of its env (current, then next), and dead-letters an unknown topic', async () => {
@@ -120,7 +112,7 @@ describe('the Worker’s queue callback', () => {
       expect(response.headers.get('Upstash-NonRetryable-Error')).toBe('true');
     }
     const wrongKey = await qstashSignature('sig_not_the_workers_key_0123', url, body);
-    await expectError(await exports.default.fetch(qstashDelivery(url, body, wrongKey)), 401, 'unauthorized');
+    await expectErrorResponse(await exports.default.fetch(qstashDelivery(url, body, wrongKey)), 401, 'unauthorized');
   });
 });
 
