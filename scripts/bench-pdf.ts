@@ -83,7 +83,7 @@ function signaturePng(seed: number): string {
 }
 
 async function benchInput(): Promise<Omit<FinishInput, 'fonts'>> {
-  const original = await generateDocument('Commercial lease agreement', 10);
+  const original = await generateDocument('Commercial lease agreement', 10, nodeFontSource());
   const drawn = [signaturePng(1), signaturePng(2)];
   const kinds: [FinishedField['type'], string][] = [
     ['initials', 'AL'], ['initials', 'BT'], ['initials', 'AL'], ['initials', 'BT'], ['text', 'Unit 4B, 221 Harbour Road'],

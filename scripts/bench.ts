@@ -290,7 +290,7 @@ async function productionRoundTrips(seed: Seed) {
     const sized = new Map<number, string>();
     for (const roles of SEND_SIZES) {
       const definition = rolesTemplate(roles);
-      const template = await importTemplate(seeding, COMPANY_ID, definition, { fileName: 'bench.pdf', bytes: await generateDocument(definition.name, 2) });
+      const template = await importTemplate(seeding, COMPANY_ID, definition, { fileName: 'bench.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) });
       sized.set(roles, template.id);
     }
     const { access_token } = await exchangeApiKey(services, seed.everyScope);

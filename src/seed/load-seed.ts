@@ -9,6 +9,7 @@ import { importTemplate } from '../domain/templates/import-template.js';
 import { DomainError, validationFailed } from '../errors.js';
 import { parseOrFail } from '../domain/shared/parse-or-fail.js';
 import { checkLogo } from '../lib/brand-logo.js';
+import { nodeFontSource } from '../pdf/fonts/node-font-source.js';
 import { generateDocument } from '../pdf/generate-document.js';
 import type { Services } from '../services.js';
 import { SeedFile } from './seed-file.js';
@@ -103,7 +104,7 @@ async function loadCompany(services: Services, company: SeedCompany, where: stri
 
 async function readDocument(source: SeedTemplate['document'], baseDir: string, where: string) {
   if ('generate' in source) {
-    return { fileName: 'document.pdf', bytes: await generateDocument(source.generate.title, source.generate.pages) };
+    return { fileName: 'document.pdf', bytes: await generateDocument(source.generate.title, source.generate.pages, nodeFontSource()) };
   }
   return readSeedFile(source.path, baseDir, where, 'A document of the seed cannot be read.');
 }

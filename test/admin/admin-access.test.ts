@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, companies, templates, users } from '../../src/data/schema.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createTestCompany, ndaDefinition, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
@@ -79,7 +80,7 @@ describe('admin API with an admin token configured', () => {
   beforeAll(async () => {
     stack = await openStack();
     company = await createTestCompany(stack);
-    pdf = await generateDocument('Access', 2);
+    pdf = await generateDocument('Access', 2, nodeFontSource());
   });
   afterAll(() => stack.close());
 
@@ -154,7 +155,7 @@ describe('admin API of a service without an admin token', () => {
   beforeAll(async () => {
     stack = await openStack({ adminToken: undefined });
     company = await createTestCompany(stack);
-    pdf = await generateDocument('No admin', 2);
+    pdf = await generateDocument('No admin', 2, nodeFontSource());
   });
   afterAll(() => stack.close());
 

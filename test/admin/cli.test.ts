@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, companies, users } from '../../src/data/schema.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createTestCompany, createTestTemplate } from '../support/factories.js';
 import { call } from '../support/http.js';
@@ -141,7 +142,7 @@ describe('admin CLI', () => {
         fields: [{ role: 'Tenant', type: 'signature', page: 1, x: 72, y: 600, width: 200, height: 40 }],
       }),
     );
-    await writeFile(pdfFile, await generateDocument('Lease', 1));
+    await writeFile(pdfFile, await generateDocument('Lease', 1, nodeFontSource()));
     const run = await cli(['import-template', '--company', company.id, '--template', templateFile, '--pdf', pdfFile]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

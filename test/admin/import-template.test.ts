@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, templateDocuments, templateFields, templateRoles, templates } from '../../src/data/schema.js';
 import { fieldTypes } from '../../src/domain/templates/template-definition.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createTestCompany, ndaDefinition, type TestCompany } from '../support/factories.js';
 import { type Answer, call } from '../support/http.js';
@@ -17,7 +18,7 @@ let stack: TestStack;
 let twoPages: Uint8Array;
 beforeAll(async () => {
   stack = await openStack();
-  twoPages = await generateDocument('Import', 2);
+  twoPages = await generateDocument('Import', 2, nodeFontSource());
 });
 afterAll(() => stack.close());
 

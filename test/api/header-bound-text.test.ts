@@ -12,6 +12,7 @@ import { sendSigningEmail } from '../../src/domain/envelopes/signing-email.js';
 import { sendCompletedEmail, sendDeclinedEmail, sendDocumentReadyEmails } from '../../src/domain/signing/ceremony-emails.js';
 import { DomainError } from '../../src/errors.js';
 import { errorStatus } from '../../src/http/error-status.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { loadSeed } from '../../src/seed/load-seed.js';
 import { admin } from '../admin/admin-support.js';
@@ -287,7 +288,7 @@ async function importTemplate(definition: unknown): Promise<Answer> {
 
 let pdf: Uint8Array | undefined;
 async function documentBytes() {
-  pdf ??= await generateDocument('Header-bound text', 2);
+  pdf ??= await generateDocument('Header-bound text', 2, nodeFontSource());
   return pdf;
 }
 

@@ -18,6 +18,7 @@ import { expectError } from '../support/expect-error.js';
 import { createTestCompany, createTestTemplate, ndaDefinition, type TestCompany } from '../support/factories.js';
 import { type Answer, call } from '../support/http.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { unique } from '../support/unique.js';
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
   stack = await openStack();
   company = await createTestCompany(stack);
   templateId = (await createTestTemplate(stack, company.id)).id;
-  twoPages = await generateDocument('Hostile input', 2);
+  twoPages = await generateDocument('Hostile input', 2, nodeFontSource());
 });
 afterAll(() => stack.close());
 

@@ -21,6 +21,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { messagesFor } from '../../src/i18n/index.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { freePort, type ServerRun } from '../embedded/server-process.js';
 import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
@@ -156,7 +157,7 @@ describe.skipIf(chromiumMissing !== null)('the verification step of the signing 
 
     const form = new FormData();
     form.set('template', JSON.stringify(verifiedTemplate()));
-    form.set('document', new Blob([(await generateDocument(TITLE, 2)) as BlobPart], { type: 'application/pdf' }), 'agreement.pdf');
+    form.set('document', new Blob([(await generateDocument(TITLE, 2, nodeFontSource())) as BlobPart], { type: 'application/pdf' }), 'agreement.pdf');
     const imported = await fetch(`${base}/admin/v1/companies/${companyId}/templates`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: form });
     const template = (await imported.json()) as { id: string; roles: { name: string; verification: string }[] };
     expect(imported.status, JSON.stringify(template)).toBe(201);

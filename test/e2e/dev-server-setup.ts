@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { RespConnection } from '../../local/standins/resp-connection.js';
 import { freePort, userEnvironment } from '../embedded/server-process.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 
 const ADMIN_TOKEN = 'adm_e2e_admin_token_0123456789';
@@ -123,7 +124,7 @@ async function companyWithQuota(baseUrl: string, quota: number) {
     'template',
     JSON.stringify({ name: 'One signer', signing_order: 'parallel', roles: [{ name: 'Signer', type: 'signer', order: 1 }], fields: [] }),
   );
-  form.set('document', new Blob([(await generateDocument('One signer', 1)) as BlobPart], { type: 'application/pdf' }), 'one.pdf');
+  form.set('document', new Blob([(await generateDocument('One signer', 1, nodeFontSource())) as BlobPart], { type: 'application/pdf' }), 'one.pdf');
   const template = await admin('POST', `/admin/v1/companies/${company.id}/templates`, form);
   return { token: await exchange(baseUrl, key.key), templateId: template.id as string };
 }

@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { contractSeedPath, readSeed, repoSeedPath } from '../seed/seed-helpers.js';
 import { type ServerRun, freePort, runCurl, spawnServer, startServer } from './server-process.js';
@@ -99,7 +100,7 @@ beforeAll(async () => {
   });
   await mkdir(seedDir);
   await writeFile(join(seedDir, 'seed.json'), JSON.stringify(seed, null, 2));
-  await writeFile(join(seedDir, 'lease.pdf'), await generateDocument('Lease', 2));
+  await writeFile(join(seedDir, 'lease.pdf'), await generateDocument('Lease', 2, nodeFontSource()));
   const invalid = readSeed(repoSeedPath) as any;
   invalid.companies[0].users[0].role = 'superuser';
   await writeFile(join(scratch, 'invalid-seed.json'), JSON.stringify(invalid));

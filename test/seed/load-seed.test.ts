@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditEvents, brandSettings, companies, templateDocuments, users } from '../../src/data/schema.js';
@@ -11,10 +13,12 @@ import { putUser } from '../../src/domain/users/put-user.js';
 import { DomainError } from '../../src/errors.js';
 import { errorStatus } from '../../src/http/error-status.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
 import { type SeededKey, loadSeed, loadSeedFile } from '../../src/seed/load-seed.js';
 import { call, errorCode } from '../support/http.js';
+import { installed } from '../support/outside-tools.js';
 import { openStack, type TestStack } from '../support/stack.js';
 import { contractSeedPath, countRows, freshDemoSeed, readSeed, repoSeedPath, type SeedInput } from './seed-helpers.js';
 
@@ -134,7 +138,7 @@ function describeExampleLoad(label: string, path: string) {
           expect(answer.body.fields).toEqual(readingOrder.map((field: object) => ({ label: null, ...field })));
 
           const { title, pages } = source.generate;
-          const expectedBytes = await generateDocument(title, pages);
+          const expectedBytes = await generateDocument(title, pages, nodeFontSource());
           expect(answer.body.document).toEqual({
             file_name: 'document.pdf',
             sha256: await sha256Hex(expectedBytes),
@@ -255,8 +259,8 @@ describe('a template document given as a file', () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'esign-seed-'));
     await mkdir(join(folder, 'docs'));
-    await writeFile(join(folder, 'x.pdf'), await generateDocument('Lease', 3));
-    await writeFile(join(folder, 'docs', 'y.pdf'), await generateDocument('Addendum', 1));
+    await writeFile(join(folder, 'x.pdf'), await generateDocument('Lease', 3, nodeFontSource()));
+    await writeFile(join(folder, 'docs', 'y.pdf'), await generateDocument('Addendum', 1, nodeFontSource()));
     await writeFile(join(folder, 'not-a-pdf.pdf'), 'just text');
   });
   afterAll(async () => {
@@ -296,14 +300,31 @@ describe('a template document given as a file', () => {
       .from(templateDocuments)
       .where(eq(templateDocuments.companyId, seed.companies[0]!.id!));
     const [lease, addendum] = (seed.companies[0]!.templates as { id: string }[]).map((template) => rows.find((row) => row.templateId === template.id));
-    expect(lease).toMatchObject({ fileName: 'x.pdf', sha256: await sha256Hex(await generateDocument('Lease', 3)) });
+    expect(lease).toMatchObject({ fileName: 'x.pdf', sha256: await sha256Hex(await generateDocument('Lease', 3, nodeFontSource())) });
     expect(lease!.pages).toHaveLength(3);
-    expect(addendum).toMatchObject({ fileName: 'y.pdf', sha256: await sha256Hex(await generateDocument('Addendum', 1)) });
+    expect(addendum).toMatchObject({ fileName: 'y.pdf', sha256: await sha256Hex(await generateDocument('Addendum', 1, nodeFontSource())) });
 
     // Loading it again, as a restart does, is harmless for file documents too.
     const before = await countRows(stack.services, companyIds(seed));
     await loadSeedFile(stack.services, seedPath);
     expect(await countRows(stack.services, companyIds(seed))).toEqual(before);
+  });
+
+  it.skipIf(!installed('pdftotext'))('generates a document whose title is in any script, drawn and copyable as given', async () => {
+    const title = 'Договор аренды · 賃貸契約 · Ελληνικά · עברית';
+    const seed = seedWith([{ generate: { title, pages: 2 } }]);
+    await loadSeed(stack.services, seed, folder);
+    const [row] = await stack.services.database.db
+      .select({ content: templateDocuments.content, pages: templateDocuments.pages })
+      .from(templateDocuments)
+      .where(eq(templateDocuments.companyId, seed.companies[0]!.id!));
+    expect(row!.pages).toHaveLength(2);
+    const pdfPath = join(folder, 'generated.pdf');
+    await writeFile(pdfPath, row!.content);
+    const { stdout } = await promisify(execFile)('pdftotext', ['-f', '1', '-l', '1', pdfPath, '-']);
+    const shown = stdout.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+    for (const part of ['Договор аренды', '賃貸契約', 'Ελληνικά', 'עברית']) expect(shown).toContain(part);
+    expect(shown).not.toContain('?');
   });
 
   it('names the path of a missing file', async () => {

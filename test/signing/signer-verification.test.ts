@@ -20,6 +20,7 @@ import type { TemplateDefinition } from '../../src/domain/templates/template-def
 import { formToken } from '../../src/http/form-token.js';
 import { devSmsRoutes } from '../../src/http/dev-sms.js';
 import { SeedFile } from '../../src/seed/seed-file.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createTestCompany, createTestTemplate, ndaDefinition, type TestCompany } from '../support/factories.js';
 import { call, errorCode } from '../support/http.js';
@@ -145,7 +146,7 @@ describe('verification per template role', () => {
     const definition = ndaDefinition();
     definition.roles[0] = { ...definition.roles[0]!, verification: 'fingerprint' as never };
     form.set('template', JSON.stringify(definition));
-    form.set('document', new Blob([(await generateDocument('x', 2)) as BlobPart], { type: 'application/pdf' }), 'nda.pdf');
+    form.set('document', new Blob([(await generateDocument('x', 2, nodeFontSource())) as BlobPart], { type: 'application/pdf' }), 'nda.pdf');
     const refused = await call(stack, 'POST', `/admin/v1/companies/${company.id}/templates`, { token: ADMIN_TOKEN, rawBody: form });
     expect(refused.status).toBe(422);
     expect(errorCode(refused)).toBe('validation_failed');

@@ -15,6 +15,7 @@ import { signingDocument } from '../../src/domain/signing/signing-document.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { DomainError } from '../../src/errors.js';
 import { LANGUAGES } from '../../src/i18n/index.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { loadSeed } from '../../src/seed/load-seed.js';
 import { createTestCompany, ndaDefinition, sendTestEnvelope, type TestCompany } from '../support/factories.js';
@@ -304,7 +305,7 @@ describe('the template’s and the company’s language in the admin API', () =>
   });
 
   it('takes a template’s language on the admin import, 422 for a tag not of the twelve', async () => {
-    const bytes = await generateDocument('Mutual NDA', 2);
+    const bytes = await generateDocument('Mutual NDA', 2, nodeFontSource());
     const importWith = (language: unknown) => {
       const form = new FormData();
       form.append('template', JSON.stringify({ ...ndaDefinition(), language }));

@@ -10,6 +10,7 @@ import { createCompany } from '../../src/domain/companies/create-company.js';
 import { importTemplate } from '../../src/domain/templates/import-template.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { putUser } from '../../src/domain/users/put-user.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { call } from './http.js';
 import type { TestStack } from './stack.js';
@@ -77,7 +78,7 @@ export const ndaDefinition = (overrides: Partial<TemplateDefinition> = {}): Temp
 
 export async function createTestTemplate(stack: TestStack, companyId: string, overrides: Partial<TemplateDefinition> = {}) {
   const definition = ndaDefinition(overrides);
-  const bytes = await generateDocument(definition.name, 2);
+  const bytes = await generateDocument(definition.name, 2, nodeFontSource());
   return importTemplate(stack.services, companyId, definition, { fileName: 'nda.pdf', bytes });
 }
 

@@ -11,7 +11,7 @@ import { generateDocument } from '../../src/pdf/generate-document.js';
 export const COMPLETED = new Date('2026-11-04T08:00:00.000Z');
 
 export async function finishInput(title: string, pages: number, overrides: Partial<FinishInput> = {}): Promise<FinishInput> {
-  const original = await generateDocument(title, pages);
+  const original = await generateDocument(title, pages, nodeFontSource());
   return {
     original,
     envelopeId: 'env_seal_0001',

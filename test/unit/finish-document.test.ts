@@ -60,7 +60,7 @@ const RECIPIENTS: CertificateRecipient[] = [
 ];
 
 async function input(overrides: Partial<FinishInput> = {}): Promise<FinishInput> {
-  const original = overrides.original ?? (await generateDocument('Mutual NDA', 2));
+  const original = overrides.original ?? (await generateDocument('Mutual NDA', 2, nodeFontSource()));
   const fields: FinishedField[] = [
     { type: 'text', page: 1, x: 72, y: 200, width: 420, height: 22, value: 'Hostile: <script>alert(1)</script> \u{1F600} nul\u0000here' },
     { type: 'name', page: 1, x: 72, y: 240, width: 200, height: 20, value: 'Ann Signer' },
@@ -182,7 +182,7 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
   });
 
   it('wraps the certificate of a 50-page document with many recipients and events onto several numbered pages', async () => {
-    const original = await generateDocument('Master services agreement', 50);
+    const original = await generateDocument('Master services agreement', 50, nodeFontSource());
     const recipients: CertificateRecipient[] = Array.from({ length: 14 }, (_, i) => ({
       name: `Recipient Number${i}`,
       email: `recipient${i}@example.test`,

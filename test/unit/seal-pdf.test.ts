@@ -26,7 +26,7 @@ const DRAWN = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABgAAAAICAYAAADjoT9
 const COMPLETED = new Date('2026-11-04T08:00:00.000Z');
 
 async function input(pages: number, seal: SealIdentity, drawn = false): Promise<FinishInput> {
-  const original = await generateDocument(`Sealed ${pages}`, pages);
+  const original = await generateDocument(`Sealed ${pages}`, pages, nodeFontSource());
   return {
     original,
     envelopeId: 'env_seal_0001',

@@ -15,7 +15,7 @@ const latin1 = (bytes: Uint8Array) => Array.from(bytes, (byte) => String.fromCha
 const fonts = assetFontSource(env.FONTS as AssetFetcher);
 
 async function input(): Promise<FinishInput> {
-  const original = await generateDocument('Workerd lease', 3);
+  const original = await generateDocument('Workerd lease', 3, fonts);
   const at = new Date('2026-11-04T08:00:00.000Z');
   return {
     original,

@@ -25,6 +25,7 @@ import { scopes } from '../../src/domain/auth/scopes.js';
 import { createCompany } from '../../src/domain/companies/create-company.js';
 import { importTemplate } from '../../src/domain/templates/import-template.js';
 import { putUser } from '../../src/domain/users/put-user.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { ndaDefinition } from '../support/factories.js';
 import { WORKERD_DATABASE_URL, type WorkerdStack } from './workerd-stack.js';
@@ -80,7 +81,7 @@ async function seed(sqlEndpoint: string): Promise<WorkerdStack['seeded']> {
     await putUser(services, company.id, owner, { name: 'Olivia Owner', role: 'owner', active: true, esign_seat: true });
     const key = await createApiKey(services, company.id, { owner, scopes: [...scopes] });
     const definition = ndaDefinition();
-    const template = await importTemplate(services, company.id, definition, { fileName: 'nda.pdf', bytes: await generateDocument(definition.name, 2) });
+    const template = await importTemplate(services, company.id, definition, { fileName: 'nda.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) });
     return { companyId: company.id, apiKey: key.key, apiKeyId: key.id, templateId: template.id, templateName: definition.name };
   } finally {
     await services.inProcessQueue.close();

@@ -6,8 +6,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto.js';
+import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import type { FinishRequest, PdfMaker } from '../../src/ports/pdf-maker.js';
+
+const workerdFonts = assetFontSource(env.FONTS as AssetFetcher);
 
 const latin1 = (bytes: Uint8Array) => Array.from(bytes, (byte) => String.fromCharCode(byte)).join('');
 
@@ -30,7 +33,7 @@ const hex = (char: string) => Array.from({ length: char.length }, (_, i) => char
 
 describe('the PDF Worker', () => {
   it('embeds the fonts of a non-Latin name from its assets, as subsets that map back to the name', async () => {
-    const original = await generateDocument('Lease', 1);
+    const original = await generateDocument('Lease', 1, workerdFonts);
     const at = new Date('2026-11-04T08:00:00.000Z');
     const name = 'محمد 李雷 अनुष्का';
     const request: FinishRequest = {

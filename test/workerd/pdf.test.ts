@@ -1,14 +1,18 @@
 /** pdf-lib inside workerd: generating a document and reading its pages back. */
+import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
+import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
+
+const workerdFonts = assetFontSource(env.FONTS as AssetFetcher);
 
 const latin1 = (bytes: Uint8Array) => Array.from(bytes, (byte) => String.fromCharCode(byte)).join('');
 
 describe('generateDocument and readPageSizes', () => {
   it('make a PDF of US Letter pages that reads back with its page count and sizes', async () => {
     for (const pages of [1, 3]) {
-      const bytes = await generateDocument(`Workerd NDA ${pages}`, pages);
+      const bytes = await generateDocument(`Workerd NDA ${pages}`, pages, workerdFonts);
       expect(latin1(bytes.subarray(0, 5))).toBe('%PDF-');
       expect(latin1(bytes.subarray(-6))).toMatch(/%%EOF\s*$/);
       expect(await readPageSizes(bytes)).toEqual(Array.from({ length: pages }, () => ({ width: 612, height: 792 })));
@@ -16,7 +20,7 @@ describe('generateDocument and readPageSizes', () => {
   });
 
   it('makes the same bytes for the same title, so a generated document keeps its hash', async () => {
-    const [first, second, other] = await Promise.all([generateDocument('Same', 2), generateDocument('Same', 2), generateDocument('Other', 2)]);
+    const [first, second, other] = await Promise.all([generateDocument('Same', 2, workerdFonts), generateDocument('Same', 2, workerdFonts), generateDocument('Other', 2, workerdFonts)]);
     expect(first).toEqual(second);
     expect(first).not.toEqual(other);
   });
@@ -40,7 +44,7 @@ describe('generateDocument and readPageSizes', () => {
       expect(await readPageSizes(random)).toBeNull();
       expect(await readPageSizes(new Uint8Array())).toBeNull();
       expect(await readPageSizes(new TextEncoder().encode('%PDF-1.7\nnot really a pdf\n%%EOF'))).toBeNull();
-      const truncated = (await generateDocument('Cut short', 2)).subarray(0, 200);
+      const truncated = (await generateDocument('Cut short', 2, workerdFonts)).subarray(0, 200);
       expect(await readPageSizes(truncated)).toBeNull();
     } finally {
       warn.mockRestore();

@@ -10,11 +10,14 @@ import { describe, expect, inject, it } from 'vitest';
 import { boundPdfMaker } from '../../src/adapters/production/bound-pdf-maker.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { OID } from '../../src/pdf/cms-attributes.js';
+import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { createSelfSignedSeal, loadSealIdentity } from '../../src/pdf/seal-identity.js';
 import { pemBlocks } from '../../src/pdf/seal-pem.js';
 import { tokenInfo } from '../../src/pdf/timestamp.js';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.js';
+
+const workerdFonts = assetFontSource(env.FONTS as AssetFetcher);
 
 const latin1 = (bytes: Uint8Array) => {
   let text = '';
@@ -27,7 +30,7 @@ const pdfWorker = boundPdfMaker(env.PDF);
 
 /** The PDF Worker's finished PDF: sealed with its identity, time-stamped at its authority (B-T). */
 async function sealed(pages: number) {
-  const original = await generateDocument('Workerd seal', pages);
+  const original = await generateDocument('Workerd seal', pages, workerdFonts);
   return pdfWorker.finish({
     original,
     envelopeId: 'env_workerd_seal',
@@ -96,7 +99,7 @@ describe('the seal in workerd, made by the PDF Worker', () => {
   });
 
   it('reads a template’s pages through the binding, and answers null for bytes that are not a PDF', async () => {
-    expect(await pdfWorker.pageSizes(await generateDocument('Pages', 2))).toEqual([
+    expect(await pdfWorker.pageSizes(await generateDocument('Pages', 2, workerdFonts))).toEqual([
       { width: 612, height: 792 },
       { width: 612, height: 792 },
     ]);
