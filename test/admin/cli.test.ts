@@ -1,6 +1,8 @@
 /**
  * The admin CLI as an operator runs it: a child process talking HTTP to the real app, served here
  * in-process on a random port.
+ *
+ * One file although long: every command of one CLI, each a child process against the one served app.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,3 +1,7 @@
+/**
+ * One file although long: one endpoint's every accepted and refused template; the behaviours share
+ * one stack, whose embedded database takes seconds to open, and the factories of this subject.
+ */
 import { readFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,6 +3,9 @@
  * (sequential and parallel), reminders, expiry, and webhook dispatch and delivery (Standard
  * Webhooks signatures, one recorded row per attempt, no private targets). The consumers are called
  * directly where time matters, with the stack's ManualClock.
+ *
+ * One file although long: every consumer acts on what one send handed over; the behaviours share
+ * one stack, whose embedded database takes seconds to open, and the factories of this subject.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -4,6 +4,8 @@
  * header: `Hi\r\nBcc: evil@example.com`) with `422 validation_failed` naming the field; an e-mail
  * message keeps LF, CRLF and tabs and refuses the rest. Names in any script are taken as given,
  * and text stored before the rule reaches the mailer cleaned, never as a message that fails forever.
+ *
+ * One file although long: one text rule, applied to every field that reaches a header or a line.
  */
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

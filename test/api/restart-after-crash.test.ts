@@ -10,6 +10,8 @@
  * never end, and the queue and the database are closed under them. The database is a PGlite folder
  * (or, in the integration run, the PostgreSQL the run provides) that the next process opens anew.
  * Nothing here waits for a time: each step waits until the queue has drained.
+ *
+ * One file although long: each crash point shares the process stack it kills and restarts.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

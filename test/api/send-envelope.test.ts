@@ -2,6 +2,10 @@
  * POST /v1/envelopes/from-template (docs/api-reference.md, sections 2.1–2.3, 3, 4.1, 8.3, 8.4 and guarantees 9.3–9.5): the
  * answer, what the envelope inherits, every bound, the order of the checks, the sender, quota,
  * the send rate limit, Idempotency-Key, and atomicity when a dependency fails mid-send.
+ *
+ * One file although long: every rule of one endpoint, in the order the spec states them; the
+ * behaviours share one stack, whose embedded database takes seconds to open, and the factories of
+ * this subject.
  */
 import { and, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

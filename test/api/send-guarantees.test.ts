@@ -2,6 +2,9 @@
  * What a send promises at its edges: once committed it happens (the outbox relays it, or the
  * sweeper does), Idempotency-Key twins get one envelope and no spurious 402, a replay shows the
  * envelope as it is now, and refused sends count against the send limit.
+ *
+ * One file although long: the guarantees of one send at its edges, each step failed on purpose
+ * over one stack.
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

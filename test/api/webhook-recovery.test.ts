@@ -3,6 +3,9 @@
  * delivery, rotating the signing secret with 24 hours of overlap, the download link of the finished
  * PDF, and each event's place in its envelope's history. Against a real local receiver that
  * verifies with the `standardwebhooks` package, as an integrator's would.
+ *
+ * One file although long: replay, redelivery, rotation and the download link act on the same
+ * recorded events and subscriber.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -2,6 +2,9 @@
  * Webhook subscriptions and their deliveries: the endpoints, the bad input each refuses, the
  * secret kept sealed, and delivery against a real local subscriber that succeeds, fails, times out,
  * redirects, goes away (410) or stays down for the whole schedule.
+ *
+ * One file although long: the subscriptions and their deliveries share one local subscriber and
+ * one stack.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -12,6 +12,9 @@
  * - another browser (fresh cookies) opening the same link meets the step again, not the document.
  *
  * Skipped only when Chromium is not installed.
+ *
+ * One file although long: the step's states in order on one server and one Chromium, which take
+ * seconds each to start.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -7,6 +7,9 @@
  * phone types one. The finished PDF is then downloaded through the link and read with poppler.
  *
  * Skipped only when Chromium is not installed; any other missing piece (poppler, the server) fails.
+ *
+ * One file although long: the ceremony's steps run in order on one server and one Chromium, which
+ * take seconds each to start.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';

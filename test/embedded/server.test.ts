@@ -1,6 +1,9 @@
 /**
  * `npm start` as a user meets it (README, "Quick start" and "Configuration"): the real server in a child process, its
  * printed lines run as printed, its environment variables honoured, its data kept across restarts.
+ *
+ * One file although long: the server process as a user meets it, started a few times and shared
+ * where it can be.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

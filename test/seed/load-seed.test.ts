@@ -1,3 +1,8 @@
+/**
+ * One file although long: one loader, its example files, its reloads and its refusals; the
+ * behaviours share one stack, whose embedded database takes seconds to open, and the factories of
+ * this subject.
+ */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

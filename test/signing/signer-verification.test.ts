@@ -4,6 +4,9 @@
  * code by e-mail and by text message, wrong and expired codes, the re-send limits, a second
  * browser, another recipient's code, the locked document, `envelope.viewed` after verification,
  * and the trail on the certificate of completion.
+ *
+ * One file although long: the role's setting, the send and the step share the templates and stack
+ * they build.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

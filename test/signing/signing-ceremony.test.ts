@@ -1,6 +1,9 @@
 /**
  * The signing ceremony's transitions, through the domain: view, sign, decline, complete, and the
  * finished PDF, with the races that a page left open or a double click bring.
+ *
+ * One file although long: the ceremony's transitions and their races share the envelopes they
+ * build.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

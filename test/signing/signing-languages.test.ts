@@ -3,6 +3,9 @@
  * link shows (`?lang=`, then Accept-Language with its q-values, then the template's, then the
  * company's, then English), the page's direction, dates in the signer's locale, and the consent
  * recorded in the language the signer saw, down to the certificate of completion.
+ *
+ * One file although long: one choice of language, followed from the link to the page, the e-mails
+ * and the certificate.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

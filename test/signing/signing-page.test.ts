@@ -3,6 +3,9 @@
  * every state's page, escaping, the security headers of every answer, the cross-site checks, the
  * per-link rate limit, hostile input answered with a page (never a 500), the PDF, the token kept
  * out of the log, and the static files of the embedded server.
+ *
+ * One file although long: every state and answer of one page over one stand-in domain, which the
+ * security checks reuse.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

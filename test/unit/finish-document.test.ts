@@ -2,6 +2,8 @@
  * The finished, signed PDF: values drawn at their fields, the certificate appended as an
  * incremental update, metadata, determinism, and input that must never break drawing. What the
  * pages show is read back with poppler (pdftotext, pdfinfo), an independent PDF reader.
+ *
+ * One file although long: one function's output, checked part by part on documents it shares.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

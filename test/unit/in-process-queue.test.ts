@@ -4,6 +4,9 @@
  * stops at any moment leaves what it had not delivered for the next start; a failed delivery
  * waits for its backoff, and a job that fails every attempt is kept as a dead job; servers
  * sharing a database keep apart.
+ *
+ * One file although long: each guarantee of one queue, over one database, from first attempt to
+ * dead job.
  */
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

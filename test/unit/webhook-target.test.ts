@@ -1,3 +1,7 @@
+/**
+ * One file although long: the address tables at their edges, range by range, read best beside each
+ * other.
+ */
 import { lookup } from 'node:dns/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeHostResolver, nodeHostResolver } from '../../src/adapters/node/dns-resolver.js';
