@@ -117,6 +117,7 @@ async function benchInput(): Promise<Omit<FinishInput, 'fonts'>> {
     envelopeId: 'env_01JC0BENCHPDF0000000000000',
     title: 'Commercial lease agreement',
     senderEmail: 'leasing@example.test',
+    senderName: 'Acme Ltd',
     fields,
     recipients: [
       signer('Ada Lessor', 'ada.lessor@example.test', 'Landlord', '203.0.113.7', 3),

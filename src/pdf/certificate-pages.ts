@@ -9,6 +9,7 @@ export type Certificate = {
   envelopeId: string;
   title: string;
   senderEmail: string;
+  senderName: string;
   completedAt: Date;
   documentPages: number;
   originalSha256: string;
@@ -52,6 +53,7 @@ export function appendCertificatePages(lib: PdfLib, pdf: PDFDocument, type: Type
   section(flow, 'Envelope');
   flow.row('Envelope ID', c.envelopeId, label, body, LABEL_WIDTH);
   flow.row('Title', c.title, label, body, LABEL_WIDTH);
+  flow.row('Sent by', c.senderName, label, body, LABEL_WIDTH);
   flow.row('Sender', c.senderEmail, label, body, LABEL_WIDTH);
   flow.row('Completed at', `${isoUtc(c.completedAt)} (UTC)`, label, body, LABEL_WIDTH);
 

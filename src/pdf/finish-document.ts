@@ -58,6 +58,7 @@ export async function finishDocument(input: FinishInput): Promise<FinishedDocume
     envelopeId: input.envelopeId,
     title: input.title,
     senderEmail: input.senderEmail,
+    senderName: input.senderName,
     completedAt: input.completedAt,
     documentPages,
     originalSha256: input.originalSha256,

@@ -35,6 +35,8 @@ export type FinishRequest = {
   envelopeId: string;
   title: string;
   senderEmail: string;
+  /** The company the envelope was sent for, as its brand names it to signers. */
+  senderName: string;
   fields: FinishedField[];
   recipients: CertificateRecipient[];
   consentVersion: string;

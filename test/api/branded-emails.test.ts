@@ -2,8 +2,12 @@
  * The e-mails in the company's brand: HTML with a plain-text alternative, from the display name,
  * with its logo and accent colour; every text a sender or signer gave escaped; links readable with
  * images off; the decline's reason told to the sender; and each signing link only in its own
- * recipient's e-mail.
+ * recipient's e-mail. The certificate of completion names the sender as the e-mails did.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { templates } from '../../src/data/schema.js';
@@ -12,11 +16,13 @@ import { DEFAULT_ACCENT } from '../../src/domain/companies/brand-look.js';
 import { declineAsRecipient } from '../../src/domain/signing/decline-as-recipient.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
+import { signingDocument } from '../../src/domain/signing/signing-document.js';
 import type { SigningState } from '../../src/domain/signing/signing-state.js';
 import { devMailboxRoutes } from '../../src/http/dev-mailbox.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { logoPng } from '../support/logo-images.js';
+import { installed } from '../support/outside-tools.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
 
@@ -184,6 +190,27 @@ describe('the e-mails of the ceremony', () => {
       for (const other of others) expect(`${mail.text}${mail.html}`).not.toContain(other.signing_url);
     }
   });
+});
+
+describe('the certificate of completion', () => {
+  it.skipIf(!installed('pdftotext'))("names the brand's display name as the sender, with the sender's address", async () => {
+    const { company } = await brandedCompany({ display_name: 'Договор & Co' });
+    const { envelopeId, links } = await send(company);
+    for (const link of links) await signAs(link.signing_url);
+    // The document-ready e-mails go out in the same batch that stores the finished PDF.
+    await vi.waitFor(() => expect(mailsOf(envelopeId, 'document_ready')).toHaveLength(3), { timeout: 15_000 });
+    const finished = await signingDocument(stack.services, links[0]!.signing_url.split('/sign/')[1]!);
+    const dir = mkdtempSync(join(tmpdir(), 'certificate-'));
+    try {
+      writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
+      // -layout keeps each label on the line of its value.
+      const text = execFileSync('pdftotext', ['-layout', join(dir, 'finished.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      expect(text).toContain('Sent by Договор & Co');
+      expect(text).toContain(`Sender ${company.owner.ownerEmail}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('the language of e-mails', () => {

@@ -17,6 +17,7 @@ export async function finishInput(title: string, pages: number, overrides: Parti
     envelopeId: 'env_seal_0001',
     title,
     senderEmail: 'sender@example.test',
+    senderName: 'Acme Ltd',
     fields: [{ type: 'signature', page: pages, x: 72, y: 300, width: 220, height: 50, value: 'Ann Signer' }],
     recipients: [{ name: 'Ann Signer', email: 'ann@example.test', role: 'Buyer', kind: 'signer', events: [{ what: 'Signed', at: COMPLETED, ip: null, userAgent: null }] }],
     consentVersion: 'esign-consent-2026-11',

@@ -80,6 +80,7 @@ async function input(overrides: Partial<FinishInput> = {}): Promise<FinishInput>
     envelopeId: 'env_01JBCDEFGHJKMNPQRSTVWXYZ12',
     title: 'Mutual NDA',
     senderEmail: 'sender@example.test',
+    senderName: 'Acme Ltd',
     fields,
     recipients: RECIPIENTS,
     consentVersion: 'esign-consent-2026-11',
@@ -136,7 +137,7 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
 
     const certificate = text(finished.bytes, 3, pages);
     for (const expected of [
-      'Certificate of completion', given.envelopeId, 'Mutual NDA', 'sender@example.test', '2026-11-04T08:00:00Z',
+      'Certificate of completion', given.envelopeId, 'Mutual NDA', 'Sent by', 'Acme Ltd', 'sender@example.test', '2026-11-04T08:00:00Z',
       'Ann Signer', 'ann@example.test', 'Buyer', 'Bob Copy', 'bob@example.test', 'Counsel', 'cc (receives a copy)',
       '203.0.113.7', '2001:db8::42', 'curl/8.5.0', '2026-11-03T10:17:30Z', 'Consented (esign-consent-2026-11)',
       'esign-consent-2026-11', 'I may ask for a paper copy at any time.', given.originalSha256, finished.signedContentSha256,

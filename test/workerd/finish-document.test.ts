@@ -22,6 +22,7 @@ async function input(): Promise<FinishInput> {
     envelopeId: 'env_workerd_0001',
     title: 'Workerd lease',
     senderEmail: 'sender@example.test',
+    senderName: 'Acme Ltd',
     fields: [
       { type: 'signature', page: 3, x: 72, y: 300, width: 220, height: 40, value: 'Ann Signer' },
       { type: 'signature', page: 3, x: 320, y: 300, width: 200, height: 60, value: DRAWN },

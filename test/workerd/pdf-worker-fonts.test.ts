@@ -41,6 +41,7 @@ describe('the PDF Worker', () => {
       envelopeId: 'env_workerd_fonts',
       title: 'عقد إيجار',
       senderEmail: 'sender@example.test',
+      senderName: 'Acme Ltd',
       fields: [{ type: 'signature', page: 1, x: 72, y: 300, width: 300, height: 40, value: name }],
       recipients: [{ name, email: 'signer@example.test', role: 'Tenant', kind: 'signer', events: [{ what: 'Signed', at, ip: null, userAgent: null }] }],
       consentVersion: 'esign-consent-2026-11',

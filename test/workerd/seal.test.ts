@@ -36,6 +36,7 @@ async function sealed(pages: number) {
     envelopeId: 'env_workerd_seal',
     title: 'Workerd seal',
     senderEmail: 'sender@example.test',
+    senderName: 'Acme Ltd',
     fields: [{ type: 'signature', page: 1, x: 72, y: 300, width: 220, height: 40, value: 'Ann Signer' }],
     recipients: [{ name: 'Ann Signer', email: 'ann@example.test', role: 'Tenant', kind: 'signer', events: [{ what: 'Signed', at, ip: null, userAgent: null }] }],
     consentVersion: 'esign-consent-2026-11',

@@ -5,6 +5,7 @@ import { uuidFromName } from '../../lib/ids.js';
 import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
+import { brandLook } from '../companies/brand-look.js';
 import { eventData } from '../webhooks/event-data.js';
 import { certificateTrail, consentSection, consentsGiven } from './certificate-trail.js';
 import { fileNameOf } from './signing-document.js';
@@ -39,11 +40,13 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     .limit(1);
   if (envelope?.status !== 'completed' || envelope.finished) return;
   const scoped = (table: { companyId: AnyPgColumn }) => eq(table.companyId, envelope.companyId);
-  const [[original], everyone, fields, trail] = await Promise.all([
+  const [[original], everyone, fields, trail, look] = await Promise.all([
     db.select({ bytes: templateDocuments.content, sha256: templateDocuments.sha256 }).from(templateDocuments).where(and(eq(templateDocuments.templateId, envelope.templateId), scoped(templateDocuments))).limit(1),
     db.select().from(recipients).where(and(eq(recipients.envelopeId, envelopeId), scoped(recipients))).orderBy(asc(recipients.order), asc(recipients.position)),
     db.select().from(envelopeFields).where(and(eq(envelopeFields.envelopeId, envelopeId), scoped(envelopeFields))),
     db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, envelopeId), scoped(auditEvents))).orderBy(asc(auditEvents.createdAt)),
+    // The name the signers met on the page and in the e-mails, so the certificate names the same sender.
+    brandLook(services, envelope.companyId),
   ]);
   // The template's document must be the one that was sent: a finished PDF of another would be false.
   if (!original || original.sha256 !== envelope.documentSha256) throw new Error(`The document of envelope ${envelopeId} is no longer the one that was sent.`);
@@ -54,6 +57,7 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     envelopeId,
     title: envelope.title,
     senderEmail: envelope.senderEmail,
+    senderName: look.displayName,
     fields: fields.map((field) => ({ type: field.type, page: field.page, x: field.x, y: field.y, width: field.width, height: field.height, value: field.value })),
     recipients: certificateTrail(everyone, trail),
     // Each signer agreed to the consent in their page's language: every version given is printed.
