@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request as forward, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { freePort } from '../local/free-port.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -359,16 +359,6 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const copy = { ...headers };
   for (const name of ['connection', 'keep-alive', 'proxy-connection', 'upgrade', 'expect', 'te', 'trailer']) delete copy[name];
   return copy;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 }
 
 /** The embedded server's webhook secret key, written as the Worker reads WEBHOOK_SECRET_KEYS. */

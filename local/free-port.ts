@@ -1,0 +1,16 @@
+import { createServer } from 'node:net';
+
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on just now, for the development servers and the
+ * tests that start one. Another process may take it before it is used; callers bind it at once.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
