@@ -13,17 +13,11 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, projectRoot, type ServerRun } from '../embedded/server-process.js';
-import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
+import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
 
 const ARTIFACTS = join(projectRoot, 'test', 'artifacts');
 
-// Registered only without Chromium, so that a normal run shows no skipped test, and this one says why.
-if (chromiumMissing !== null) {
-  it('the API reference in a real browser', (context) => {
-    console.warn(`Skipping the API reference browser test: ${chromiumMissing}`);
-    context.skip(chromiumMissing ?? undefined);
-  });
-}
+explainSkipWithoutChromium('the API reference');
 
 describe.skipIf(chromiumMissing !== null)('the API reference in Chromium, on the embedded server', () => {
   let scratch: string;

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerRun, freePort } from '../embedded/server-process.js';
-import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
+import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
 
 
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
@@ -81,12 +81,7 @@ async function serveParent(service: string): Promise<{ server: Server; origin: s
   return { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
 }
 
-if (chromiumMissing !== null) {
-  it('embedded signing in a real browser', (context) => {
-    console.warn(`Skipping the embedded signing browser suite: ${chromiumMissing}`);
-    context.skip(chromiumMissing ?? undefined);
-  });
-}
+explainSkipWithoutChromium('embedded signing');
 
 describe.skipIf(chromiumMissing !== null)('embedded signing in Chromium, on the embedded server', () => {
   let scratch: string;

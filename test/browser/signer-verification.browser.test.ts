@@ -27,7 +27,7 @@ import { messagesFor } from '../../src/i18n/index.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { freePort, type ServerRun } from '../embedded/server-process.js';
-import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
+import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
 import { eventually } from '../support/eventually.js';
 
 const TITLE = 'Consulting Agreement';
@@ -55,12 +55,7 @@ type Sent = { envelopeId: string; recipientId: string; email: string; link: stri
 /** A code that is not `code`. */
 const otherThan = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
-if (chromiumMissing !== null) {
-  it('the verification step in a real browser', (context) => {
-    console.warn(`Skipping the browser suite: ${chromiumMissing}`);
-    context.skip(chromiumMissing ?? undefined);
-  });
-}
+explainSkipWithoutChromium('the verification step');
 
 describe.skipIf(chromiumMissing !== null)('the verification step of the signing page, in Chromium', () => {
   let scratch: string;

@@ -24,7 +24,7 @@ import { statePage } from '../../src/http/signing-page/state-pages.js';
 import { errorPage, forbiddenPage, tooManyRequestsPage } from '../../src/http/signing-page/notice-pages.js';
 import { LANGUAGES, type Language, messagesFor } from '../../src/i18n/index.js';
 import { freePort, type ServerRun } from '../embedded/server-process.js';
-import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
+import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
 
 
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
@@ -33,12 +33,7 @@ const SCREENSHOTS = join(tmpdir(), 'esign-signing-page-languages');
 
 const printed = (output: string, label: string) => new RegExp(`^${label}:\\s+(\\S+)`, 'm').exec(output)?.[1];
 
-if (chromiumMissing !== null) {
-  it('the signing page in every language, in a real browser', (context) => {
-    console.warn(`Skipping the browser suite: ${chromiumMissing}`);
-    context.skip(chromiumMissing ?? undefined);
-  });
-}
+explainSkipWithoutChromium('the signing page in every language');
 
 describe.skipIf(chromiumMissing !== null)('the signing page in every language, in Chromium', () => {
   let scratch: string;

@@ -21,7 +21,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { consent } from '../../src/domain/signing/signing-state.js';
 import { freePort, projectRoot, type ServerRun } from '../embedded/server-process.js';
-import { chromiumMissing, startServerAndChromium } from '../support/browser-session.js';
+import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
 
 const run = promisify(execFile);
 
@@ -67,13 +67,7 @@ async function pdfPages(path: string): Promise<number> {
   return Number(/^Pages:\s+(\d+)/m.exec(stdout)?.[1]);
 }
 
-// Registered only without Chromium, so that a normal run shows no skipped test, and this one says why.
-if (chromiumMissing !== null) {
-  it('the signing ceremony in a real browser', (context) => {
-    console.warn(`Skipping the browser suite: ${chromiumMissing}`);
-    context.skip(chromiumMissing ?? undefined);
-  });
-}
+explainSkipWithoutChromium('the signing ceremony');
 
 describe.skipIf(chromiumMissing !== null)('the signing ceremony in Chromium, on the embedded server', () => {
   let scratch: string;

@@ -4,12 +4,25 @@
  */
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { it } from 'vitest';
 import { type ServerRun, startServer } from '../embedded/server-process.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Why the browser suites skip, or null when Chromium is there. */
 export const chromiumMissing = existsSync(CHROMIUM) ? null : `Chromium is not installed at ${CHROMIUM} (install Debian's chromium, or set CHROMIUM_PATH)`;
+
+/**
+ * Without Chromium, one skipped test that says why, in place of a suite: registered only then, so
+ * that a normal run shows no skipped test.
+ */
+export function explainSkipWithoutChromium(suite: string): void {
+  if (chromiumMissing === null) return;
+  it(`${suite} in a real browser`, (context) => {
+    console.warn(`Skipping ${suite} in a real browser: ${chromiumMissing}`);
+    context.skip(chromiumMissing ?? undefined);
+  });
+}
 
 /** Headless, and nothing that reaches for the network on its own (this machine's network is closed). */
 const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
