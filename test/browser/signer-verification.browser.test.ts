@@ -19,7 +19,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
@@ -28,6 +27,7 @@ import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { freePort, type ServerRun } from '../embedded/server-process.js';
 import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
+import { seriousViolations } from '../support/serious-violations.js';
 import { eventually } from '../support/eventually.js';
 
 const TITLE = 'Consulting Agreement';
@@ -108,16 +108,6 @@ describe.skipIf(chromiumMissing !== null)('the verification step of the signing 
     const link = /https?:\/\/\S+\/sign\/\S+/.exec(mail.text)?.[0];
     expect(link).toBe(entry.signing_url);
     return { envelopeId: answer.envelope_id, recipientId: entry.recipient_id, email, link: link! };
-  }
-
-  /** The serious and critical violations axe-core finds on the page as it is now, as readable lines. */
-  async function seriousViolations(page: Page): Promise<string[]> {
-    const { violations, passes } = await new AxeBuilder({ page }).analyze();
-    // A check that ran: on any page of ours, axe-core finds rules that pass (lang, title…).
-    expect(passes.map((rule) => rule.id)).toEqual(expect.arrayContaining(['html-has-lang', 'html-lang-valid', 'document-title']));
-    return violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   }
 
   /** The step, not the document: its heading, and no PDF, no form to sign, no link to the document. */

@@ -16,7 +16,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SigningEnvelope } from '../../src/domain/signing/signing-state.js';
@@ -25,6 +24,7 @@ import { errorPage, forbiddenPage, tooManyRequestsPage } from '../../src/http/si
 import { LANGUAGES, type Language, messagesFor } from '../../src/i18n/index.js';
 import { freePort, type ServerRun } from '../embedded/server-process.js';
 import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
+import { seriousViolations } from '../support/serious-violations.js';
 
 
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
@@ -62,16 +62,6 @@ describe.skipIf(chromiumMissing !== null)('the signing page in every language, i
     expect(sent.status, JSON.stringify(answer)).toBe(201);
     const link = (who: string) => answer.signing_urls.find((entry) => entry.email.startsWith(who))!.signing_url!;
     return { client: link('cleo'), witness: link('will') };
-  }
-
-  /** The serious and critical violations axe-core finds on the page as it is now, as readable lines. */
-  async function seriousViolations(page: Page): Promise<string[]> {
-    const { violations, passes } = await new AxeBuilder({ page }).analyze();
-    // A check that ran: on any page of ours, axe-core finds rules that pass (lang, title, labels…).
-    expect(passes.map((rule) => rule.id)).toEqual(expect.arrayContaining(['html-has-lang', 'html-lang-valid', 'document-title']));
-    return violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   }
 
   /** The sign page with pdf.js done: every page drawn or its failure told in the status line. */
