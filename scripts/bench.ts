@@ -434,7 +434,7 @@ function printWorkerd(w: Production['workerd']) {
 }
 
 type Aim = { aim: string; measured: string; holds: boolean };
-/** Figures printed beside the aims that no longer hold or fail a run (the README says why). */
+/** Figures printed beside the aims that no longer hold or fail a run (docs/performance.md says why). */
 type Information = { figure: string; measured: string };
 
 function embeddedFigure(embedded: Awaited<ReturnType<typeof embeddedThroughput>>): Information {
@@ -452,7 +452,7 @@ function printAims(aims: Aim[], information: Information[]) {
 const STACK_FLOOR_RATIO = 1.5;
 
 /**
- * Every aim of the performance section of the README, judged in this run, and the figures kept for
+ * Every aim of docs/performance.md, judged in this run, and the figures kept for
  * information. The aims are ratios to a baseline of the same run or counts, which hold or not
  * whatever the shared machine's speed that day; absolute times do not, so they are information now.
  */

@@ -104,7 +104,7 @@ describe('POST /admin/v1/companies/{companyId}/templates', () => {
     expect(audit.map((event) => [event.kind, event.actorType])).toEqual([['template.imported', 'admin']]);
   });
 
-  it('imports the example of examples/ (every field type, on the PDF made for it) as the README shows', async () => {
+  it('imports the example of examples/ (every field type, on the PDF made for it) as the admin guide shows', async () => {
     const example = await readFile(new URL('../../examples/service-agreement.json', import.meta.url), 'utf8');
     const pdf = await readFile(new URL('../../examples/service-agreement.pdf', import.meta.url));
     const form = new FormData();

@@ -29,7 +29,7 @@ const documentedScopes = new Map(
   ),
 );
 
-/** The lowest role without each scope's permission, from the README's table of roles. */
+/** The lowest role without each scope's permission, from the table of roles in docs/api-guide.md. */
 const roleWithout: Partial<Record<Scope, UserRole>> = { 'contacts:write': 'viewer', 'envelopes:send': 'viewer', 'webhooks:write': 'member' };
 
 /** What a company holds for its routes to act on: one of each thing a path can name. */

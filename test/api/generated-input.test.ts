@@ -3,7 +3,7 @@
  * posts at every route the app serves — read from the app's own routing table (public, admin,
  * signing, the dev pages and the queue callback), so a route added later is fuzzed too — and
  * every answer must be of a documented shape: JSON `{ error: { code, message, details } }` with a
- * code the README documents (or a success), or for the signing pages an HTML page; never a 5xx,
+ * code the guides document (or a success), or for the signing pages an HTML page; never a 5xx,
  * never a stack trace. Bounded in `npm test` (FUZZ_RUNS, default 25 per route, seeded); `.ci/run`
  * runs it longer with other seeds.
  */

@@ -35,7 +35,7 @@ describe('POST /v1/envelopes/from-template on workerd', () => {
     expect(links.body.signing_urls).toEqual(answer.body.signing_urls);
 
     const client = body.recipients[0]!.email;
-    // The mailbox is where the README says, on the service's own address, as under `npm start`.
+    // The mailbox is where the README's tour says, on the service's own address, as under `npm start`.
     expect(inject('e2eMailboxUrl')).toBe(`${inject('e2eBaseUrl')}/dev/mailbox`);
     const email = await vi.waitFor(
       async () => {

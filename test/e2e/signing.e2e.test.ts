@@ -64,7 +64,7 @@ describe('signing on workerd', () => {
     expect(ready.data.sha256).toBe(finished.sha256);
 
     // Sealed in workerd and time-stamped by the local authority `npm run dev` starts (PAdES B-T),
-    // as the README's check in code sees it.
+    // as the evidence guide's check in code sees it.
     const dir = mkdtempSync(join(tmpdir(), 'e2e-seal-'));
     try {
       writeFileSync(join(dir, 'signed.pdf'), bytes);

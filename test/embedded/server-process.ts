@@ -1,6 +1,6 @@
 /**
  * The embedded server as a user runs it: `npx tsx src/entries/node.ts` in the project folder, with
- * the environment of the README's "Configuration", read from its output until it says it is listening.
+ * the environment of "Configuration" in docs/operations.md, read from its output until it says it is listening.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

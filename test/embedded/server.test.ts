@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user meets it (README, "Quick start" and "Configuration"): the real server in a child process, its
+ * `npm start` as a user meets it (the README's "Quick start", docs/operations.md's "Configuration"): the real server in a child process, its
  * printed lines run as printed, its environment variables honoured, its data kept across restarts.
  *
  * One file although long: the server process as a user meets it, started a few times and shared

@@ -65,7 +65,7 @@ describe('authorization: key scope AND owner role', () => {
     }
   };
 
-  it('follows the role table of the README for every role and scope', () => {
+  it('follows the role table of the API guide for every role and scope', () => {
     const table = {
       owner: [true, true, true, true, true, true],
       admin: [true, true, true, true, true, true],

@@ -1,5 +1,5 @@
 /**
- * The README's way to check a finished PDF in code (examples/verify-seal.mjs), run as an
+ * The evidence guide's way to check a finished PDF in code (examples/verify-seal.mjs), run as an
  * integrator runs it: it accepts a sealed file as made, B-B and B-T, and refuses one changed by a
  * byte, one with an update appended after the seal, another file than announced, and a seal made
  * by another certificate.
