@@ -8,6 +8,7 @@
  */
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
+import type { EmbeddedServices } from '../src/adapters/embedded/embedded-services.js';
 import type { AppEnv } from '../src/http/app-env.js';
 import type { EndpointRoute } from '../src/http/endpoint-route.js';
 import type { Services } from '../src/services.js';
@@ -101,6 +102,13 @@ export const routes: RouteEntry[] = [
   // The API reference: Redoc over the public document.
   pages('/docs', async () => (await import('./docs/docs-page.js')).docsRoutes),
 ];
+
+/**
+ * The development pages of `npm start` (`/dev/mailbox`, `/dev/sms`, `/dev/webhooks`,
+ * `/dev/embed-example`): the Node entry adds this route to the table; no deployment has it.
+ */
+export const developmentPages = (services: EmbeddedServices) =>
+  pages('/dev/*', async () => (await import('../src/http/dev-pages.js')).devPages(services));
 
 /**
  * Where QStash delivers queued messages, in production only: the Worker adds this route to the

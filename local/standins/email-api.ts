@@ -102,7 +102,7 @@ export function createEmailApiStandin(apiKey: string, options: EmailApiStandinOp
       throw err;
     }
   });
-  app.route('/', devMailboxRoutes(mailbox));
+  app.route('/dev', devMailboxRoutes(mailbox));
   return { fetch: (request) => app.fetch(request), close: async () => {}, mailbox };
 }
 

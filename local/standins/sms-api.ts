@@ -28,6 +28,6 @@ export function createSmsApiStandin(account: { accountSid: string; authToken: st
     const sid = `SM${crypto.randomUUID().replaceAll('-', '')}`;
     return c.json({ sid, account_sid: account.accountSid, to, from: form.get('From'), status: 'queued' }, 201);
   });
-  app.route('/', devSmsRoutes(box));
+  app.route('/dev', devSmsRoutes(box));
   return { fetch: (request) => app.fetch(request), close: async () => {}, box };
 }

@@ -9,10 +9,7 @@ import { embeddedServices } from '../adapters/embedded/embedded-services.js';
 import { nodeHostResolver } from '../adapters/node/dns-resolver.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
 import { createApp } from '../app.js';
-import { devMailboxRoutes } from '../http/dev-mailbox.js';
-import { devSmsRoutes } from '../http/dev-sms.js';
-import { devEmbedExampleRoutes } from '../http/dev-embed-example.js';
-import { devWebhookRoutes } from '../http/dev-webhooks.js';
+import { developmentPages, routes } from '../../functions/routes.js';
 import { nodeExecutionContext } from '../http/execution-context.js';
 import { jsonLineLog } from '../http/request-log.js';
 import { runHousekeepingEvery } from '../outbox/housekeeping.js';
@@ -63,11 +60,7 @@ async function main() {
     throw new Error(`Cannot load the seed file ${seedFile}: ${describeFailure(err)}`);
   });
 
-  const app = createApp(services);
-  app.route('/', devMailboxRoutes(services.mailbox));
-  app.route('/', devSmsRoutes(services.smsBox));
-  app.route('/', devWebhookRoutes(services));
-  app.route('/', devEmbedExampleRoutes());
+  const app = createApp(services, [...routes, developmentPages(services)]);
   appReady(app);
   // What a request that died left in the outbox is relayed within a quarter of a minute.
   const stopHousekeeping = runHousekeepingEvery(services, HOUSEKEEPING_INTERVAL_MS);

@@ -12,17 +12,18 @@ const EMAIL_HTML_CSP = "default-src 'none'; img-src * data:; style-src 'unsafe-i
  * The embedded server's mailbox: the e-mails that would have been sent, as a page at
  * `/dev/mailbox` (each as its reader would see it, in a sandboxed frame, with its plain-text
  * alternative), one e-mail's HTML at `/dev/mailbox/{id}.html`, and all as JSON at
- * `/dev/mailbox.json`. Only the Node entry mounts it (and the e-mail API stand-in).
+ * `/dev/mailbox.json`, its paths written relative to `/dev`, where the Node entry's development
+ * pages and the e-mail API stand-in mount it.
  */
 export function devMailboxRoutes(mailbox: DevMailbox) {
   const app = new Hono();
-  app.get('/dev/mailbox.json', (c) => c.json({ data: mailbox.list() }));
-  app.get('/dev/mailbox/:file{[0-9a-f-]+\\.html}', (c) => {
+  app.get('/mailbox.json', (c) => c.json({ data: mailbox.list() }));
+  app.get('/mailbox/:file{[0-9a-f-]+\\.html}', (c) => {
     const email = mailbox.list().find((mail) => `${mail.id}.html` === c.req.param('file'));
     if (!email?.html) return c.text('No such e-mail.', 404);
     return c.html(email.html, 200, { 'Content-Security-Policy': EMAIL_HTML_CSP, 'X-Content-Type-Options': 'nosniff' });
   });
-  app.get('/dev/mailbox', (c) =>
+  app.get('/mailbox', (c) =>
     c.html(html`<!doctype html>
       <html lang="en">
         <head>

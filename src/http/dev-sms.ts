@@ -4,12 +4,13 @@ import type { DevSmsBox } from '../adapters/embedded/dev-sms-box.js';
 
 /**
  * The embedded server's text messages: those that would have been sent, as a page at `/dev/sms`
- * and as JSON at `/dev/sms.json`, beside the dev mailbox. Only the Node entry mounts it.
+ * and as JSON at `/dev/sms.json`, beside the dev mailbox; its paths are relative to `/dev`, where
+ * the Node entry's development pages and the SMS stand-in mount it.
  */
 export function devSmsRoutes(box: DevSmsBox) {
   const app = new Hono();
-  app.get('/dev/sms.json', (c) => c.json({ data: box.list() }));
-  app.get('/dev/sms', (c) =>
+  app.get('/sms.json', (c) => c.json({ data: box.list() }));
+  app.get('/sms', (c) =>
     c.html(html`<!doctype html>
       <html lang="en">
         <head>

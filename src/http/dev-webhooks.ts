@@ -98,10 +98,10 @@ export function devWebhookRoutes(services: Services) {
     return [204, 205, 304].includes(status) ? c.body(null, status as StatusCode) : c.json({ ok: status < 300 }, status as ContentfulStatusCode);
   };
 
-  app.post('/dev/webhooks/inbox', receive);
-  app.post('/dev/webhooks/inbox/:name', receive);
-  app.get('/dev/webhooks.json', (c) => c.json({ data: deliveries }));
-  app.get('/dev/webhooks', (c) => c.html(inboxPage(deliveries, `${services.config.baseUrl.replace(/\/+$/, '')}/dev/webhooks/inbox`)));
+  app.post('/webhooks/inbox', receive);
+  app.post('/webhooks/inbox/:name', receive);
+  app.get('/webhooks.json', (c) => c.json({ data: deliveries }));
+  app.get('/webhooks', (c) => c.html(inboxPage(deliveries, `${services.config.baseUrl.replace(/\/+$/, '')}/dev/webhooks/inbox`)));
   return app;
 }
 

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { templates } from '../../src/data/schema.js';
 import { putBrand } from '../../src/domain/companies/brand.js';
@@ -134,7 +135,7 @@ describe('the signing e-mail', () => {
     const { company } = await brandedCompany({ display_name: 'Mailbox & Co', accent_color: '#123456' });
     const { envelopeId } = await send(company, { title: 'Box <b>title</b>' });
     await vi.waitFor(() => expect(mailsOf(envelopeId, 'signing_request')).toHaveLength(2));
-    const mailbox = devMailboxRoutes(stack.services.mailbox);
+    const mailbox = new Hono().route('/dev', devMailboxRoutes(stack.services.mailbox));
     const page = await (await mailbox.request('/dev/mailbox')).text();
     expect(page).toContain('From Mailbox &amp; Co');
     expect(page).toMatch(/<iframe sandbox title="[^"]*" srcdoc="&lt;!doctype html&gt;/);

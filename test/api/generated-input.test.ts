@@ -30,8 +30,8 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   stack = await openStack();
   // The routes the entries add beside the app: the dev pages (npm start) and the queue callback (the Worker).
-  stack.app.route('/', devMailboxRoutes(stack.services.mailbox));
-  stack.app.route('/', devWebhookRoutes(stack.services));
+  stack.app.route('/dev', devMailboxRoutes(stack.services.mailbox));
+  stack.app.route('/dev', devWebhookRoutes(stack.services));
   stack.app.route('/internal', queueCallbackRoutes(new Receiver({ currentSigningKey: 'sig_fuzz_current', nextSigningKey: 'sig_fuzz_next' })));
   company = await createTestCompany(stack);
   const template = await createTestTemplate(stack, company.id);

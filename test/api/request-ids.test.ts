@@ -23,7 +23,7 @@ beforeAll(async () => {
   stack = await openStack();
   stack.services.requestLog = (line) => lines.push(line);
   // The dev pages, mounted as `npm start` mounts them.
-  stack.app.route('/', devMailboxRoutes(stack.services.mailbox));
+  stack.app.route('/dev', devMailboxRoutes(stack.services.mailbox));
   company = await createTestCompany(stack);
 });
 afterAll(() => stack.close());

@@ -19,7 +19,7 @@ let subscription: { id: string; secret: string };
 
 beforeAll(async () => {
   stack = await openStack();
-  stack.app.route('/', devWebhookRoutes(stack.services));
+  stack.app.route('/dev', devWebhookRoutes(stack.services));
   company = await createTestCompany(stack);
   subscription = await subscribe(company, `${BASE_URL}/dev/webhooks/inbox`, ['envelope.sent']);
 });

@@ -88,8 +88,12 @@ export function spawnServer(env: Record<string, string>, command = npmStart): Se
   return { child, stdout: () => stdout, stderr: () => stderr, ended, stop, kill, killedByStop: () => killedByStop };
 }
 
-/** Waits for the `listening` line; fails with the output so far if the server ends or takes too long. */
-export async function waitForListening(run: ServerRun, timeoutMs = 40_000): Promise<string> {
+/**
+ * Waits for the `listening` line; fails with the output so far if the server ends or never says it.
+ * The bound is a ceiling for a machine under load (several servers start at once, beside other
+ * suites), kept under the processes suites' 120 s hook timeout so that the output is what fails.
+ */
+export async function waitForListening(run: ServerRun, timeoutMs = 110_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   void run.ended.then(() => (exited = true));

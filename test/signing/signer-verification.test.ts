@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, envelopes, recipients, verificationCodes, webhookEvents } from '../../src/data/schema.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
@@ -380,7 +381,7 @@ describe('the verification step', () => {
     expect(message.to).toBe('+447700900789');
     expect(message.body).toMatch(/^\d{6} is your code to open "NDA [0-9a-f]{8}" from Company [0-9a-f]{8}\. It works for 10 minutes\. Do not share it\.$/);
 
-    const dev = devSmsRoutes(stack.services.smsBox);
+    const dev = new Hono().route('/dev', devSmsRoutes(stack.services.smsBox));
     const page = await (await dev.request('/dev/sms')).text();
     expect(page).toContain(message.body.replace(/"/g, '&quot;'));
     expect(page).toContain('+447700900789');
