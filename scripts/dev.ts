@@ -298,26 +298,34 @@ function serveFront(port: number, workerPort: number, mailboxPort: number, worke
       delete sent['transfer-encoding'];
       sent['content-length'] = String(body.length);
     }
-    const call = forward({ host: '127.0.0.1', port: target, method: incoming.method, path: incoming.url, headers: sent, agent: upstream });
     let answered = false;
-    call.on('response', async (answer) => {
-      answered = true;
-      const headers = endToEnd(answer.headers);
-      if (!(await settleUnreadBody(incoming))) headers.connection = 'close';
-      outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
-      answer.pipe(outgoing);
-    });
-    call.on('error', async () => {
-      if (answered || outgoing.destroyed) return outgoing.destroy();
-      answered = true;
-      const headers = { 'content-type': 'text/plain', ...((await settleUnreadBody(incoming)) ? {} : { connection: 'close' }) };
-      outgoing.writeHead(502, headers).end('wrangler dev did not answer; see its output above.\n');
-    });
-    // A client that goes away before its answer takes its call to wrangler dev with it.
-    outgoing.on('close', () => {
-      if (!outgoing.writableFinished) call.destroy();
-    });
-    call.end(body);
+    const send = (again: boolean) => {
+      const call = forward({ host: '127.0.0.1', port: target, method: incoming.method, path: incoming.url, headers: sent, agent: upstream });
+      call.on('response', async (answer) => {
+        answered = true;
+        const headers = endToEnd(answer.headers);
+        if (!(await settleUnreadBody(incoming))) headers.connection = 'close';
+        outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+        answer.pipe(outgoing);
+      });
+      call.on('error', async (err: NodeJS.ErrnoException) => {
+        if (answered || outgoing.destroyed) return outgoing.destroy();
+        // A kept-alive connection that the runtime closed as this request went out on it: the
+        // request never reached it, so it goes again, once, on a new connection (the body is
+        // already read). Node documents this race of every keep-alive client.
+        if (again && call.reusedSocket && err.code === 'ECONNRESET') return send(false);
+        answered = true;
+        console.error(`npm run dev: wrangler dev did not answer ${incoming.method} ${withoutSigningTokens(incoming.url ?? '')}: ${err.code ?? err.message}`);
+        const headers = { 'content-type': 'text/plain', ...((await settleUnreadBody(incoming)) ? {} : { connection: 'close' }) };
+        outgoing.writeHead(502, headers).end(`wrangler dev did not answer (${err.code ?? err.message}); see its output above.\n`);
+      });
+      // A client that goes away before its answer takes its call to wrangler dev with it.
+      outgoing.on('close', () => {
+        if (!outgoing.writableFinished) call.destroy();
+      });
+      call.end(body);
+    };
+    send(true);
   });
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {

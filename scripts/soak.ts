@@ -220,9 +220,13 @@ function waitForListening(child: ChildProcess, timeoutMs: number): Promise<void>
 /** S seconds of mixed load on one running server. */
 async function soak(stackName: string, running: Running, keys: string[]) {
   const { base } = running;
+  const failures: string[] = [];
   const request = async (path: string, init: RequestInit = {}) => {
     const answer = await fetch(`${base}${path}`, { redirect: 'manual', ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    return { status: answer.status, text: await answer.text() };
+    const text = await answer.text();
+    // What a server error said, so that a failed run tells where to look (a link's token left out).
+    if (answer.status >= 500) failures.push(`${init.method ?? 'GET'} ${path.replace(/\/sign\/[^/?]+/, '/sign/…')} ${answer.status}: ${text.slice(0, 160).trim()}`);
+    return { status: answer.status, text };
   };
   const tokens: string[] = [];
   for (const key of keys) {
@@ -278,7 +282,6 @@ async function soak(stackName: string, running: Running, keys: string[]) {
 
   const memoryBefore = groupRssMiB(running.pgid);
   const samples: Sample[] = [];
-  const failures: string[] = [];
   const deadline = Date.now() + seconds * 1000;
   const worker = async () => {
     while (Date.now() < deadline) {
