@@ -1,7 +1,7 @@
 /**
  * POST /sign/{token}/verify: the code the signer entered (`form_token`, `lang`, `code`). Right:
- * the browser keeps the proof (a cookie on the link's path, and the page's address, for a page in
- * a frame), 303 to the page, which opens on the document. Wrong, expired, or dead after five tries:
+ * the browser keeps the proof (a cookie on the link's path, and, for a page in a frame only, the
+ * page's address), 303 to the page, which opens on the document. Wrong, expired, or dead after five tries:
  * the verification step again saying so, 422.
  */
 import type { Context } from 'hono';
@@ -14,7 +14,7 @@ import { chosenLanguage, pageMessages } from '../../src/http/signing-language.js
 import { embedOriginOf } from '../../src/http/signing-embedding.js';
 import { forbiddenPage, invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
 import type { VerificationNotice } from '../../src/http/signing-page/verification-page.js';
-import { rememberProof, withProof } from '../../src/http/signing-verification.js';
+import { inFrame, rememberProof, withProof } from '../../src/http/signing-verification.js';
 import { linksOf, respondWithState, signerOf, tokenOf } from './signing-page.js';
 
 export async function checkVerificationCodeHandler(c: Context<AppEnv>): Promise<Response> {
@@ -35,7 +35,7 @@ export async function checkVerificationCodeHandler(c: Context<AppEnv>): Promise<
   switch (outcome.kind) {
     case 'verified':
       rememberProof(c, token, outcome.proof);
-      return c.redirect(withProof(back, outcome.proof), 303);
+      return c.redirect(withProof(back, inFrame(c) ? outcome.proof : null), 303);
     case 'not_needed':
       return outcome.state.kind === 'invalid' ? respondWithState(c, token, outcome.state) : c.redirect(back, 303);
     case 'wrong':

@@ -98,7 +98,7 @@ function answeredRoute(c: Context): string {
   return route ? asPattern(route.path) : '*';
 }
 
-/** `/sign/:token` as the spec and the OpenAPI document write it: `/sign/{token}`. */
+/** `/sign/:token` as the OpenAPI document and docs/api-reference.md write it: `/sign/{token}`. */
 const asPattern = (path: string) => path.replaceAll(/:(\w+)(\{[^}]*\})?\??/g, '{$1}');
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -3,7 +3,9 @@
  * cookie scoped to the link's own path (HttpOnly, SameSite=Lax, Secure on https), and also in the
  * page's own addresses (`?vp=`), as the form token is in its forms. The cookie remembers it when
  * the link is opened again in this browser; the address carries it where a browser withholds the
- * cookie, in a page framed by another site. A second browser has neither, and must verify again.
+ * cookie, in a page framed by another site, and only there: an address is copied, forwarded and
+ * kept in the history, and the proof in it would verify whoever opens it. A second browser has
+ * neither, and must verify again.
  */
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -36,6 +38,12 @@ export function rememberProof(c: Context<AppEnv>, token: string, proof: string):
 }
 
 /** `path` with the proof added to its query, when there is one. */
+/**
+ * Whether the page is in a frame, where the browser may withhold the cookie: embed.js names its
+ * parent on the link, and a browser says so of a frame's navigation.
+ */
+export const inFrame = (c: Context<AppEnv>) => c.req.query('embed_origin') !== undefined || c.req.header('sec-fetch-dest') === 'iframe';
+
 export const withProof = (path: string, proof: string | null) =>
   proof ? `${path}${path.includes('?') ? '&' : '?'}${PROOF_QUERY}=${encodeURIComponent(proof)}` : path;
 

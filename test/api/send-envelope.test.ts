@@ -3,7 +3,7 @@
  * answer, what the envelope inherits, every bound, the order of the checks, the sender, quota,
  * the send rate limit, Idempotency-Key, and atomicity when a dependency fails mid-send.
  *
- * One file although long: every rule of one endpoint, in the order the spec states them; the
+ * One file although long: every rule of one endpoint, in the order docs/api-reference.md states them; the
  * behaviours share one stack, whose embedded database takes seconds to open, and the factories of
  * this subject.
  */

@@ -336,6 +336,19 @@ describe('replay', () => {
     await replayEnded(hook.id);
   });
 
+  it('starts one of two replays asked for at once; the other is 409 replay_in_progress', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const since = stack.clock.now().toISOString();
+    await quietSend(company);
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    const answers = await Promise.all([replay(company, hook.id, { since }), replay(company, hook.id, { since })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409]);
+    release();
+    await replayEnded(hook.id);
+  });
+
   it('answers another company’s subscription as an unknown one, and refuses a key without webhooks:write', async () => {
     const company = await createTestCompany(stack);
     const theirs = await subscribe(await createTestCompany(stack), ['envelope.sent']);
@@ -393,6 +406,10 @@ describe('redelivery', () => {
     // A delivery of another subscription of the same company is not this subscription's.
     const sibling = await subscribe(company, ['envelope.sent']);
     expect(errorCode(await redeliver(sibling.id, failed.delivery_id))).toBe('delivery_not_found');
+    // Another company naming this subscription and its delivery learns nothing of either.
+    const stranger = await createTestCompany(stack);
+    const theirs = await call(stack, 'POST', `/v1/webhooks/${hook.id}/deliveries/${failed.delivery_id}/redeliver`, { token: stranger.owner.token });
+    expect([theirs.status, errorCode(theirs)]).toEqual([404, 'webhook_not_found']);
   });
 });
 

@@ -80,16 +80,16 @@ async function sendVerified(witnessNumber: string | undefined = '+44 (7700) 900-
 const open = (path: string, cookie?: string) => call(stack, 'GET', path, { headers: cookie ? { cookie } : {} });
 
 /** A post as the page's own form makes it. */
-async function post(path: string, token: string, fields: Record<string, string> = {}, cookie?: string) {
+async function post(path: string, token: string, fields: Record<string, string> = {}, cookie?: string, headers: Record<string, string> = {}) {
   const body = new URLSearchParams({ ...fields, form_token: await formToken(stack.services.config.tokenSecret, token), lang: 'en' });
   return call(stack, 'POST', path, {
     rawBody: body.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE_URL, 'sec-fetch-site': 'same-origin', ...(cookie ? { cookie } : {}) },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE_URL, 'sec-fetch-site': 'same-origin', ...headers, ...(cookie ? { cookie } : {}) },
   });
 }
 
 const sendCode = (token: string) => post(`/sign/${token}/code`, token);
-const enter = (token: string, code: string, cookie?: string) => post(`/sign/${token}/verify`, token, { code }, cookie);
+const enter = (token: string, code: string, cookie?: string, headers?: Record<string, string>) => post(`/sign/${token}/verify`, token, { code }, cookie, headers);
 
 /** The code of the newest code e-mail to a recipient. */
 function emailedCode(recipientId: string): string {
@@ -237,18 +237,19 @@ describe('the verification step', () => {
     expect(asking.body).toContain('You have 5 tries.');
     expect(asking.body).not.toContain('document.pdf');
 
-    const verified = await enter(client.token, emailedCode(client.id));
+    // Entered in another site's frame (the browser says so), whose cookies the browser may withhold.
+    const verified = await enter(client.token, emailedCode(client.id), undefined, { 'sec-fetch-dest': 'iframe' });
     expect(verified.status).toBe(303);
     const cookie = verified.headers.get('set-cookie')!;
     expect(cookie).toMatch(new RegExp(`^esign_verified=[^;]+; Max-Age=86400; Path=/sign/${client.token.replace('.', '\\.')}; HttpOnly; Secure; SameSite=Lax$`));
-    // The address carries the proof too, for a page in a frame whose cookies the browser withholds.
+    // In the frame the address carries the proof too.
     const location = verified.headers.get('location')!;
     expect(location).toMatch(new RegExp(`^/sign/${client.token.replace('.', '\\.')}\\?vp=`));
 
     const signing = await open(`/sign/${client.token}`, cookieOf(verified));
     expect(signing.body).toContain(`/sign/${client.token}/document.pdf`);
     expect(signing.body).not.toContain('Confirm it is you');
-    // Without the cookie (a page in another site's frame), the address alone carries the proof to the page and the PDF.
+    // Without the cookie, the address alone carries the proof to the page and the PDF.
     const framed = await open(location);
     expect(framed.body).toContain(`/sign/${client.token}/document.pdf?vp=`);
     const pdfLink = /data-document="([^"]+)"/.exec(framed.body)![1]!.replaceAll('&amp;', '&');
@@ -321,6 +322,28 @@ describe('the verification step', () => {
       ['wrong', 5],
       ['dead', null],
     ]);
+  });
+
+  it('gives tries made at once no more than five between them, and the right code after them is dead', async () => {
+    const { envelopeId, client } = await sendVerified();
+    await sendCode(client.token);
+    const code = emailedCode(client.id);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => enter(client.token, otherThan(code))));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(422));
+    const [row] = await stack.services.database.db.select().from(verificationCodes).where(eq(verificationCodes.recipientId, client.id));
+    expect(row!.attempts).toBe(5);
+    const wrong = (await auditOf(envelopeId, client.id)).filter((entry) => entry.kind === 'recipient.code_failed' && entry.data.reason === 'wrong');
+    expect(wrong).toHaveLength(5);
+    expect((await enter(client.token, code)).body).toContain('entered wrongly too many times');
+  });
+
+  it('sends one code for two clicks at once', async () => {
+    const { client } = await sendVerified();
+    const answers = await Promise.all([sendCode(client.token), sendCode(client.token)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 429]);
+    expect(await stack.services.database.db.select().from(verificationCodes).where(eq(verificationCodes.recipientId, client.id))).toHaveLength(1);
+    const mails = stack.services.mailbox.list().filter((email) => email.tags?.kind === 'verification_code' && email.tags.recipient_id === client.id);
+    expect(mails).toHaveLength(1);
   });
 
   it('takes a code until its ten minutes are over, and not one millisecond after', async () => {
@@ -411,7 +434,9 @@ describe('the verification step', () => {
     await enter(witness.token, otherThan(code));
     const verified = await enter(witness.token, code);
     expect(verified.status).toBe(303);
-    const witnessProof = decodeURIComponent(new URL(verified.headers.get('location')!, BASE_URL).searchParams.get('vp')!);
+    // Outside a frame the address stays bare: copied or forwarded, it must not verify whoever opens it.
+    expect(verified.headers.get('location')).toBe(`/sign/${witness.token}`);
+    const witnessProof = decodeURIComponent(cookieOf(verified).split('=')[1]!);
 
     for (const [link, proof] of [
       [client, decodeURIComponent(clientCookie.split('=')[1]!)],
