@@ -274,11 +274,11 @@ const WHOLE_BODY_BYTES = 21 * 1024 * 1024;
  * In production Cloudflare's edge holds the client's connection, and hands the Worker a chunked
  * body as a stream of unknown length.
  */
-function serveFront(port: number, workerPort: number, mailboxPort: number, workerReady: Promise<void>, smsPort?: number): Promise<Server> {
+function serveFront(port: number, workerPort: number, mailboxPort: number, workerReady: Promise<void>, smsPort: number): Promise<Server> {
   const upstream = new Agent({ keepAlive: true });
   const server = createServer(async (incoming, outgoing) => {
     // The Worker has no dev pages; the mail it sent is shown by the e-mail API stand-in.
-    const isSms = smsPort !== undefined && /^\/dev\/sms(\.json)?(\?|$)/.test(incoming.url ?? '');
+    const isSms = /^\/dev\/sms(\.json)?(\?|$)/.test(incoming.url ?? '');
     const target = /^\/dev\/mailbox(\.json)?(\?|$)/.test(incoming.url ?? '') ? mailboxPort : isSms ? smsPort : workerPort;
     const framed = incoming.headers['transfer-encoding'] !== undefined || incoming.headers['content-length'] !== undefined;
     const body = framed ? await readUpTo(incoming, WHOLE_BODY_BYTES) : Buffer.alloc(0);

@@ -48,18 +48,26 @@ export type ErrorCode =
 export type ErrorBody = { error: { code: ErrorCode; message: string; details: Record<string, unknown> } };
 
 export class DomainError extends Error {
-  /** When the same call may succeed later (a rate limit, a twin still running), how many seconds on. */
+  /**
+   * When the same call may succeed later (a rate limit, a twin still running), how many seconds on:
+   * told in the details as `retry_after_seconds` too, so the body and the edge's header agree.
+   */
   readonly retryAfterSeconds?: number;
+  readonly details: Record<string, unknown>;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: Record<string, unknown> = {},
+    details: Record<string, unknown> = {},
     options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'DomainError';
-    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    this.details = details;
+    if (options.retryAfterSeconds !== undefined) {
+      this.retryAfterSeconds = options.retryAfterSeconds;
+      this.details = { ...details, retry_after_seconds: options.retryAfterSeconds };
+    }
   }
 
   toBody(): ErrorBody {

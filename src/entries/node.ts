@@ -67,7 +67,7 @@ async function main() {
 
   // Everything a user needs is printed before the `listening` line, so that whoever waits for that
   // line (a person, a script, a test) has the key, the token and the curl lines already.
-  const greeting = await welcome(services, seededKeys, config.BASE_URL, undefined, `${config.BASE_URL}/dev/webhooks`);
+  const greeting = await welcome(services, seededKeys, config.BASE_URL, `${config.BASE_URL}/dev/webhooks`);
   console.log(`${greeting}\n\nE-signing API listening on ${config.BASE_URL} (data in ${config.DATA_DIR})`);
 
   let closing = false;

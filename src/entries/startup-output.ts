@@ -126,13 +126,13 @@ function closeInStages(socket: Socket) {
  * that can read templates (the widest first) and still exchanges: a seeded key rotated or revoked
  * since is passed over for the next.
  */
-export async function welcome(services: Services, keys: SeededKey[], baseUrl: string, mailboxUrl = `${baseUrl}/dev/mailbox`, webhookInboxUrl?: string): Promise<string> {
+export async function welcome(services: Services, keys: SeededKey[], baseUrl: string, webhookInboxUrl?: string): Promise<string> {
   const lines = [
     '',
     `Admin token:  ${services.config.adminToken}`,
-    `Dev mailbox:  ${mailboxUrl}`,
+    `Dev mailbox:  ${baseUrl}/dev/mailbox`,
     // Beside the mailbox: the verification codes sent by text message.
-    `Dev SMS:      ${mailboxUrl.replace(/\/dev\/mailbox$/, '/dev/sms')}`,
+    `Dev SMS:      ${baseUrl}/dev/sms`,
     `OpenAPI:      ${baseUrl}/v1/openapi.json`,
   ];
   // Only the embedded server has the webhook inbox; `npm run dev` (the Worker) passes none.

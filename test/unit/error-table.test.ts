@@ -62,13 +62,14 @@ describe('the code→status table', () => {
     }
   });
 
-  it('turns the wait of an error into Retry-After', async () => {
+  it('turns the wait of an error into Retry-After and retry_after_seconds, after the details given', async () => {
     const app = new Hono();
     app.onError(handleError);
     app.get('/', () => {
-      throw new DomainError('rate_limited', 'Too many requests.', { retry_after_seconds: 7 }, { retryAfterSeconds: 7 });
+      throw new DomainError('rate_limited', 'Too many requests.', { limit: 100 }, { retryAfterSeconds: 7 });
     });
     const answer = await app.request('/');
     expect([answer.status, answer.headers.get('retry-after')]).toEqual([429, '7']);
+    expect(await answer.text()).toBe('{"error":{"code":"rate_limited","message":"Too many requests.","details":{"limit":100,"retry_after_seconds":7}}}');
   });
 });

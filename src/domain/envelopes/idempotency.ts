@@ -56,7 +56,7 @@ export const requestInProgress = (key: string) =>
   new DomainError(
     'idempotency_request_in_progress',
     'A request with this Idempotency-Key is still being processed; retry shortly for its answer.',
-    { idempotency_key: key, retry_after_seconds: 1 },
+    { idempotency_key: key },
     { retryAfterSeconds: 1 },
   );
 

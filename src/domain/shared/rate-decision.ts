@@ -16,7 +16,6 @@ export function rateLimited(rule: RateRule, decision: RateDecision, now: Date): 
     {
       limit: rule.limit,
       window_seconds: rule.windowMs / 1000,
-      retry_after_seconds: retryAfter,
     },
     { retryAfterSeconds: retryAfter },
   );

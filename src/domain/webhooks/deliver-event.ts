@@ -48,9 +48,8 @@ export type AttemptResult = {
  * running at once never share one. The payload is built here, not in the queue: a finished PDF
  * travels only from us to the subscriber.
  */
-export async function attemptDelivery(services: Services, event: Event, subscription: Subscription, delivery?: Delivery): Promise<AttemptResult> {
+export async function attemptDelivery(services: Services, event: Event, subscription: Subscription, made: Delivery): Promise<AttemptResult> {
   const { db } = services.database;
-  const made = delivery ?? { id: await ownDeliveryId(event.id, subscription.id), origin: 'event' as const };
   const attempt = await numberAttempt(services, event, subscription, made);
   const record = async (result: Omit<AttemptResult, 'attempt' | 'gone'>) => {
     await db

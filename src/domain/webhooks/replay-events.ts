@@ -58,7 +58,7 @@ export async function startReplay(services: Services, companyId: string, subscri
     throw new DomainError(
       'replay_in_progress',
       'A replay of this subscription is still running; one runs at a time. Try again once it has handed out its events.',
-      { webhook_id: subscription.id, retry_after_seconds: RETRY_AFTER_SECONDS },
+      { webhook_id: subscription.id },
       { retryAfterSeconds: RETRY_AFTER_SECONDS },
     );
   }
