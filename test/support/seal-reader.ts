@@ -15,7 +15,9 @@ const run = promisify(execFile);
 export function sealOf(bytes: Uint8Array) {
   const text = Buffer.from(bytes).toString('latin1');
   const [, b, c] = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+) *\]/.exec(text.slice(text.lastIndexOf('/ByteRange')))!.slice(1).map(Number) as number[];
-  const der = Buffer.from(text.slice(b! + 1, c! - 1).replace(/(00)+$/, ''), 'hex');
+  // The hole is padded with zeros after the CMS. They are not cut off: the DER may end in a zero
+  // byte itself (a signature value does, once in 256), and the decoder reads one element and stops.
+  const der = Buffer.from(text.slice(b! + 1, c! - 1), 'hex');
   const signerInfo = new SignedData({ schema: ContentInfo.fromBER(der).content }).signerInfos[0]!;
   const token = signerInfo.unsignedAttrs?.attributes.find((attribute) => attribute.type === OID.signatureTimeStampToken)?.values[0];
   return {
