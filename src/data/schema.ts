@@ -464,7 +464,10 @@ export const webhookReplays = pgTable(
     until: timestamp('until', { withTimezone: true, precision: 3 }).notNull(),
     events: jsonb('events').$type<string[]>().notNull(),
     total: integer('total').notNull(),
+    /** The last event handed on, and its place in the order events occurred (kept here: the event itself may be removed at 30 days while the replay runs). */
     cursor: text('cursor'),
+    cursorAt: timestamp('cursor_at', { withTimezone: true, precision: 3 }),
+    cursorSequence: integer('cursor_sequence'),
     handed: integer('handed').notNull().default(0),
     createdAt: createdAt(),
     /** When the last event was handed on: a replay that stops moving for long is given up. */

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { outboxMessages, webhookDeliveries, webhookEvents, webhookReplays, webhookSubscriptions } from '../../src/data/schema.js';
@@ -306,6 +306,59 @@ describe('replay', () => {
     const third = await replay(company, hook.id, { since });
     expect(third.status).toBe(202);
     await replayEnded(hook.id);
+  });
+
+  it('goes on past the events housekeeping removes at 30 days while it runs, the one being delivered and one still to come', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const since = stack.clock.now().toISOString();
+    const events = [];
+    for (let i = 0; i < 4; i++) {
+      stack.clock.advance(SECOND);
+      events.push(await quietSend(company));
+    }
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    const started = await replay(company, hook.id, { since });
+    expect([started.status, started.body]).toEqual([202, { replayed: 4 }]);
+    // The first event is at the receiver: it is the replay's cursor when it is removed, with the third.
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(1), eventually);
+    const { db } = stack.services.database;
+    await db.delete(webhookEvents).where(inArray(webhookEvents.id, [events[0]!.id, events[2]!.id]));
+    release();
+    await replayEnded(hook.id);
+    expect(at(hook.path).map((delivery) => delivery.headers['webhook-id'])).toEqual([events[0]!.id, events[1]!.id, events[3]!.id]);
+    const [ended] = await db.select().from(webhookReplays).where(eq(webhookReplays.subscriptionId, hook.id));
+    expect(ended).toMatchObject({ cursor: events[3]!.id, handed: 3 });
+  });
+
+  it('goes on when the event a delivery of it waited for in the queue was removed meanwhile', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const since = stack.clock.now();
+    const gone = await quietSend(company);
+    stack.clock.advance(SECOND);
+    const next = await quietSend(company);
+    const { db } = stack.services.database;
+    const replayId = crypto.randomUUID();
+    await db.insert(webhookReplays).values({
+      id: replayId,
+      companyId: company.id,
+      subscriptionId: hook.id,
+      since,
+      until: stack.clock.now(),
+      events: ['envelope.sent'],
+      total: 2,
+      cursor: gone.id,
+      cursorAt: gone.createdAt,
+      cursorSequence: 1,
+      handed: 1,
+      progressedAt: stack.clock.now(),
+    });
+    await db.delete(webhookEvents).where(eq(webhookEvents.id, gone.id));
+    await deliverWebhookEvent(stack.services, { event_id: gone.id, subscription_id: hook.id, delivery_id: crypto.randomUUID(), origin: 'replay', replay_id: replayId });
+    await replayEnded(hook.id);
+    expect(at(hook.path).map((delivery) => delivery.headers['webhook-id'])).toEqual([next.id]);
   });
 
   it('takes a replay that has not moved for 15 minutes as stopped, so it no longer blocks the next', async () => {

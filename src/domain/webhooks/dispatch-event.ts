@@ -51,12 +51,17 @@ export async function deliverWebhookEvent(services: Services, body: Record<strin
   const replayId = typeof body.replay_id === 'string' ? body.replay_id : null;
   const [row] = await services.database.db
     .select({ event: webhookEvents, subscription: webhookSubscriptions })
-    .from(webhookEvents)
-    .innerJoin(webhookSubscriptions, eq(webhookSubscriptions.companyId, webhookEvents.companyId))
-    .where(and(eq(webhookEvents.id, eventId), eq(webhookSubscriptions.id, String(body.subscription_id))))
+    .from(webhookSubscriptions)
+    .leftJoin(webhookEvents, and(eq(webhookEvents.id, eventId), eq(webhookEvents.companyId, webhookSubscriptions.companyId)))
+    .where(eq(webhookSubscriptions.id, String(body.subscription_id)))
     .limit(1);
   if (!row || row.subscription.deletedAt || row.subscription.disabledAt) {
     if (replayId) await endReplay(services, replayId);
+    return;
+  }
+  if (!row.event) {
+    // Removed at 30 days while it waited in the queue: nothing to deliver, but a replay goes on past it.
+    if (replayId) await continueReplay(services, replayId, eventId);
     return;
   }
   const result = await attemptDelivery(services, row.event, row.subscription, await deliveryOf(body, eventId, row.subscription.id));

@@ -108,31 +108,35 @@ export async function continueReplay(services: Services, replayId: string, curre
     await db.update(webhookReplays).set({ finishedAt: now, progressedAt: now }).where(atCursor);
     return;
   }
-  const deliveryId = await uuidFromName(`replay.${replay.id}.${next}`);
+  const deliveryId = await uuidFromName(`replay.${replay.id}.${next.id}`);
   await services.queue.publish([
     {
       topic: webhookTopics.deliver,
-      body: { event_id: next, subscription_id: replay.subscriptionId, delivery_id: deliveryId, origin: 'replay', replay_id: replay.id },
-      dedupeId: `replay.${replay.id}.${next}`,
+      body: { event_id: next.id, subscription_id: replay.subscriptionId, delivery_id: deliveryId, origin: 'replay', replay_id: replay.id },
+      dedupeId: `replay.${replay.id}.${next.id}`,
     },
   ]);
   await db
     .update(webhookReplays)
-    .set({ cursor: next, handed: sql`${webhookReplays.handed} + 1`, progressedAt: now })
+    .set({ cursor: next.id, cursorAt: next.createdAt, cursorSequence: next.sequence, handed: sql`${webhookReplays.handed} + 1`, progressedAt: now })
     .where(atCursor);
 }
 
-async function nextEvent(services: Services, replay: Replay): Promise<string | null> {
-  const after = replay.cursor
-    ? sql`${occurrence} > (select ${webhookEvents.createdAt}, coalesce(${webhookEvents.sequence}, 0), ${webhookEvents.id} from ${webhookEvents} where ${webhookEvents.id} = ${replay.cursor})`
-    : undefined;
+/**
+ * The replay's next event in the order events occurred. The place after which to look is the
+ * cursor's own, kept on the replay: a replay reaching back 30 days outlives the oldest events it
+ * handed on, which housekeeping removes meanwhile.
+ */
+async function nextEvent(services: Services, replay: Replay): Promise<{ id: string; createdAt: Date; sequence: number } | null> {
+  const after = replay.cursor ? sql`${occurrence} > (${replay.cursorAt?.toISOString() ?? null}::timestamptz, ${replay.cursorSequence}::integer, ${replay.cursor})` : undefined;
+  const sequence = sql<number>`coalesce(${webhookEvents.sequence}, 0)`;
   const [row] = await services.database.db
-    .select({ id: webhookEvents.id })
+    .select({ id: webhookEvents.id, createdAt: webhookEvents.createdAt, sequence })
     .from(webhookEvents)
     .where(and(inWindow(replay.companyId, replay.events, replay.since, replay.until), after))
-    .orderBy(asc(webhookEvents.createdAt), asc(sql`coalesce(${webhookEvents.sequence}, 0)`), asc(webhookEvents.id))
+    .orderBy(asc(webhookEvents.createdAt), asc(sequence), asc(webhookEvents.id))
     .limit(1);
-  return row?.id ?? null;
+  return row ?? null;
 }
 
 /** Ends a replay whatever its cursor: its subscription is gone, or its start failed. */
