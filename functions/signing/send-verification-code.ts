@@ -1,7 +1,8 @@
 /**
  * POST /sign/{token}/code: sends the signer a new code (`form_token`, `lang`). Sent: 303 to the
- * page, which asks for it. Too soon: the page again saying when, 429. The provider failed: the
- * page again saying so, 503 (nothing counted against the limits).
+ * page, which asks for it. Too soon: the page again saying when, 429. The provider refused: the
+ * page again saying so, 503 (nothing counted against the limits). The provider did not answer:
+ * the page asking for the code, which may still arrive, and saying when to ask again, 202.
  */
 import type { Context } from 'hono';
 import { sendVerificationCode } from '../../src/domain/signing/verification-codes.js';
@@ -32,6 +33,8 @@ export async function sendVerificationCodeHandler(c: Context<AppEnv>): Promise<R
       return outcome.state.kind === 'invalid' ? respondWithState(c, token, outcome.state) : c.redirect(back, 303);
     case 'too_soon':
       return respondWithState(c, token, await openSigningLink(services, token, signer), { problems: [], verification: { kind: 'too_soon', at: outcome.nextSendAt, status: 429 } }, language);
+    case 'unconfirmed':
+      return respondWithState(c, token, await openSigningLink(services, token, signer), { problems: [], verification: { kind: 'unconfirmed', at: outcome.nextSendAt, status: 202 } }, language);
     case 'not_sent':
       return respondWithState(c, token, await openSigningLink(services, token, signer), { problems: [], verification: { kind: 'not_sent', status: 503 } }, language);
   }

@@ -22,6 +22,7 @@ export type Email = {
 };
 
 export interface Mailer {
+  /** Resolves once the provider has accepted the e-mail; throws when it did not, or gave no answer (`ProviderFailure`). */
   send(email: Email): Promise<void>;
 }
 

@@ -11,6 +11,6 @@ export type TextMessage = {
 };
 
 export interface SmsSender {
-  /** Resolves once the provider has accepted the message; throws when it did not. */
+  /** Resolves once the provider has accepted the message; throws when it did not, or gave no answer (`ProviderFailure`). */
   send(message: TextMessage): Promise<void>;
 }

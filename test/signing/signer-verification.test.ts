@@ -17,10 +17,12 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, envelopes, recipients, verificationCodes, webhookEvents } from '../../src/data/schema.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
+import { certificateTrail } from '../../src/domain/signing/certificate-trail.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import { signingDocument } from '../../src/domain/signing/signing-document.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
+import { TwilioSms } from '../../src/adapters/production/twilio-sms.js';
 import { formToken } from '../../src/http/form-token.js';
 import { devSmsRoutes } from '../../src/http/dev-sms.js';
 import { SeedFile } from '../../src/seed/seed-file.js';
@@ -415,15 +417,55 @@ describe('the verification step', () => {
   it('tells the signer when the text message could not be sent, and counts nothing against the limits', async () => {
     const { witness } = await sendVerified();
     const box = stack.services.sms!;
-    stack.services.sms = { send: async () => Promise.reject(new Error('provider down')) };
+    // Twilio refuses it (21211: not a valid number): surely not sent.
+    const refused = async () => Response.json({ code: 21211, message: 'Invalid To' }, { status: 400 });
+    stack.services.sms = new TwilioSms({ accountSid: 'AC00000000000000000000000000000000', authToken: 'token', from: '+15005550006' }, { fetch: refused });
     try {
       const failed = await sendCode(witness.token);
       expect(failed.status).toBe(503);
       expect(failed.body).toContain('The code could not be sent just now.');
+      const generic = new Error('no text-message sender');
+      stack.services.sms = { send: async () => Promise.reject(generic) };
+      expect((await sendCode(witness.token)).status).toBe(503);
     } finally {
       stack.services.sms = box;
     }
     expect((await sendCode(witness.token)).status).toBe(303);
+  });
+
+  it('counts a code the provider never answered for as sent: it may arrive, works if it does, and the limits hold', async () => {
+    const { envelopeId, witness } = await sendVerified();
+    const box = stack.services.sms!;
+    const asked: string[] = [];
+    // Twilio takes the message but its answer never comes back within the timeout.
+    const unanswered = (_url: string, init: RequestInit) => {
+      asked.push(String(init.body));
+      return new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+    };
+    stack.services.sms = new TwilioSms({ accountSid: 'AC00000000000000000000000000000000', authToken: 'token', from: '+15005550006' }, { fetch: unanswered, timeoutMs: 20 });
+    try {
+      const first = await sendCode(witness.token);
+      expect(first.status).toBe(202);
+      expect(first.body).toContain('The message service did not confirm that the code went out.');
+      expect(first.body).toContain('name="code"');
+      // At once again: too soon, as after any code sent; no second message asked of the provider.
+      const again = await sendCode(witness.token);
+      expect(again.status).toBe(429);
+      expect(asked).toHaveLength(1);
+    } finally {
+      stack.services.sms = box;
+    }
+    // The message did arrive: its code works.
+    const code = /^(\d{6}) /.exec(new URLSearchParams(asked[0]).get('Body') ?? '')?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    const verified = await enter(witness.token, code!);
+    expect(verified.status).toBe(303);
+    const trail = await auditOf(envelopeId, witness.id);
+    expect(trail.filter((row) => row.kind === 'recipient.code_sent').map((row) => row.data.unconfirmed)).toEqual([true]);
+    // The certificate of completion says so.
+    const [walt] = await stack.services.database.db.select().from(recipients).where(eq(recipients.id, witness.id));
+    const events = certificateTrail([walt!], trail)[0]!.events.map((event) => event.what);
+    expect(events).toContain('Verification code sent by text message to +44 *******789 (the provider did not confirm it)');
   });
 
   it.skipIf(!installed('pdftotext'))('records each code sent, each failed try and the verification on the certificate of completion', async () => {

@@ -1,4 +1,5 @@
 import { type Email, type Mailer, refuseUnsafeHeaders } from '../../ports/mailer.js';
+import type { ProviderFailure } from '../../ports/unconfirmed-send.js';
 
 export type EmailApi = { url: string; apiKey: string; from: string };
 
@@ -10,7 +11,7 @@ export type EmailApiMailerOptions = {
 };
 
 /** A failed send, told by status and the provider's error name only: never the key or the e-mail. */
-export class EmailApiError extends Error {
+export class EmailApiError extends Error implements ProviderFailure {
   override readonly name = 'EmailApiError';
   constructor(
     message: string,
@@ -18,6 +19,11 @@ export class EmailApiError extends Error {
     readonly status?: number,
   ) {
     super(message);
+  }
+
+  /** No answer (a timeout, a connection lost): the provider may have taken the message. */
+  get unconfirmed(): boolean {
+    return this.status === undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SmsSender, TextMessage } from '../../ports/sms.js';
+import type { ProviderFailure } from '../../ports/unconfirmed-send.js';
 
 export type TwilioAccount = {
   accountSid: string;
@@ -17,13 +18,18 @@ export type TwilioSmsOptions = {
 };
 
 /** A failed send, told by status and Twilio's error code only: never the number, the body or the token. */
-export class TwilioSmsError extends Error {
+export class TwilioSmsError extends Error implements ProviderFailure {
   override readonly name = 'TwilioSmsError';
   constructor(
     message: string,
     readonly status?: number,
   ) {
     super(message);
+  }
+
+  /** No answer (a timeout, a connection lost): the provider may have taken the message. */
+  get unconfirmed(): boolean {
+    return this.status === undefined;
   }
 }
 

@@ -9,7 +9,8 @@ type Recipient = typeof recipients.$inferSelect;
 const described: Record<string, (data: Record<string, unknown>) => string> = {
   'recipient.emailed': (data) => (data.reminder ? 'Reminded by e-mail' : 'Sent the signing e-mail'),
   // The verification of a role that asks for a code: each code sent (masked), each failed try, the success.
-  'recipient.code_sent': (data) => `Verification code sent by ${channelName(data)} to ${String(data.to)}`,
+  'recipient.code_sent': (data) =>
+    `Verification code sent by ${channelName(data)} to ${String(data.to)}${data.unconfirmed ? ' (the provider did not confirm it)' : ''}`,
   'recipient.code_failed': (data) =>
     data.reason === 'wrong'
       ? `Wrong verification code entered (try ${String(data.attempt)} of ${String(data.of)})`

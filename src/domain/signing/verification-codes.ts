@@ -12,6 +12,7 @@ import { type Language, messagesFor } from '../../i18n/index.js';
 import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
 import { logError } from '../../lib/log-error.js';
 import { asSingleLine } from '../../lib/single-line-text.js';
+import { mayHaveGoneOut } from '../../ports/unconfirmed-send.js';
 import type { Services } from '../../services.js';
 import { brandLook } from '../companies/brand-look.js';
 import { brandedEmail } from '../emails/branded-email.js';
@@ -54,6 +55,8 @@ export type CodeSendOutcome =
   /** Nothing to verify (another role, a proof already held, an ended envelope): the link's state. */
   | { kind: 'not_needed'; state: SigningState }
   | { kind: 'sent' }
+  /** The provider gave no answer: the code may arrive, and counts against the limits as sent. */
+  | { kind: 'unconfirmed'; nextSendAt: Date }
   | { kind: 'too_soon'; nextSendAt: Date }
   /** The provider did not take it; nothing counts against the limits. */
   | { kind: 'not_sent' };
@@ -125,22 +128,28 @@ export async function sendVerificationCode(services: Services, token: string, wh
     return again ? { kind: 'too_soon', nextSendAt: again } : { kind: 'not_sent' };
   }
 
+  let unconfirmed = false;
   try {
     await deliver(services, link, code, id, language);
   } catch (err) {
     // Told without the code: the error names the provider's answer only.
     logError(`a verification code could not be sent by ${channel}`, err);
-    await db.delete(verificationCodes).where(eq(verificationCodes.id, id)).catch(() => {});
-    return { kind: 'not_sent' };
+    // Refused, it counts for nothing. Unanswered, it may have gone out: it stays, usable and
+    // counted, or a provider slow to answer would let a page send text messages without limit.
+    if (!mayHaveGoneOut(err)) {
+      await db.delete(verificationCodes).where(eq(verificationCodes.id, id)).catch(() => {});
+      return { kind: 'not_sent' };
+    }
+    unconfirmed = true;
   }
   await db.insert(auditEvents).values({
     companyId: envelope.companyId,
     envelopeId: envelope.id,
     kind: 'recipient.code_sent',
     createdAt: now,
-    ...signerAudit(recipient, who, { channel, to: destinationOf(recipient), code_id: id }),
+    ...signerAudit(recipient, who, { channel, to: destinationOf(recipient), code_id: id, ...(unconfirmed ? { unconfirmed: true } : {}) }),
   });
-  return { kind: 'sent' };
+  return unconfirmed ? { kind: 'unconfirmed', nextSendAt: new Date(now.getTime() + RESEND_AFTER_MS) } : { kind: 'sent' };
 }
 
 async function deliver(services: Services, link: Link, code: string, codeId: string, language: Language): Promise<void> {

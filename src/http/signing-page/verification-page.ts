@@ -15,6 +15,7 @@ export type VerificationNotice =
   | { kind: 'wrong'; triesLeft: number; status: 422 }
   | { kind: 'dead' | 'expired' | 'no_code' | 'malformed'; triesLeft?: number; status: 422 }
   | { kind: 'too_soon'; at: Date; status: 429 }
+  | { kind: 'unconfirmed'; at: Date; status: 202 }
   | { kind: 'not_sent'; status: 503 };
 
 type VerifyState = Extract<SigningState, { kind: 'verify' }>;
@@ -86,6 +87,8 @@ function noticeText(m: Messages, notice: VerificationNotice): Html | string {
       return m.text('verify.malformed');
     case 'too_soon':
       return m.html('verify.nextSend', { time: dateText(m, notice.at, true) });
+    case 'unconfirmed':
+      return m.html('verify.unconfirmed', { time: dateText(m, notice.at, true) });
     case 'not_sent':
       return m.text('verify.notSent');
   }

@@ -177,6 +177,7 @@ export const ar = {
   'verify.noCode': 'لا يوجد رمز للتحقق منه. اطلب رمزًا أولًا.',
   'verify.malformed': 'أدخل الأرقام الستة للرمز.',
   'verify.notSent': 'تعذّر إرسال الرمز الآن. يُرجى المحاولة مرة أخرى بعد قليل.',
+  'verify.unconfirmed': 'لم تؤكد خدمة الرسائل إرسال الرمز. قد يصل رغم ذلك؛ وإن لم يصل بحلول {time}، فاطلب رمزًا جديدًا.',
   'verify.documentLocked': 'افتح رابط التوقيع وأكِّد هويتك برمز قبل فتح المستند.',
   'email.code.subject': 'رمزك لـ «{title}»',
   'email.code.preheader': 'رمزك لفتح «{title}».',

@@ -177,6 +177,7 @@ export const de = {
   'verify.noCode': 'Es gibt keinen Code zu prüfen. Fordern Sie zuerst einen Code an.',
   'verify.malformed': 'Geben Sie die sechs Ziffern des Codes ein.',
   'verify.notSent': 'Der Code konnte gerade nicht gesendet werden. Bitte versuchen Sie es gleich noch einmal.',
+  'verify.unconfirmed': 'Der Nachrichtendienst hat nicht bestätigt, dass der Code versendet wurde. Er kann trotzdem ankommen; ist er bis {time} nicht da, fordern Sie einen neuen Code an.',
   'verify.documentLocked': 'Öffnen Sie den Signaturlink und bestätigen Sie mit einem Code, dass Sie es sind, bevor Sie das Dokument öffnen.',
   'email.code.subject': 'Ihr Code für „{title}“',
   'email.code.preheader': 'Ihr Code zum Öffnen von „{title}“.',

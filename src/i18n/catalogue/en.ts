@@ -180,6 +180,7 @@ export const en = {
   'verify.noCode': 'There is no code to check. Send a code first.',
   'verify.malformed': 'Enter the six digits of the code.',
   'verify.notSent': 'The code could not be sent just now. Please try again in a moment.',
+  'verify.unconfirmed': 'The message service did not confirm that the code went out. It may still arrive; if it has not arrived by {time}, ask for a new code.',
   'verify.documentLocked': 'Open the signing link and confirm it is you with a code before you open the document.',
   'email.code.subject': 'Your code for "{title}"',
   'email.code.preheader': 'Your code to open "{title}".',

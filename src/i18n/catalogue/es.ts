@@ -177,6 +177,7 @@ export const es = {
   'verify.noCode': 'No hay ningún código que comprobar. Pida primero un código.',
   'verify.malformed': 'Introduzca los seis dígitos del código.',
   'verify.notSent': 'No se ha podido enviar el código en este momento. Vuelva a intentarlo en un momento.',
+  'verify.unconfirmed': 'El servicio de mensajería no ha confirmado el envío del código. Puede que llegue igualmente; si no ha llegado antes de {time}, solicite un código nuevo.',
   'verify.documentLocked': 'Abra el enlace de firma y confirme su identidad con un código antes de abrir el documento.',
   'email.code.subject': 'Su código para «{title}»',
   'email.code.preheader': 'Su código para abrir «{title}».',

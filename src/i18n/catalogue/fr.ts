@@ -177,6 +177,7 @@ export const fr = {
   'verify.noCode': 'Il n’y a aucun code à vérifier. Demandez d’abord un code.',
   'verify.malformed': 'Saisissez les six chiffres du code.',
   'verify.notSent': 'Le code n’a pas pu être envoyé pour le moment. Veuillez réessayer dans un instant.',
+  'verify.unconfirmed': 'Le service de messagerie n’a pas confirmé l’envoi du code. Il peut tout de même arriver ; s’il n’est pas arrivé d’ici {time}, demandez un nouveau code.',
   'verify.documentLocked': 'Ouvrez le lien de signature et confirmez votre identité avec un code avant d’ouvrir le document.',
   'email.code.subject': 'Votre code pour « {title} »',
   'email.code.preheader': 'Votre code pour ouvrir « {title} ».',

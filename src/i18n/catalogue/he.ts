@@ -177,6 +177,7 @@ export const he = {
   'verify.noCode': 'אין קוד לבדיקה. נא לבקש קוד קודם.',
   'verify.malformed': 'נא להזין את שש הספרות של הקוד.',
   'verify.notSent': 'לא ניתן היה לשלוח את הקוד כרגע. נא לנסות שוב בעוד רגע.',
+  'verify.unconfirmed': 'שירות ההודעות לא אישר שהקוד נשלח. ייתכן שהוא עדיין יגיע; אם לא הגיע עד {time}, יש לבקש קוד חדש.',
   'verify.documentLocked': 'פתחו את קישור החתימה ואשרו את זהותכם בקוד לפני פתיחת המסמך.',
   'email.code.subject': 'הקוד שלך עבור „{title}”',
   'email.code.preheader': 'הקוד שלך לפתיחת „{title}”.',

@@ -177,6 +177,7 @@ export const it = {
   'verify.noCode': 'Non c’è nessun codice da controllare. Chiedi prima un codice.',
   'verify.malformed': 'Inserisci le sei cifre del codice.',
   'verify.notSent': 'Non è stato possibile inviare il codice in questo momento. Riprova tra poco.',
+  'verify.unconfirmed': 'Il servizio di messaggistica non ha confermato l’invio del codice. Potrebbe arrivare comunque; se non è arrivato entro {time}, richiedi un nuovo codice.',
   'verify.documentLocked': 'Apri il link di firma e conferma la tua identità con un codice prima di aprire il documento.',
   'email.code.subject': 'Il tuo codice per «{title}»',
   'email.code.preheader': 'Il tuo codice per aprire «{title}».',

@@ -177,6 +177,7 @@ export const ja = {
   'verify.noCode': '確認するコードがありません。先にコードを依頼してください。',
   'verify.malformed': 'コードの 6 桁の数字を入力してください。',
   'verify.notSent': '現在コードを送信できませんでした。しばらくしてからもう一度お試しください。',
+  'verify.unconfirmed': 'メッセージサービスからコード送信の確認が得られませんでした。コードが届く場合もあります。{time}までに届かない場合は、新しいコードを請求してください。',
   'verify.documentLocked': '文書を開く前に、署名リンクを開いてコードでご本人確認を行ってください。',
   'email.code.subject': '「{title}」のコード',
   'email.code.preheader': '「{title}」を開くためのコードです。',

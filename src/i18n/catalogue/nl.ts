@@ -177,6 +177,7 @@ export const nl = {
   'verify.noCode': 'Er is geen code om te controleren. Vraag eerst een code aan.',
   'verify.malformed': 'Voer de zes cijfers van de code in.',
   'verify.notSent': 'De code kon nu niet worden verstuurd. Probeer het zo meteen opnieuw.',
+  'verify.unconfirmed': 'De berichtendienst heeft niet bevestigd dat de code is verstuurd. Hij kan nog aankomen; is hij er om {time} nog niet, vraag dan een nieuwe code aan.',
   'verify.documentLocked': 'Open de ondertekeningslink en bevestig met een code dat u het bent voordat u het document opent.',
   'email.code.subject': 'Uw code voor ‘{title}’',
   'email.code.preheader': 'Uw code om ‘{title}’ te openen.',

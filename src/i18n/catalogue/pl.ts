@@ -177,6 +177,7 @@ export const pl = {
   'verify.noCode': 'Nie ma kodu do sprawdzenia. Najpierw poproś o kod.',
   'verify.malformed': 'Wpisz sześć cyfr kodu.',
   'verify.notSent': 'Nie udało się teraz wysłać kodu. Spróbuj ponownie za chwilę.',
+  'verify.unconfirmed': 'Usługa wiadomości nie potwierdziła wysłania kodu. Może on jeszcze dotrzeć; jeśli nie dotrze do {time}, poproś o nowy kod.',
   'verify.documentLocked': 'Otwórz link do podpisu i potwierdź kodem, że to Ty, zanim otworzysz dokument.',
   'email.code.subject': 'Twój kod do „{title}”',
   'email.code.preheader': 'Twój kod do otwarcia „{title}”.',

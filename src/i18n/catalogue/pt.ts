@@ -177,6 +177,7 @@ export const pt = {
   'verify.noCode': 'Não há nenhum código para verificar. Peça primeiro um código.',
   'verify.malformed': 'Introduza os seis dígitos do código.',
   'verify.notSent': 'Não foi possível enviar o código neste momento. Tente novamente daqui a pouco.',
+  'verify.unconfirmed': 'O serviço de mensagens não confirmou o envio do código. Ele ainda pode chegar; se não tiver chegado até {time}, peça um novo código.',
   'verify.documentLocked': 'Abra a ligação de assinatura e confirme a sua identidade com um código antes de abrir o documento.',
   'email.code.subject': 'O seu código para «{title}»',
   'email.code.preheader': 'O seu código para abrir «{title}».',

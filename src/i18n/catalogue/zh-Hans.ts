@@ -177,6 +177,7 @@ export const zhHans = {
   'verify.noCode': '没有可核对的验证码。请先发送验证码。',
   'verify.malformed': '请输入验证码的六位数字。',
   'verify.notSent': '暂时无法发送验证码。请稍后再试。',
+  'verify.unconfirmed': '消息服务未确认验证码已发出。验证码仍可能送达；如果到 {time} 仍未收到，请重新获取验证码。',
   'verify.documentLocked': '请先打开签署链接并用验证码确认身份，然后再打开文档。',
   'email.code.subject': '您的“{title}”验证码',
   'email.code.preheader': '用于打开“{title}”的验证码。',
