@@ -80,6 +80,8 @@ describe('TwilioSms', () => {
     const failure = await sms().send({ to: '+447700900789', body: '654321 is your code' }).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(TwilioSmsError);
     expect((failure as TwilioSmsError).status).toBe(400);
+    // An answer, a refusal: surely not sent.
+    expect((failure as TwilioSmsError).unconfirmed).toBe(false);
     expect((failure as Error).message).toBe('Twilio answered 400 (error 21211).');
     for (const secret of ['+447700900789', '654321', TOKEN]) expect(String((failure as Error).stack)).not.toContain(secret);
   });
@@ -89,6 +91,8 @@ describe('TwilioSms', () => {
     const failure = await sms('+15005550006', 200).send({ to: '+447700900789', body: '111111' }).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(TwilioSmsError);
     expect((failure as Error).message).toBe('Twilio did not answer within 200 ms.');
+    // No answer: the message may have gone out.
+    expect((failure as TwilioSmsError).unconfirmed).toBe(true);
   });
 
   it('throws when Twilio cannot be reached', async () => {

@@ -98,6 +98,7 @@ describe('EmailApiMailer', () => {
     const { standin, mailer } = mailerOverStandin({ standin: { latencyMs: 100 }, mailer: { timeoutMs: 20 } });
     const err = await failure(mailer.send(email()));
     expect(err.message).toBe('The e-mail API did not answer within 20 ms.');
+    expect(err.unconfirmed).toBe(true);
     expectNoSecret(err);
     // The provider still finishes the e-mail it was given.
     await vi.waitFor(() => expect(standin.mailbox.list()).toHaveLength(1), eventually);
@@ -123,6 +124,8 @@ describe('EmailApiMailer', () => {
     const { standin, mailer } = mailerOverStandin({ key: `${apiKey}-wrong` });
     const err = await failure(mailer.send(email()));
     expect(err).toMatchObject({ status: 401, message: 'The e-mail API answered 401 (invalid_api_key).' });
+    // An answer, a refusal: surely not sent.
+    expect(err.unconfirmed).toBe(false);
     expectNoSecret(err);
     expect(err.message).not.toContain(`${apiKey}-wrong`);
     expect(standin.mailbox.list()).toEqual([]);

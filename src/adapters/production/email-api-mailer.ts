@@ -1,30 +1,13 @@
 import { type Email, type Mailer, refuseUnsafeHeaders } from '../../ports/mailer.js';
-import type { ProviderFailure } from '../../ports/unconfirmed-send.js';
+import { type ProviderOptions, ProviderError, requestProvider } from './provider-request.js';
 
 export type EmailApi = { url: string; apiKey: string; from: string };
 
-export type EmailApiMailerOptions = {
-  /** How long one request may take before it counts as failed (the queue then tries again). */
-  timeoutMs?: number;
-  /** The HTTP client; tests hand in a stand-in's fetch handler. */
-  fetch?: (url: string, init: RequestInit) => Promise<Response>;
-};
+export type EmailApiMailerOptions = ProviderOptions;
 
 /** A failed send, told by status and the provider's error name only: never the key or the e-mail. */
-export class EmailApiError extends Error implements ProviderFailure {
+export class EmailApiError extends ProviderError {
   override readonly name = 'EmailApiError';
-  constructor(
-    message: string,
-    /** The provider's HTTP status, when it answered at all. */
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-
-  /** No answer (a timeout, a connection lost): the provider may have taken the message. */
-  get unconfirmed(): boolean {
-    return this.status === undefined;
-  }
 }
 
 /**
@@ -43,14 +26,10 @@ export class EmailApiError extends Error implements ProviderFailure {
  * too, to be tried again later rather than taken for sent.
  */
 export class EmailApiMailer implements Mailer {
-  private readonly timeoutMs: number;
-
   constructor(
     private readonly api: EmailApi,
     private readonly options: EmailApiMailerOptions = {},
-  ) {
-    this.timeoutMs = options.timeoutMs ?? 10_000;
-  }
+  ) {}
 
   async send(email: Email): Promise<void> {
     refuseUnsafeHeaders(email);
@@ -69,22 +48,8 @@ export class EmailApiMailer implements Mailer {
         ...(email.html ? { html: email.html } : {}),
         ...(email.tags ? { tags: Object.entries(email.tags).map(([name, value]) => ({ name, value })) } : {}),
       }),
-      signal: AbortSignal.timeout(this.timeoutMs),
     };
-    // Called unbound: workerd refuses a fetch whose `this` is some other object.
-    const client = this.options.fetch ?? fetch;
-    let answer: Response;
-    try {
-      answer = await client(this.api.url, init);
-    } catch (err) {
-      // The client's own error is not passed on as the cause: it may describe the request.
-      const name = err instanceof Error ? err.name : 'Error';
-      throw new EmailApiError(
-        name === 'TimeoutError' || name === 'AbortError'
-          ? `The e-mail API did not answer within ${this.timeoutMs} ms.`
-          : `The e-mail API could not be reached (${name}).`,
-      );
-    }
+    const answer = await requestProvider('The e-mail API', this.api.url, init, this.options, (failure) => new EmailApiError(failure));
     if (answer.ok) {
       // A replayed answer (the same key sent before) is success too: the e-mail went out then.
       await answer.body?.cancel().catch(() => {});

@@ -1,5 +1,5 @@
 import type { SmsSender, TextMessage } from '../../ports/sms.js';
-import type { ProviderFailure } from '../../ports/unconfirmed-send.js';
+import { type ProviderOptions, ProviderError, requestProvider } from './provider-request.js';
 
 export type TwilioAccount = {
   accountSid: string;
@@ -10,27 +10,11 @@ export type TwilioAccount = {
   apiUrl?: string;
 };
 
-export type TwilioSmsOptions = {
-  /** How long one request may take before it counts as failed. */
-  timeoutMs?: number;
-  /** The HTTP client; tests hand in a stand-in's. */
-  fetch?: (url: string, init: RequestInit) => Promise<Response>;
-};
+export type TwilioSmsOptions = ProviderOptions;
 
 /** A failed send, told by status and Twilio's error code only: never the number, the body or the token. */
-export class TwilioSmsError extends Error implements ProviderFailure {
+export class TwilioSmsError extends ProviderError {
   override readonly name = 'TwilioSmsError';
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-
-  /** No answer (a timeout, a connection lost): the provider may have taken the message. */
-  get unconfirmed(): boolean {
-    return this.status === undefined;
-  }
 }
 
 /**
@@ -39,14 +23,10 @@ export class TwilioSmsError extends Error implements ProviderFailure {
  * Service), under basic auth with the account SID and auth token, bounded by a timeout.
  */
 export class TwilioSms implements SmsSender {
-  private readonly timeoutMs: number;
-
   constructor(
     private readonly account: TwilioAccount,
     private readonly options: TwilioSmsOptions = {},
-  ) {
-    this.timeoutMs = options.timeoutMs ?? 10_000;
-  }
+  ) {}
 
   async send(message: TextMessage): Promise<void> {
     const { accountSid, authToken, from } = this.account;
@@ -63,21 +43,8 @@ export class TwilioSms implements SmsSender {
         Accept: 'application/json',
       },
       body: form.toString(),
-      signal: AbortSignal.timeout(this.timeoutMs),
     };
-    const client = this.options.fetch ?? fetch;
-    let answer: Response;
-    try {
-      answer = await client(url, init);
-    } catch (err) {
-      // The client's error is not passed on: it may describe the request, and the request holds the code.
-      const name = err instanceof Error ? err.name : 'Error';
-      throw new TwilioSmsError(
-        name === 'TimeoutError' || name === 'AbortError'
-          ? `Twilio did not answer within ${this.timeoutMs} ms.`
-          : `Twilio could not be reached (${name}).`,
-      );
-    }
+    const answer = await requestProvider('Twilio', url, init, this.options, (failure) => new TwilioSmsError(failure));
     if (answer.ok) {
       await answer.body?.cancel().catch(() => {});
       return;
