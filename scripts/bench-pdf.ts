@@ -16,7 +16,7 @@
  *
  * The signing page is served as GET /sign/{token} serves it, with the database's answer in memory:
  * the token's shape and HMAC are checked (verifySigningToken, with the envelope lookup answered from
- * memory, as resolveLink asks it), the state is computed by linkState from the Link that resolveLink
+ * memory, as resolveLink asks it, and so is the sender's brand), the state is computed by linkState from the Link that resolveLink
  * would return (a signer who has viewed before, so opening it records nothing), and the route's own
  * respondWithState renders it, form token included, through Hono's `c.html`, with the headers the
  * signing guard sets. Not included: the guard's rate limit (a Redis round trip) and the database reads.
@@ -47,6 +47,7 @@ import { Miniflare } from 'miniflare';
 import { hotspots as hotspotsOf, openInspector, type Profile, profileCpu, threadNanos, workerdPid } from './workerd-profile.js';
 import { respondWithState, tokenOf } from '../functions/signing/signing-page.js';
 import type { FieldType } from '../src/data/schema.js';
+import { type BrandLook, DEFAULT_ACCENT } from '../src/domain/companies/brand-look.js';
 import { signingToken, verifySigningToken } from '../src/domain/envelopes/signing-links.js';
 import { linkState } from '../src/domain/signing/link-state.js';
 import type { Link } from '../src/domain/signing/resolve-link.js';
@@ -201,6 +202,9 @@ function signingLink(): Link {
   };
 }
 
+/** The sender's brand as the database would answer it: a company that chose none. */
+const BENCH_LOOK: BrandLook = { displayName: 'Bench Ltd', accentColor: DEFAULT_ACCENT, accentChosen: false, logoUrl: null, language: null };
+
 /** The page as the route renders it, on Node: what the Worker's answer is checked against. */
 async function signPageInNode(link: Link, token: string): Promise<string> {
   const tokenSecret = new TextEncoder().encode(SIGN_SECRET);
@@ -209,7 +213,7 @@ async function signPageInNode(link: Link, token: string): Promise<string> {
   const app = new Hono<AppEnv>();
   app.get('/sign/:token', (c) => {
     c.set('services', { config: { tokenSecret } } as Services);
-    return respondWithState(c, tokenOf(c), linkState(link, SIGN_NOW));
+    return respondWithState(c, tokenOf(c), linkState(link, SIGN_NOW), undefined, null, Promise.resolve(BENCH_LOOK));
   });
   const res = await app.request(`/sign/${token}`);
   const page = await res.text();
@@ -261,7 +265,7 @@ signing.get('/sign/:token', async (c) => {
   const verified = await verifySigningToken(services.config.tokenSecret, token, async (recipientId) =>
     recipientId === link.recipient.id ? link.envelope.id : null).catch(() => null);
   const state = verified ? linkState(link, services.clock.now()) : { kind: 'invalid' };
-  const res = await respondWithState(c, token, state);
+  const res = await respondWithState(c, token, state, undefined, null, Promise.resolve(sign.look));
   // What the signing guard adds to every answer under /sign/.
   for (const [name, value] of Object.entries(signingPageHeaders)) res.headers.set(name, value);
   return res;
@@ -375,7 +379,7 @@ const prepared = JSON.stringify({
 const link = signingLink();
 const token = await signingToken(new TextEncoder().encode(SIGN_SECRET), link.envelope.id, link.recipient.id);
 const paths: Record<Subject, string> = { baseline: '/baseline', reference: '/reference', finish: '/finish', intl: '/intl', seal: '/seal', sign: `/sign/${token}` };
-const worker = await bundle(workerSource(JSON.stringify({ tokenSecret: SIGN_SECRET, now: SIGN_NOW, link })));
+const worker = await bundle(workerSource(JSON.stringify({ tokenSecret: SIGN_SECRET, now: SIGN_NOW, link, look: BENCH_LOOK })));
 // The route's page on Node; the Worker must answer these very bytes, every time.
 const pageInNode = await signPageInNode(link, token);
 const pageSha256 = await sha256Hex(pageInNode);

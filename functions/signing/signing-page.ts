@@ -7,7 +7,8 @@ import type { AppEnv } from '../../src/http/app-env.js';
 import { clientIpOf } from '../../src/http/client-ip.js';
 import type { Language } from '../../src/i18n/index.js';
 import { messagesFor } from '../../src/i18n/index.js';
-import { brandLookOfRecipient } from '../../src/domain/companies/brand-look.js';
+import { type BrandLook, brandLookOfRecipient } from '../../src/domain/companies/brand-look.js';
+import { signingReadFailed } from '../../src/domain/shared/unavailable.js';
 import { formToken } from '../../src/http/form-token.js';
 import { pageBrandOf } from '../../src/http/signing-page/brand-header.js';
 import { chosenLanguage, pageLanguage } from '../../src/http/signing-language.js';
@@ -54,8 +55,23 @@ const messagesOf = (c: Context<AppEnv>, state: SigningState, form: Language | nu
   messagesFor(pageLanguage(c, { envelope: 'envelope' in state ? state.envelope.language : null, form }));
 
 /**
+ * The brand the page of a link wears, read as soon as the request comes: it needs only the
+ * recipient's id, which the token names, so it need not wait for the link's own reads. Read for
+ * a token whose MAC may yet fail, it is shown only for a genuine link; a failure is met where the
+ * page awaits it, never left unobserved.
+ */
+export function pageLookOf(c: Context<AppEnv>, token: string): Promise<BrandLook> {
+  const look = brandLookOfRecipient(c.get('services'), token.split('.')[0]!).catch((err: unknown) => {
+    throw signingReadFailed(err);
+  });
+  look.catch(() => {});
+  return look;
+}
+
+/**
  * The page for a state: 200, an invalid link 404. With a refusal, the sign page shows the problems
  * beside the fields and what was sent, with 422; a link no longer to be signed shows its own page.
+ * `look` is the brand started by `pageLookOf`, when the handler started it early.
  */
 export async function respondWithState(
   c: Context<AppEnv>,
@@ -63,12 +79,13 @@ export async function respondWithState(
   state: SigningState,
   refusal?: Refusal,
   formLanguage: Language | null = null,
+  look?: Promise<BrandLook>,
 ): Promise<Response> {
   const m = messagesOf(c, state, formLanguage);
   if (state.kind === 'invalid') return c.html(statePage(m, state, linksOf(token, chosenLanguage(c))), 404);
   // A genuine link's page wears the brand of the company that sent it, and may tell its frame's parent what happens.
-  const [look, embed] = await Promise.all([brandLookOfRecipient(c.get('services'), token.split('.')[0]!), pageEmbedOf(c, token, state)]);
-  const links = { ...keepProof(linksOf(token, chosenLanguage(c), embedOriginOf(c)), proofInAddress(c)), brand: pageBrandOf(look), embed };
+  const [brand, embed] = await Promise.all([look ?? pageLookOf(c, token), pageEmbedOf(c, token, state)]);
+  const links = { ...keepProof(linksOf(token, chosenLanguage(c), embedOriginOf(c)), proofInAddress(c)), brand: pageBrandOf(brand), embed };
   const form = () => formToken(c.get('services').config.tokenSecret, token);
   // A role that asks for a code: the verification step, with what came of the last send or try.
   if (state.kind === 'verify') {

@@ -69,6 +69,32 @@ async function traces(recipientId: string) {
 }
 
 describe('the database failing under the signing page', () => {
+  it('on every read: the page asks to try again, never calls the link invalid, and the brand read beside the link leaves no failure unobserved', async () => {
+    const { token } = await sentEnvelope();
+    const unobserved: unknown[] = [];
+    const note = (reason: unknown) => unobserved.push(reason);
+    process.on('unhandledRejection', note);
+    const reads = vi.spyOn(stack.services.database.db, 'select').mockImplementation(() => {
+      throw new Error('connection lost');
+    });
+    try {
+      const failed = await get(token);
+      // Not "this link is not valid": the signer is asked to try again.
+      expect(failed.status).toBe(503);
+      expect(failed.text).toMatch(/try again/i);
+      expect(failed.text).not.toContain('connection lost');
+      // Both reads were asked for, and both failed.
+      expect(reads.mock.calls.length).toBeGreaterThanOrEqual(2);
+      // A rejection nobody handles is reported once the microtasks of its turn have run.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      reads.mockRestore();
+      process.off('unhandledRejection', note);
+    }
+    expect(unobserved).toEqual([]);
+    expect((await get(token)).status).toBe(200);
+  });
+
   it('on the first view: the page asks to try again, nothing is recorded, and the next view records it once', async () => {
     const { recipientId, token } = await sentEnvelope();
     const before = await traces(recipientId);

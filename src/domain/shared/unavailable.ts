@@ -22,9 +22,18 @@ export function unavailable(err: unknown): DomainError {
  * (a DomainError, a value the database refused) passes through as it is. Not logged here: the
  * signing page logs it, with the link's token masked; the failure rides along as the cause.
  */
-export function signingWriteFailed(err: unknown): unknown {
+export const signingWriteFailed = (err: unknown): unknown =>
+  signerMayRetry(err, 'The change could not be recorded just now; nothing was changed. Try again shortly.');
+
+/**
+ * A signing link could not be read (the database failed): the signer may try again. Never taken
+ * for an invalid link, which would tell a signer with a good link that it is not one.
+ */
+export const signingReadFailed = (err: unknown): unknown => signerMayRetry(err, 'The signing link could not be read just now. Try again shortly.');
+
+function signerMayRetry(err: unknown, message: string): unknown {
   if (err instanceof DomainError || isDataException(err)) return err;
-  const failed = new DomainError('service_unavailable', 'The change could not be recorded just now; nothing was changed. Try again shortly.');
+  const failed = new DomainError('service_unavailable', message);
   failed.cause = err;
   return failed;
 }

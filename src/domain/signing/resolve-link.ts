@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableColumns } from 'drizzle-orm';
 import { brandSettings, envelopeFields, envelopes, recipients, templateDocuments, templates } from '../../data/schema.js';
 import type { Services } from '../../services.js';
+import { signingReadFailed } from '../shared/unavailable.js';
 import { verifySigningToken } from '../envelopes/signing-links.js';
 
 type Envelope = typeof envelopes.$inferSelect;
@@ -35,8 +36,17 @@ export async function isGenuineLink(services: Services, token: string): Promise<
  * The envelope and recipient a signing token names, if its MAC verifies; null for any token that
  * does not (tampered, truncated, malformed, or naming a recipient that does not exist), without
  * telling which. Two waves: the recipient with its envelope (the MAC covers both ids), then the rest.
+ * A read that fails is `service_unavailable`: the signer may try again.
  */
 export async function resolveLink(services: Services, token: string): Promise<Link | null> {
+  try {
+    return await readLink(services, token);
+  } catch (err) {
+    throw signingReadFailed(err);
+  }
+}
+
+async function readLink(services: Services, token: string): Promise<Link | null> {
   const { db } = services.database;
   // The finished PDF stays behind: it is only read to be downloaded.
   const { signedDocument: _withheld, ...envelopeColumns } = getTableColumns(envelopes);
@@ -49,7 +59,7 @@ export async function resolveLink(services: Services, token: string): Promise<Li
       .where(eq(recipients.id, recipientId))
       .limit(1);
     return found?.envelope.id ?? null;
-  }).catch(() => null);
+  });
   if (!verified || !found) return null;
   const { envelope, recipient } = found;
   const [everyone, fields, [document], [languages]] = await Promise.all([
