@@ -157,9 +157,16 @@ describe('admin CLI', () => {
     await cli(['put-user', '--company', company.id, '--email', email, '--name', 'Lister', '--role', 'owner']);
     const key = JSON.parse((await cli(['create-key', '--company', company.id, '--owner', email, '--scopes', 'templates:read'])).stdout);
 
-    const companiesRun = await cli(['list-companies', '--per-page', '100']);
-    expect(companiesRun.code).toBe(0);
-    expect(JSON.parse(companiesRun.stdout).data).toContainEqual(company);
+    // Other suites may add companies meanwhile (the integration run shares one database): pages are read until it is found.
+    const listed: unknown[] = [];
+    for (let page = 1; page <= 50 && !listed.some((entry) => (entry as { id: string }).id === company.id); page++) {
+      const companiesRun = await cli(['list-companies', '--page', String(page), '--per-page', '100']);
+      expect(companiesRun.code).toBe(0);
+      const { data } = JSON.parse(companiesRun.stdout) as { data: unknown[] };
+      if (data.length === 0) break;
+      listed.push(...data);
+    }
+    expect(listed).toContainEqual(company);
     const usersRun = JSON.parse((await cli(['list-users', '--company', company.id])).stdout);
     expect(usersRun.data).toEqual([expect.objectContaining({ email, role: 'owner' })]);
     const keysRun = await cli(['list-keys', '--company', company.id, '--page', '1', '--per-page', '10']);

@@ -31,8 +31,15 @@ describe('UpstashRateLimiter (@upstash/ratelimit) over real Redis', () => {
   afterEach(() => vi.useRealTimers());
 
   const rule = { name: 'test', limit: 5, windowMs: 60_000 };
+  /** The clock stopped mid-window: calls that straddled a window's edge would be weighed as fewer. */
+  const inOneWindow = () => {
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Math.floor(now / rule.windowMs) * rule.windowMs + rule.windowMs / 2);
+  };
 
   it('allows the limit and refuses the rest, counting down what remains: 5 of 8', async () => {
+    inOneWindow();
     const decisions = [];
     for (let i = 0; i < 8; i++) decisions.push(await limiter.limit(rule, `${run}:sequence`));
     expect(decisions.map((d) => d.success)).toEqual([true, true, true, true, true, false, false, false]);
@@ -43,6 +50,7 @@ describe('UpstashRateLimiter (@upstash/ratelimit) over real Redis', () => {
   });
 
   it('allows exactly the limit of 12 concurrent calls', async () => {
+    inOneWindow();
     const decisions = await Promise.all(Array.from({ length: 12 }, () => limiter.limit(rule, `${run}:parallel`)));
     expect(decisions.filter((d) => d.success)).toHaveLength(5);
   });
@@ -63,6 +71,7 @@ describe('UpstashRateLimiter (@upstash/ratelimit) over real Redis', () => {
   });
 
   it('keeps identifiers and rules apart', async () => {
+    inOneWindow();
     for (let i = 0; i < 5; i++) await limiter.limit(rule, `${run}:full`);
     expect((await limiter.limit(rule, `${run}:full`)).success).toBe(false);
     expect((await limiter.limit(rule, `${run}:other`)).success).toBe(true);

@@ -4,7 +4,7 @@
  * name it) is not enough to lock that signer out. In the integration run the limits are decided in
  * the machine's real Redis by the production limiter, through the Upstash REST stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { serveStandin, type ServedStandin } from '../../local/standins/standin.js';
 import { createUpstashRedisRestStandin } from '../../local/standins/upstash-redis-rest.js';
@@ -15,6 +15,7 @@ import { signingRateRule, unverifiedLinkRateRule } from '../../src/http/signing-
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { openStack, type TestStack } from '../support/stack.js';
+import { clearOfWindowEdge } from '../support/window-edge.js';
 
 const REDIS_TOKEN = `link-limits-${crypto.randomUUID()}`;
 
@@ -33,6 +34,10 @@ afterAll(async () => {
   await stack.close();
   await redisRest?.close();
 });
+// Each test makes a limit's requests and one more; with the real clock, all in one window.
+beforeEach(async () => {
+  if (redisRest) await clearOfWindowEdge(signingRateRule.windowMs, 30_000);
+}, 60_000);
 
 /** An address of this run alone: Redis keeps its counts across runs. */
 const address = () => `198.51.100.${Math.floor(Math.random() * 250)}-${crypto.randomUUID().slice(0, 8)}`;

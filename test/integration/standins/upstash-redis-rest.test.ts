@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ServedStandin, serveStandin } from '../../../local/standins/standin.js';
 import { createUpstashRedisRestStandin } from '../../../local/standins/upstash-redis-rest.js';
 
@@ -10,6 +10,8 @@ const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const token = `test-token-${crypto.randomUUID()}`;
 const prefix = `standin-test:${crypto.randomUUID()}:`;
 const key = (name: string) => `${prefix}${name}`;
+
+afterEach(() => vi.useRealTimers());
 
 describe('Upstash Redis REST stand-in', () => {
   let served: ServedStandin;
@@ -112,6 +114,10 @@ describe('Upstash Redis REST stand-in', () => {
 
   it('lets @upstash/ratelimit slidingWindow(5, "10 s") allow exactly 5 of 8 calls', async () => {
     const limiter = new Ratelimit({ redis, limiter: Ratelimit.slidingWindow(5, '10 s'), prefix: key('rl'), ephemeralCache: false });
+    // The clock stopped mid-window: calls that straddled a window's edge would be weighed as fewer.
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Math.floor(now / 10_000) * 10_000 + 5_000);
     const started = Date.now();
     const outcomes = [];
     for (let i = 0; i < 8; i++) outcomes.push(await limiter.limit('user-1'));
