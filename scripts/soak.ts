@@ -143,7 +143,16 @@ function groupRssMiB(pgid: number): number {
   return Math.round(kib / 1024);
 }
 
-type Running = { base: string; pgid: number; stop(): Promise<void> };
+type Running = {
+  base: string;
+  pgid: number;
+  stop(): Promise<void>;
+  /** The last of what the server printed, for a run with unexpected errors (npm run dev masks links' tokens in it). */
+  printed?: () => string;
+};
+
+/** How much of a server's output is kept: its last lines before a failure say what happened. */
+const KEPT_OUTPUT_CHARS = 12_000;
 
 async function startEmbedded(dir: string, seedPath: string): Promise<Running> {
   const port = await freePort();
@@ -175,6 +184,17 @@ async function startDev(dir: string, seedPath: string): Promise<Running> {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PORT: String(port), DATA_DIR: join(dir, 'dev'), SEED_FILE: seedPath, ADMIN_TOKEN, DATABASE_URL: Object.assign(new URL(postgres), { pathname: `/${name}` }).toString(), REDIS_URL: redisUrl },
   });
+  let printed = '';
+  // Every request's own line is left out, but for a server error: what is kept is what else the runtime said (a reload, a crash).
+  const keep = (chunk: Buffer) => {
+    const lines = chunk
+      .toString()
+      .split('\n')
+      .filter((line) => !/^\[wrangler:info\] [A-Z]+ \/\S* \d{3}/.test(line) && !/^\[esign-api\] \{"request_id".*"status":[234]\d\d,/.test(line));
+    printed = (printed + lines.join('\n')).slice(-KEPT_OUTPUT_CHARS);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const stop = async () => {
     const signal = (s: NodeJS.Signals) => {
       try {
@@ -194,7 +214,7 @@ async function startDev(dir: string, seedPath: string): Promise<Running> {
     await stop();
     throw err;
   }
-  return { base: `http://127.0.0.1:${port}`, pgid: child.pid!, stop };
+  return { base: `http://127.0.0.1:${port}`, pgid: child.pid!, stop, printed: () => printed };
 }
 
 function waitForListening(child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -344,7 +364,8 @@ try {
     const running = stackName === 'embedded' ? await startEmbedded(dir, seed.path) : await startDev(dir, seed.path);
     try {
       process.stderr.write(`${stackName}: ${seconds} s of mixed load at concurrency ${concurrency}…\n`);
-      results.push(await soak(stackName, running, seed.keys));
+      const result = await soak(stackName, running, seed.keys);
+      results.push({ ...result, ...(result.errors > 0 && running.printed ? { server_printed: running.printed() } : {}) });
     } finally {
       await running.stop();
     }
@@ -361,6 +382,7 @@ for (const result of results) {
   console.log(`  completed envelopes ${result.envelopes_completed}; deliveries verified ${result.deliveries.verified} (document_ready ${result.deliveries.documentReady}), refused ${result.deliveries.refused}`);
   console.log(`  unexpected errors ${result.errors}${result.errors ? ` (statuses ${result.error_statuses.join(', ')}; ${result.failures.join(' | ')})` : ''}`);
   console.log(`  memory (RSS of the server's processes) ${result.memory_mib.before} MiB before, ${result.memory_mib.after_load} MiB after the load, ${result.memory_mib.after_settling} MiB once settled`);
+  if (result.server_printed) console.log(`  what the server printed last:\n${result.server_printed.replace(/^/gm, '  | ')}`);
 }
 if (opts.json) await writeFile(opts.json, `${JSON.stringify({ soak: results }, null, 2)}\n`);
 if (results.some((result) => result.errors > 0 || result.deliveries.refused > 0)) process.exitCode = 1;
