@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { checkVerificationCode } from '../../src/domain/signing/verification-codes.js';
 import type { AppEnv } from '../../src/http/app-env.js';
+import { linkHeadOf } from '../../src/http/signing-security.js';
 import { verifyFormToken } from '../../src/http/form-token.js';
 import { type FormEntries, formLanguageOf, formTokenOf, isTokenShaped, readForm } from '../../src/http/signing-form.js';
 import { chosenLanguage, pageMessages } from '../../src/http/signing-language.js';
@@ -31,7 +32,7 @@ export async function checkVerificationCodeHandler(c: Context<AppEnv>): Promise<
   const code = codeOf(entries);
   if (!code) return refuse({ kind: 'malformed', status: 422 });
 
-  const outcome = await checkVerificationCode(services, token, code, signer);
+  const outcome = await checkVerificationCode(services, token, code, signer, linkHeadOf(c, token));
   switch (outcome.kind) {
     case 'verified':
       rememberProof(c, token, outcome.proof);

@@ -7,6 +7,7 @@ import { declineAsRecipient } from '../../src/domain/signing/decline-as-recipien
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { SigningRefused } from '../../src/domain/signing/signing-state.js';
 import type { AppEnv } from '../../src/http/app-env.js';
+import { linkHeadOf } from '../../src/http/signing-security.js';
 import { verifyFormToken } from '../../src/http/form-token.js';
 import { formLanguageOf, formTokenOf, isTokenShaped, readDeclineForm, readForm } from '../../src/http/signing-form.js';
 import { chosenLanguage, pageMessages } from '../../src/http/signing-language.js';
@@ -28,7 +29,7 @@ export async function declineSigning(c: Context<AppEnv>): Promise<Response> {
     respondWithState(c, token, await openSigningLink(services, token, signer), { problems, reason: form.reason }, formLanguageOf(entries));
   if (form.problems.length > 0) return refuse(form.problems);
   try {
-    await declineAsRecipient(services, token, form.reason, signer);
+    await declineAsRecipient(services, token, form.reason, signer, linkHeadOf(c, token));
   } catch (err) {
     if (err instanceof SigningRefused) return refuse(err.problems);
     throw err;

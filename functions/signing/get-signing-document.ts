@@ -10,13 +10,14 @@ import type { AppEnv } from '../../src/http/app-env.js';
 import { isTokenShaped } from '../../src/http/signing-form.js';
 import { pageMessages } from '../../src/http/signing-language.js';
 import { invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
+import { linkHeadOf } from '../../src/http/signing-security.js';
 import { documentLockedPage } from '../../src/http/signing-page/verification-page.js';
 import { signerOf, tokenOf } from './signing-page.js';
 
 export async function getSigningDocument(c: Context<AppEnv>): Promise<Response> {
   const token = tokenOf(c);
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
-  const document = await signingDocument(c.get('services'), token, signerOf(c)).catch((err: unknown) => {
+  const document = await signingDocument(c.get('services'), token, signerOf(c), linkHeadOf(c, token)).catch((err: unknown) => {
     if (err instanceof VerificationRequired) return 'locked' as const;
     throw err;
   });

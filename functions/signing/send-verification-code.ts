@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { sendVerificationCode } from '../../src/domain/signing/verification-codes.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import type { AppEnv } from '../../src/http/app-env.js';
+import { linkHeadOf } from '../../src/http/signing-security.js';
 import { verifyFormToken } from '../../src/http/form-token.js';
 import { formLanguageOf, formTokenOf, isTokenShaped, readForm } from '../../src/http/signing-form.js';
 import { chosenLanguage, pageLanguage, pageMessages } from '../../src/http/signing-language.js';
@@ -24,7 +25,7 @@ export async function sendVerificationCodeHandler(c: Context<AppEnv>): Promise<R
 
   const signer = signerOf(c);
   const language = formLanguageOf(entries) ?? pageLanguage(c);
-  const outcome = await sendVerificationCode(services, token, signer, language);
+  const outcome = await sendVerificationCode(services, token, signer, language, linkHeadOf(c, token));
   const back = linksOf(token, chosenLanguage(c), embedOriginOf(c)).sign;
   switch (outcome.kind) {
     case 'sent':

@@ -8,6 +8,7 @@ import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import { SigningRefused } from '../../src/domain/signing/signing-state.js';
 import type { AppEnv } from '../../src/http/app-env.js';
+import { linkHeadOf } from '../../src/http/signing-security.js';
 import { verifyFormToken } from '../../src/http/form-token.js';
 import { formLanguageOf, formTokenOf, isTokenShaped, readForm, readSignForm } from '../../src/http/signing-form.js';
 import { chosenLanguage, pageLanguage, pageMessages } from '../../src/http/signing-language.js';
@@ -37,7 +38,7 @@ export async function submitSignature(c: Context<AppEnv>): Promise<Response> {
     );
   if (form.problems.length > 0) return refuse(form.problems);
   try {
-    await signAsRecipient(services, token, form.submission, signer);
+    await signAsRecipient(services, token, form.submission, signer, linkHeadOf(c, token));
   } catch (err) {
     if (err instanceof SigningRefused) return refuse(err.problems);
     throw err;

@@ -12,7 +12,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { secondsUntilReset } from '../domain/shared/rate-decision.js';
-import { isGenuineLink } from '../domain/signing/resolve-link.js';
+import { type LinkHead, readLinkHead } from '../domain/signing/resolve-link.js';
 import type { RateRule } from '../ports/rate-limiter.js';
 import type { AppEnv } from './app-env.js';
 import { clientIpOf } from './client-ip.js';
@@ -122,11 +122,35 @@ export function isCrossSitePost(c: Context<AppEnv>): boolean {
   return origin !== new URL(c.get('services').config.baseUrl).origin;
 }
 
+/** The guard and the handler both need the link's first read: it is made once per request. */
+const heads = new WeakMap<Request, { token: string; head: Promise<LinkHead | null> }>();
+
+/**
+ * The first read of the link `token` (`readLinkHead`), shared by the signing guard, which asks
+ * first, and the page it lets through, which goes on from it instead of reading it again.
+ */
+export function linkHeadOf(c: Context<AppEnv>, token: string): Promise<LinkHead | null> {
+  const made = heads.get(c.req.raw);
+  if (made?.token === token) return made.head;
+  const head = readLinkHead(c.get('services'), token);
+  // Met by whoever awaits it; a request that ends before that leaves nothing unobserved.
+  head.catch(() => {});
+  heads.set(c.req.raw, { token, head });
+  return head;
+}
+
 /** Security headers on whatever the request ends in, the rate limit, and the cross-site check. */
 export const signingGuard = createMiddleware<AppEnv>(async (c, next) => {
   const token = tokenInPath(c.req.path);
-  // Read together: the origins allowed to frame the link's pages cost no wave of their own.
-  const [genuine, frameOrigins] = await Promise.all([isGenuineLink(c.get('services'), token), frameOriginsOf(c, token)]);
+  // Read together: the origins allowed to frame the link's pages cost no wave of their own. A read
+  // that fails counts as not genuine here; the handler, awaiting the same read, meets the failure.
+  const [genuine, frameOrigins] = await Promise.all([
+    linkHeadOf(c, token).then(
+      (head) => head !== null,
+      () => false,
+    ),
+    frameOriginsOf(c, token),
+  ]);
   const refused = await refusal(c, token, genuine);
   if (refused) c.res = refused;
   else await next();

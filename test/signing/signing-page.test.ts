@@ -30,7 +30,8 @@ vi.mock('../../src/domain/signing/signing-document.js', async () => ({ signingDo
 // A genuine link is one the test set up; the rate limit's choice of rule depends on it.
 vi.mock('../../src/domain/signing/resolve-link.js', async () => {
   const { fakeDomain: domain } = await import('./fake-signing-domain.js');
-  return { isGenuineLink: async (_services: Services, token: string) => domain.links.has(token) };
+  // The fake domain's functions take no first read: what stands for one only says the link is genuine.
+  return { readLinkHead: async (_services: Services, token: string) => (domain.links.has(token) ? {} : null) };
 });
 // The company's brand comes from the database, which this suite does not have: the service's own look.
 vi.mock('../../src/domain/companies/brand-look.js', () => ({

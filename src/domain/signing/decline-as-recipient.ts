@@ -7,7 +7,7 @@ import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
 import { linkState, waiting } from './link-state.js';
-import { resolveLink } from './resolve-link.js';
+import { type LinkHead, resolveLink } from './resolve-link.js';
 import { verificationGate } from './verification-gate.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
@@ -20,8 +20,14 @@ import { signingTopics } from './signing-topics.js';
  * every other link stops working at once), the audit row, an `envelope.declined` event and an
  * e-mail to the sender. A signer may decline before their turn; not after they signed.
  */
-export async function declineAsRecipient(services: Services, token: string, reason: string, who: SignerContext): Promise<SigningState> {
-  const link = await resolveLink(services, token);
+export async function declineAsRecipient(
+  services: Services,
+  token: string,
+  reason: string,
+  who: SignerContext,
+  head?: Promise<LinkHead | null>,
+): Promise<SigningState> {
+  const link = await resolveLink(services, token, head);
   if (!link) return { kind: 'invalid' };
   const now = services.clock.now();
   const state = linkState(link, now);

@@ -19,40 +19,22 @@ export type Link = {
   languages?: { template: string | null; company: string | null };
 };
 
-/**
- * Whether a token is a genuine signing link: its MAC verifies for the recipient it names. It costs
- * one lookup of that recipient's envelope id by primary key, and nothing for a token not shaped
- * like a link; a lookup that fails counts as not genuine, and the handler meets the failure itself.
- */
-export async function isGenuineLink(services: Services, token: string): Promise<boolean> {
-  const verified = await verifySigningToken(services.config.tokenSecret, token, async (recipientId) => {
-    const [row] = await services.database.db.select({ envelopeId: recipients.envelopeId }).from(recipients).where(eq(recipients.id, recipientId)).limit(1);
-    return row?.envelopeId ?? null;
-  }).catch(() => null);
-  return verified !== null;
-}
+/** A link's first read: the recipient a token names with their envelope, the MAC checked over both. */
+export type LinkHead = { envelope: Link['envelope']; recipient: Recipient };
 
 /**
- * The envelope and recipient a signing token names, if its MAC verifies; null for any token that
+ * The recipient and envelope a signing token names, if its MAC verifies; null for any token that
  * does not (tampered, truncated, malformed, or naming a recipient that does not exist), without
- * telling which. Two waves: the recipient with its envelope (the MAC covers both ids), then the rest.
- * A read that fails is `service_unavailable`: the signer may try again.
+ * telling which. One lookup by primary key, and none for a token not shaped like a link. A read that
+ * fails rejects: the signing guard, which reads it first, takes that as not genuine and leaves the
+ * failure to the handler, which meets it.
  */
-export async function resolveLink(services: Services, token: string): Promise<Link | null> {
-  try {
-    return await readLink(services, token);
-  } catch (err) {
-    throw signingReadFailed(err);
-  }
-}
-
-async function readLink(services: Services, token: string): Promise<Link | null> {
-  const { db } = services.database;
+export async function readLinkHead(services: Services, token: string): Promise<LinkHead | null> {
   // The finished PDF stays behind: it is only read to be downloaded.
   const { signedDocument: _withheld, ...envelopeColumns } = getTableColumns(envelopes);
-  let found: { envelope: Link['envelope']; recipient: Recipient } | undefined;
+  let found: LinkHead | undefined;
   const verified = await verifySigningToken(services.config.tokenSecret, token, async (recipientId) => {
-    [found] = await db
+    [found] = await services.database.db
       .select({ envelope: envelopeColumns, recipient: recipients })
       .from(recipients)
       .innerJoin(envelopes, eq(envelopes.id, recipients.envelopeId))
@@ -60,7 +42,25 @@ async function readLink(services: Services, token: string): Promise<Link | null>
       .limit(1);
     return found?.envelope.id ?? null;
   });
-  if (!verified || !found) return null;
+  return verified && found ? found : null;
+}
+
+/**
+ * Everything a signing token stands for, null for a token that is not a genuine link. Two waves:
+ * the head (`readLinkHead`; `head` when the caller read it already, as the signing guard does),
+ * then the rest. A read that fails is `service_unavailable`: the signer may try again.
+ */
+export async function resolveLink(services: Services, token: string, head?: Promise<LinkHead | null>): Promise<Link | null> {
+  try {
+    const found = await (head ?? readLinkHead(services, token));
+    return found ? await readRest(services, found) : null;
+  } catch (err) {
+    throw signingReadFailed(err);
+  }
+}
+
+async function readRest(services: Services, found: LinkHead): Promise<Link> {
+  const { db } = services.database;
   const { envelope, recipient } = found;
   const [everyone, fields, [document], [languages]] = await Promise.all([
     db

@@ -7,7 +7,7 @@ import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/rec
 import { signingWriteFailed } from '../shared/unavailable.js';
 import { acceptSubmission } from './accept-submission.js';
 import { linkState, waiting } from './link-state.js';
-import { resolveLink } from './resolve-link.js';
+import { type LinkHead, resolveLink } from './resolve-link.js';
 import { verificationGate } from './verification-gate.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
@@ -23,8 +23,14 @@ import { consentFor, type SignerContext, type SigningState, type SigningSubmissi
  * two last signers finishing at once complete it exactly once. A double submit signs once; one
  * that lost a race (voided, expired, declined meanwhile) changes nothing and shows the new state.
  */
-export async function signAsRecipient(services: Services, token: string, submission: SigningSubmission, who: SignerContext): Promise<SigningState> {
-  const link = await resolveLink(services, token);
+export async function signAsRecipient(
+  services: Services,
+  token: string,
+  submission: SigningSubmission,
+  who: SignerContext,
+  head?: Promise<LinkHead | null>,
+): Promise<SigningState> {
+  const link = await resolveLink(services, token, head);
   if (!link) return { kind: 'invalid' };
   const now = services.clock.now();
   const state = linkState(link, now);

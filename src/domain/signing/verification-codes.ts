@@ -19,7 +19,7 @@ import { brandedEmail } from '../emails/branded-email.js';
 import type { Letter } from '../emails/letter.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
 import { linkState } from './link-state.js';
-import { type Link, resolveLink } from './resolve-link.js';
+import { type Link, type LinkHead, resolveLink } from './resolve-link.js';
 import { signerAudit } from './signer-audit.js';
 import type { SignerContext, SigningState } from './signing-state.js';
 import {
@@ -69,8 +69,9 @@ async function linkAwaitingCode(
   services: Services,
   token: string,
   who: SignerContext,
+  head?: Promise<LinkHead | null>,
 ): Promise<{ notNeeded: NotNeeded } | { notNeeded?: undefined; link: ResolvedLink; now: Date }> {
-  const link = await resolveLink(services, token);
+  const link = await resolveLink(services, token, head);
   if (!link) return { notNeeded: { kind: 'not_needed', state: { kind: 'invalid' } } };
   const now = services.clock.now();
   const state = linkState(link, now);
@@ -82,8 +83,14 @@ type NotNeeded = { kind: 'not_needed'; state: SigningState };
 type ResolvedLink = NonNullable<Awaited<ReturnType<typeof resolveLink>>>;
 
 /** Sends a new code, in `language` (the page's), if the limits allow one now. */
-export async function sendVerificationCode(services: Services, token: string, who: SignerContext, language: Language): Promise<CodeSendOutcome> {
-  const open = await linkAwaitingCode(services, token, who);
+export async function sendVerificationCode(
+  services: Services,
+  token: string,
+  who: SignerContext,
+  language: Language,
+  head?: Promise<LinkHead | null>,
+): Promise<CodeSendOutcome> {
+  const open = await linkAwaitingCode(services, token, who, head);
   if (open.notNeeded) return open.notNeeded;
   const { link, now } = open;
   const { recipient, envelope } = link;
@@ -189,8 +196,14 @@ export type CodeCheckOutcome =
   | { kind: 'no_code' };
 
 /** Checks `presented` (six digits) against the recipient's newest code; every try counts, right or wrong. */
-export async function checkVerificationCode(services: Services, token: string, presented: string, who: SignerContext): Promise<CodeCheckOutcome> {
-  const open = await linkAwaitingCode(services, token, who);
+export async function checkVerificationCode(
+  services: Services,
+  token: string,
+  presented: string,
+  who: SignerContext,
+  head?: Promise<LinkHead | null>,
+): Promise<CodeCheckOutcome> {
+  const open = await linkAwaitingCode(services, token, who, head);
   if (open.notNeeded) return open.notNeeded;
   const { link, now } = open;
   const { recipient, envelope } = link;
