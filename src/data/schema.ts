@@ -56,6 +56,11 @@ export const brandSettings = pgTable(
     /** A PNG or JPEG (never SVG: it can carry script), shown on e-mails, the signing page and the certificate. */
     logo: bytea('logo'),
     logoType: text('logo_type').$type<'image/png' | 'image/jpeg'>(),
+    /**
+     * The logo's SHA-256 (hex), made by the database as the logo is written (migration 0013), so
+     * that reading a company's look for an e-mail or a page never hashes the image again.
+     */
+    logoSha256: text('logo_sha256').generatedAlwaysAs(sql`encode(sha256(logo), 'hex')`),
     /** `#rrggbb`, for buttons and headings. */
     accentColor: text('accent_color'),
     /** The company's language (a tag of the signing page's languages) for e-mails and pages, when a template names none. */

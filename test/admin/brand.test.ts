@@ -2,6 +2,7 @@
  * `PUT` and `GET /admin/v1/companies/{id}/brand`, and the logo at the address the brand gives:
  * what an operator sets is what e-mails and the signing page show, and nothing else is taken.
  */
+import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,8 @@ describe('PUT /admin/v1/companies/{id}/brand', () => {
     // The PNG kept is the service's own drawing of it: the same pixels, a file of its making.
     expect(Buffer.from(logo.bytes)).toEqual(Buffer.from(row.logo!));
     expect(answer.body.logo.bytes).toBe(logo.bytes.length);
+    // Its digest, which the address is made from, is kept beside it, made by the database as it was written.
+    expect(row.logoSha256).toBe(createHash('sha256').update(row.logo!).digest('hex'));
   });
 
   it('takes a JPEG, kept byte for byte', async () => {
@@ -88,7 +91,7 @@ describe('PUT /admin/v1/companies/{id}/brand', () => {
     const cleared = await putBrand(company.id, { display_name: null, logo: null, accent_color: null, default_email_message: null });
     expect(cleared.body).toEqual({ company_id: company.id, display_name: null, accent_color: null, default_email_message: null, language: null, logo: null });
     expect((await fetchLogo(third.body.logo.url)).status).toBe(404);
-    expect(await brandRow(company.id)).toMatchObject({ logo: null, logoType: null });
+    expect(await brandRow(company.id)).toMatchObject({ logo: null, logoType: null, logoSha256: null });
   });
 
   it('reads an unbranded company as nulls', async () => {

@@ -8,7 +8,7 @@
  * (the old one may be cached for a year) and no one can fetch a company's logo without having been
  * shown its address.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { brandSettings, companies, recipients } from '../../data/schema.js';
 import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
 import { isUuid } from '../../lib/ids.js';
@@ -37,17 +37,19 @@ export async function logoVersion(tokenSecret: Uint8Array, companyId: string, di
   return (await hmacBase64url(await versionKey(tokenSecret), `${companyId}:${digestHex}`)).slice(0, 32);
 }
 
-export const logoUrl = (baseUrl: string, companyId: string, version: string) => `${baseUrl}/brand/${companyId}/logo/${version}`;
-
-/** The digest is made by the database: the logo's bytes are not read to build an e-mail. */
-const logoDigest = sql<string | null>`encode(sha256(${brandSettings.logo}), 'hex')`;
+/** A company's logo address from the logo's digest (kept beside it, `logo_sha256`); null without a logo. */
+export async function logoUrlOf(services: Services, companyId: string, digestHex: string | null): Promise<string | null> {
+  if (!digestHex) return null;
+  return `${services.config.baseUrl}/brand/${companyId}/logo/${await logoVersion(services.config.tokenSecret, companyId, digestHex)}`;
+}
 
 const lookColumns = {
   companyId: companies.id,
   companyName: companies.name,
   displayName: brandSettings.displayName,
   accentColor: brandSettings.accentColor,
-  logoDigest,
+  // The digest the database made as the logo was written: the logo's bytes are not read to build an e-mail.
+  logoDigest: brandSettings.logoSha256,
   language: brandSettings.language,
 };
 
@@ -75,13 +77,12 @@ export async function brandLookOfRecipient(services: Services, recipientId: stri
 type LookRow = { companyId: string; companyName: string; displayName: string | null; accentColor: string | null; logoDigest: string | null; language: string | null };
 
 async function lookOf(services: Services, row: LookRow | undefined): Promise<BrandLook> {
-  const version = row?.logoDigest ? await logoVersion(services.config.tokenSecret, row.companyId, row.logoDigest) : null;
   return {
     // A name stored before the single-line rule would break the From header: it is made one line.
     displayName: asSingleLine(row?.displayName || row?.companyName || 'E-signature').trim() || 'E-signature',
     accentColor: row?.accentColor ?? DEFAULT_ACCENT,
     accentChosen: Boolean(row?.accentColor),
-    logoUrl: version && row ? logoUrl(services.config.baseUrl, row.companyId, version) : null,
+    logoUrl: row ? await logoUrlOf(services, row.companyId, row.logoDigest) : null,
     language: row?.language ?? null,
   };
 }
@@ -90,7 +91,7 @@ async function lookOf(services: Services, row: LookRow | undefined): Promise<Bra
 export async function logoAt(services: Services, companyId: string, version: string): Promise<{ bytes: Uint8Array; type: string } | null> {
   if (!isUuid(companyId) || !/^[A-Za-z0-9_-]{32}$/.test(version)) return null;
   const [row] = await services.database.db
-    .select({ logo: brandSettings.logo, type: brandSettings.logoType, logoDigest })
+    .select({ logo: brandSettings.logo, type: brandSettings.logoType, logoDigest: brandSettings.logoSha256 })
     .from(brandSettings)
     .where(and(eq(brandSettings.companyId, companyId), eq(brandSettings.active, true)))
     .limit(1);

@@ -9,7 +9,7 @@ import { validationFailed } from '../../errors.js';
 import { type Language, isLanguage } from '../../i18n/languages.js';
 import { checkLogo } from '../../lib/brand-logo.js';
 import type { Services } from '../../services.js';
-import { logoUrl, logoVersion } from './brand-look.js';
+import { logoUrlOf } from './brand-look.js';
 
 /** The longest display name: it is the From name of e-mails and the signing page's header. */
 export const MAX_DISPLAY_NAME_CHARS = 100;
@@ -42,23 +42,20 @@ export async function getBrand(services: Services, companyId: string): Promise<B
       defaultEmailMessage: brandSettings.defaultEmailMessage,
       language: brandSettings.language,
       logoType: brandSettings.logoType,
-      logoDigest: sql<string | null>`encode(sha256(${brandSettings.logo}), 'hex')`,
+      logoDigest: brandSettings.logoSha256,
       logoBytes: sql<number | null>`octet_length(${brandSettings.logo})`,
     })
     .from(brandSettings)
     .where(and(eq(brandSettings.companyId, companyId), eq(brandSettings.active, true)))
     .limit(1);
-  const version = row?.logoDigest ? await logoVersion(services.config.tokenSecret, companyId, row.logoDigest) : null;
+  const url = await logoUrlOf(services, companyId, row?.logoDigest ?? null);
   return {
     company_id: companyId,
     display_name: row?.displayName ?? null,
     accent_color: row?.accentColor ?? null,
     default_email_message: row?.defaultEmailMessage ?? null,
     language: isLanguage(row?.language) ? row.language : null,
-    logo:
-      version && row?.logoType
-        ? { type: row.logoType, url: logoUrl(services.config.baseUrl, companyId, version), bytes: Number(row.logoBytes) }
-        : null,
+    logo: url && row?.logoType ? { type: row.logoType, url, bytes: Number(row.logoBytes) } : null,
   };
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "brand_settings" ADD COLUMN "logo_sha256" text GENERATED ALWAYS AS (encode(sha256(logo), 'hex')) STORED;
