@@ -469,6 +469,29 @@ describe('the verification step', () => {
     expect(events).toContain('Verification code sent by text message to +44 *******789 (the provider did not confirm it)');
   });
 
+  it('tells, for an unconfirmed fifth code of the hour, the time the hourly limit allows the next, not a minute on', async () => {
+    const { witness } = await sendVerified();
+    for (let sent = 0; sent < 4; sent++) {
+      expect((await sendCode(witness.token)).status).toBe(303);
+      stack.clock.advance(MINUTE);
+    }
+    const box = stack.services.sms!;
+    const unanswered = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+    stack.services.sms = new TwilioSms({ accountSid: 'AC00000000000000000000000000000000', authToken: 'token', from: '+15005550006' }, { fetch: unanswered, timeoutMs: 20 });
+    try {
+      const fifth = await sendCode(witness.token);
+      expect(fifth.status).toBe(202);
+      // The notice's time and the step's own "next code" time agree: an hour after the first of the five.
+      const told = /has not arrived by <time datetime="([^"]+)"/.exec(fifth.body)?.[1];
+      const allowed = /You can ask for a new code at <time datetime="([^"]+)"/.exec(fifth.body)?.[1];
+      expect(told).toMatch(/^\d{4}-/);
+      expect(told).toBe(allowed);
+    } finally {
+      stack.services.sms = box;
+    }
+  });
+
   it.skipIf(!installed('pdftotext'))('records each code sent, each failed try and the verification on the certificate of completion', async () => {
     const { envelopeId, client, witness } = await sendVerified();
     const clientCookie = await verifyByEmail(client);

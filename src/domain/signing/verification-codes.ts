@@ -94,7 +94,8 @@ export async function sendVerificationCode(
   if (open.notNeeded) return open.notNeeded;
   const { link, now } = open;
   const { recipient, envelope } = link;
-  const waitUntil = nextSendAt(await recentCodes(services, recipient.id, now), now);
+  const earlier = await recentCodes(services, recipient.id, now);
+  const waitUntil = nextSendAt(earlier, now);
   if (waitUntil) return { kind: 'too_soon', nextSendAt: waitUntil };
 
   const code = sixDigitCode();
@@ -156,7 +157,9 @@ export async function sendVerificationCode(
     createdAt: now,
     ...signerAudit(recipient, who, { channel, to: destinationOf(recipient), code_id: id, ...(unconfirmed ? { unconfirmed: true } : {}) }),
   });
-  return unconfirmed ? { kind: 'unconfirmed', nextSendAt: new Date(now.getTime() + RESEND_AFTER_MS) } : { kind: 'sent' };
+  if (!unconfirmed) return { kind: 'sent' };
+  // When the next may be asked for, counting this one: a minute on, or an hour after the fifth last.
+  return { kind: 'unconfirmed', nextSendAt: nextSendAt([{ sentAt: now }, ...earlier], now)! };
 }
 
 async function deliver(services: Services, link: Link, code: string, codeId: string, language: Language): Promise<void> {

@@ -50,7 +50,7 @@ export async function recentCodes(services: Services, recipientId: string, now: 
 }
 
 /** When the next code may be sent (null: now): a minute after the last, and an hour after the fifth last. */
-export function nextSendAt(codes: CodeRow[], now: Date): Date | null {
+export function nextSendAt(codes: Pick<CodeRow, 'sentAt'>[], now: Date): Date | null {
   const times = codes.map((code) => code.sentAt.getTime()).filter((at) => at > now.getTime() - HOUR_MS);
   const next = Math.max(times[0] !== undefined ? times[0] + RESEND_AFTER_MS : 0, times.length >= SENDS_PER_HOUR ? times[SENDS_PER_HOUR - 1]! + HOUR_MS : 0);
   return next > now.getTime() ? new Date(next) : null;
