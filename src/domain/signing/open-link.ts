@@ -13,9 +13,10 @@ import { verificationGate } from './verification-gate.js';
 import type { SignerContext, SigningState } from './signing-state.js';
 
 /**
- * A signer opens their link (`head`: its first read, when the caller made it already). The first time they see the document (it is their turn; for a role
- * that asks for a code, once this browser entered it), the recipient is recorded as viewed, with an
- * audit row and an `envelope.viewed` event, in one batch; later opens record nothing more.
+ * A signer opens their link (`head`: its first read, when the caller made it already). The first
+ * time they see the document (it is their turn; for a role that asks for a code, once this browser
+ * entered it), the recipient is recorded as viewed, with an audit row and an `envelope.viewed`
+ * event, in one batch; later opens record nothing more.
  */
 export async function openSigningLink(services: Services, token: string, who: SignerContext, head?: Promise<LinkHead | null>): Promise<SigningState> {
   const link = await resolveLink(services, token, head);
