@@ -191,7 +191,9 @@ async function startDev(dir: string, seedPath: string): Promise<Running> {
       .toString()
       .split('\n')
       .filter((line) => !/^\[wrangler:info\] [A-Z]+ \/\S* \d{3}/.test(line) && !/^\[esign-api\] \{"request_id".*"status":[234]\d\d,/.test(line));
-    printed = (printed + lines.join('\n')).slice(-KEPT_OUTPUT_CHARS);
+    // The start-up lines name the admin token, a key and an access token: none of them goes to a log.
+    const masked = lines.join('\n').replace(/\b(?:adm|esk)_\w+|\beyJ[\w.-]+/g, '[secret]');
+    printed = (printed + masked).slice(-KEPT_OUTPUT_CHARS);
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
