@@ -386,10 +386,17 @@ export const webhookSubscriptions = pgTable(
     /** Set when the subscriber answered 410 Gone, or failed every attempt for too long: no more deliveries. */
     disabledAt: timestamp('disabled_at', { withTimezone: true, precision: 3 }),
     disabledReason: text('disabled_reason'),
+    /**
+     * The endpoint the URL names, as subscriptions are compared (webhook-target.ts, `endpointKey`): one
+     * live subscription per key in a company. Null on rows stored before it was kept; those are compared
+     * by their URL when a subscription is made.
+     */
+    endpoint: text('endpoint'),
   },
   (t) => [
     index('webhook_subscriptions_company').on(t.companyId, t.createdAt),
     uniqueIndex('webhook_subscriptions_url').on(t.companyId, t.url).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('webhook_subscriptions_endpoint').on(t.companyId, t.endpoint).where(sql`${t.deletedAt} is null`),
   ],
 );
 
@@ -479,7 +486,36 @@ export const webhookReplays = pgTable(
     progressedAt: timestamp('progressed_at', { withTimezone: true, precision: 3 }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
   },
-  (t) => [uniqueIndex('webhook_replays_running').on(t.subscriptionId).where(sql`${t.finishedAt} is null`)],
+  (t) => [
+    uniqueIndex('webhook_replays_running').on(t.subscriptionId).where(sql`${t.finishedAt} is null`),
+    // The company's replays of the last day, counted against its daily budget.
+    index('webhook_replays_company').on(t.companyId, t.createdAt),
+  ],
+);
+
+/**
+ * A redelivery (POST …/deliveries/{delivery_id}/redeliver) from when it is asked until its delivery
+ * ends: `id` is the new delivery's id. At most one is pending per subscription and event (the partial
+ * unique index), and the company's redeliveries of the last day are counted against its daily budget.
+ */
+export const webhookRedeliveries = pgTable(
+  'webhook_redeliveries',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: companyId(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    /** No foreign key: an event removed at 30 days must not take its redelivery out of the day's count. */
+    eventId: text('event_id').notNull(),
+    createdAt: createdAt(),
+    /** When its delivery ended (delivered, given up, or its subscription gone); null while it is pending. */
+    settledAt: timestamp('settled_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    uniqueIndex('webhook_redeliveries_pending').on(t.subscriptionId, t.eventId).where(sql`${t.settledAt} is null`),
+    index('webhook_redeliveries_company').on(t.companyId, t.createdAt),
+  ],
 );
 
 /** A send's first answer, replayed for a retried request with the same `Idempotency-Key`. */
