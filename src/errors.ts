@@ -32,6 +32,8 @@ export type ErrorCode =
   /** A webhook's download link past its 24 hours. */
   | 'download_link_expired'
   | 'contact_exists'
+  /** The company keeps the most contacts it may (CONTACTS_PER_COMPANY). */
+  | 'contact_limit_reached'
   | 'idempotency_key_reused'
   | 'idempotency_request_in_progress'
   | 'payload_too_large'

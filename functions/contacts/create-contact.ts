@@ -14,7 +14,7 @@ export const route = endpointRoute({
   request: { body: jsonBody(NewContact) },
   responses: {
     201: jsonContent(ContactRecord, 'The new contact.'),
-    ...errorResponses(...authErrors, 'validation_failed', 'contact_exists', 'payload_too_large'),
+    ...errorResponses(...authErrors, 'validation_failed', 'contact_exists', 'contact_limit_reached', 'payload_too_large'),
   },
 });
 

@@ -29,6 +29,7 @@ export const errorStatus = {
   document_not_found: 404,
   download_link_expired: 410,
   contact_exists: 409,
+  contact_limit_reached: 422,
   idempotency_key_reused: 422,
   idempotency_request_in_progress: 409,
   payload_too_large: 413,

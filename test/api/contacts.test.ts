@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTACTS_PER_COMPANY } from '../../src/domain/contacts/create-contact.js';
 import { call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, type TestCompany } from '../support/factories.js';
 import { openStack, type TestStack } from '../support/stack.js';
@@ -88,6 +90,45 @@ describe('POST /v1/contacts', () => {
   it('lets a member create contacts', async () => {
     const member = await addKeyHolder(stack, company.id, { role: 'member' });
     expect((await create(newContact(), member.token)).status).toBe(201);
+  });
+});
+
+describe('the bound on a company\'s contacts', () => {
+  /** Fills the company's address book up to `held` contacts in one statement, as many creates would. */
+  const fill = (companyId: string, held: number) =>
+    stack.services.database.db.execute(
+      sql`insert into contacts (company_id, name, email, created_at) select ${companyId}::uuid, 'Filler', 'filler' || n || '@example.test', now() from generate_series(1, ${held}) as n`,
+    );
+  const total = async (token: string) => (await call(stack, 'GET', '/v1/contacts?per_page=1', { token })).body.pagination.total;
+
+  it(`takes the ${CONTACTS_PER_COMPANY}th contact and refuses the next with 422 contact_limit_reached, storing nothing`, async () => {
+    const company = await createTestCompany(stack);
+    await fill(company.id, CONTACTS_PER_COMPANY - 1);
+    const create = (body: unknown) => call(stack, 'POST', '/v1/contacts', { token: company.owner.token, body });
+    expect((await create(newContact())).status).toBe(201);
+    const refused = await create(newContact());
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toEqual({
+      code: 'contact_limit_reached',
+      message: expect.any(String),
+      details: { limit: CONTACTS_PER_COMPANY, contacts: CONTACTS_PER_COMPANY },
+    });
+    expect(await total(company.owner.token)).toBe(CONTACTS_PER_COMPANY);
+    // A duplicate is still told apart from the bound.
+    expect(errorCode(await create({ name: 'F', email: 'FILLER1@example.test' }))).toBe('contact_exists');
+    // Another company is not held by this one's bound.
+    const other = await createTestCompany(stack);
+    expect((await call(stack, 'POST', '/v1/contacts', { token: other.owner.token, body: newContact() })).status).toBe(201);
+  });
+
+  it('gives exactly one 201 to creates made at once for the last place', async () => {
+    const company = await createTestCompany(stack);
+    await fill(company.id, CONTACTS_PER_COMPANY - 1);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => call(stack, 'POST', '/v1/contacts', { token: company.owner.token, body: newContact() })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422, 422, 422, 422, 422]);
+    expect(await total(company.owner.token)).toBe(CONTACTS_PER_COMPANY);
   });
 });
 

@@ -1425,7 +1425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation_failed` */
+            /** @description `validation_failed`, `contact_limit_reached` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1434,7 +1434,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "validation_failed";
+                            code: "validation_failed" | "contact_limit_reached";
                             message: string;
                             details: {
                                 [key: string]: unknown;
