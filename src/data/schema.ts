@@ -41,6 +41,11 @@ export const companies = pgTable('companies', {
   name: text('name').notNull(),
   /** The plan's API signature requests for one calendar month (UTC). */
   apiSignatureRequestsPerPeriod: integer('api_signature_requests_per_period').notNull(),
+  /**
+   * The countries (ISO 3166-1 alpha-2, as the numbering plans name them) whose numbers may get a
+   * verification code by text message; null allows every country. Set through the admin API.
+   */
+  textMessageCountries: text('text_message_countries').array(),
   createdAt: createdAt(),
 });
 
@@ -342,8 +347,14 @@ export const verificationCodes = pgTable(
     /** Tries made at this code, right or wrong: five at most, then it is dead. */
     attempts: integer('attempts').notNull().default(0),
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+    /** The number a text message went to, in E.164 (null for e-mail): the limits per number count it. */
+    destination: text('destination'),
   },
-  (t) => [index('verification_codes_recipient').on(t.recipientId, t.sentAt)],
+  (t) => [
+    index('verification_codes_recipient').on(t.recipientId, t.sentAt),
+    // The limits on text messages count a company's texts of the last day, by number and by envelope.
+    index('verification_codes_company_texts').on(t.companyId, t.channel, t.sentAt),
+  ],
 );
 
 /** Append-only trail of what happened, written in the same transaction as the change it records. */
