@@ -4,12 +4,13 @@
  * because it is a document that can carry script and links, and everything else because mail
  * clients do not all show it.
  *
- * A PNG is decoded under a budget and encoded again by the service (`drawn-png.ts`), so the file
- * kept is one the service made, without ancillary chunks (metadata, ICC profiles). A JPEG is not
- * decoded here (no decoder is part of the service): its segments are walked, its frame header must
- * name a baseline or progressive image of one or three components within the pixel bounds, and the
- * file must end where its scan ends.
+ * Either is decoded under a budget and encoded again by the service, so the file kept is one the
+ * service made, in the type it came in: a PNG without ancillary chunks (`drawn-png.ts`), a JPEG
+ * without comments, application segments or anything after its end (`drawn-jpeg.ts`). Before a
+ * JPEG is decoded its segments are walked: one frame header naming a baseline or progressive image
+ * of one or three components within the pixel bounds, and a bounded number of scans.
  */
+import { redrawJpeg } from './drawn-jpeg.js';
 import { redrawPng } from './drawn-png.js';
 import { pngChunks } from './png-chunks.js';
 
@@ -57,40 +58,79 @@ const SHOWN_FRAMES = new Set([0xc0, 0xc1, 0xc2]);
 /** Every other start-of-frame marker: lossless, hierarchical or arithmetic coding. */
 const OTHER_FRAMES = new Set([0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 
+/**
+ * Scans a JPEG may have. An encoder writes one, or about ten for a progressive image; each scan is
+ * a pass over the whole image, so a small file of thousands of nearly empty scans would take the
+ * decoder seconds.
+ */
+export const MAX_JPEG_SCANS = 64;
+
+const unreadableJpeg: LogoRefusal = { refused: 'The logo is not a readable JPEG.' };
+
 function checkJpeg(bytes: Uint8Array): CheckedLogo | LogoRefusal {
-  const unreadable = { refused: 'The logo is not a readable JPEG.' };
-  if (bytes[2] !== 0xff) return unreadable;
+  const walked = walkJpeg(bytes);
+  if ('refused' in walked) return walked;
+  // Only the image goes to the decoder: whatever follows its end is dropped with the rest.
+  const drawn = redrawJpeg(bytes.subarray(0, walked.end), walked.frame);
+  if (!drawn) return unreadableJpeg;
+  return { type: 'image/jpeg', bytes: drawn.jpeg, width: drawn.width, height: drawn.height };
+}
+
+/** The frame and where the image ends (after EOI), read from the segments, or why the file is refused. */
+function walkJpeg(bytes: Uint8Array): { frame: { width: number; height: number }; end: number } | LogoRefusal {
+  if (bytes[2] !== 0xff) return unreadableJpeg;
   let frame: { width: number; height: number } | null = null;
+  let scans = 0;
   let at = 2;
-  // The header segments, up to the first scan: each is a marker and, but for a few, a length.
+  // Each segment is a marker and, but for a few, a length; a scan's coded data follows its header.
   for (;;) {
-    if (at + 4 > bytes.length || bytes[at] !== 0xff) return unreadable;
+    if (at + 2 > bytes.length || bytes[at] !== 0xff) return unreadableJpeg;
     const marker = bytes[at + 1]!;
     if (marker === 0xff) {
       at += 1; // fill byte
       continue;
     }
-    if (marker === 0xd8 || marker === 0xd9 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) return unreadable;
+    if (marker === 0xd9) return frame && scans > 0 ? { frame, end: at + 2 } : unreadableJpeg;
+    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01 || marker === 0x00 || at + 4 > bytes.length) return unreadableJpeg;
     const length = (bytes[at + 2]! << 8) | bytes[at + 3]!;
-    if (length < 2 || at + 2 + length > bytes.length) return unreadable;
+    if (length < 2 || at + 2 + length > bytes.length) return unreadableJpeg;
     if (OTHER_FRAMES.has(marker)) return { refused: 'This kind of JPEG (lossless, hierarchical or arithmetic-coded) is not taken: save it as a baseline or progressive JPEG.' };
     if (SHOWN_FRAMES.has(marker)) {
-      if (frame || length < 8) return unreadable;
+      if (frame || length < 8) return unreadableJpeg;
       const height = (bytes[at + 5]! << 8) | bytes[at + 6]!;
       const width = (bytes[at + 7]! << 8) | bytes[at + 8]!;
       const components = bytes[at + 9]!;
-      if (bytes[at + 4] !== 8 || width === 0 || height === 0 || length !== 8 + 3 * components) return unreadable;
+      if (bytes[at + 4] !== 8 || width === 0 || height === 0 || length !== 8 + 3 * components) return unreadableJpeg;
       if (components !== 1 && components !== 3) return { refused: 'Only greyscale or colour (YCbCr) JPEGs are taken, not CMYK.' };
+      // The bound is checked before anything is decoded.
       const tooLarge = sideRefusal(width, height);
       if (tooLarge) return tooLarge;
       frame = { width, height };
     }
     at += 2 + length;
-    if (marker === 0xda) break;
+    if (marker === 0xda) {
+      if (!frame) return unreadableJpeg;
+      scans += 1;
+      if (scans > MAX_JPEG_SCANS) return { refused: `The logo is a JPEG of more than ${MAX_JPEG_SCANS} scans: save it again as a baseline or progressive JPEG.` };
+      at = endOfScan(bytes, at);
+    }
   }
-  // The scan data runs to the end; the file ends with EOI, as every encoder writes it.
-  if (!frame || bytes[bytes.length - 2] !== 0xff || bytes[bytes.length - 1] !== 0xd9 || at > bytes.length - 2) return unreadable;
-  return { type: 'image/jpeg', bytes, ...frame };
+}
+
+/**
+ * Where a scan's coded data, from `at`, ends: at the first marker that is not a restart. In coded
+ * data 0xFF is followed by 0x00 (a data byte) or starts a marker, so nothing else is mistaken for one.
+ */
+function endOfScan(bytes: Uint8Array, from: number): number {
+  let at = from;
+  for (;;) {
+    at = bytes.indexOf(0xff, at);
+    if (at < 0 || at + 1 >= bytes.length) return bytes.length;
+    const next = bytes[at + 1]!;
+    if (next === 0x00 || (next >= 0xd0 && next <= 0xd7)) at += 2;
+    else if (next === 0xff) at += 1;
+    else return at;
+  }
 }
 
 /** `<svg`, `<?xml`, `<!DOCTYPE` or any other markup, after an optional byte-order mark and white space. */
