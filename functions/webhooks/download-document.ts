@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { downloadDocument } from '../../src/domain/webhooks/document-link.js';
+import { documentNotFound, downloadDocument } from '../../src/domain/webhooks/document-link.js';
 import { clientIpOf } from '../../src/http/client-ip.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses } from '../../src/http/openapi-helpers.js';
@@ -7,10 +7,12 @@ import { countRequest } from '../../src/http/rate-limit.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 
 // Loose on purpose: a link that is cut or altered is `document_not_found`, never a validation error
-// that would tell which part is wrong.
+// that would tell which part is wrong. A part given twice reaches the handler (as an empty text, which
+// no genuine link has), and the handler refuses any parameter given twice.
+const linkPart = z.preprocess((value) => (Array.isArray(value) ? '' : value), z.string().optional());
 const LinkQuery = z.object({
-  expires: z.string().optional().openapi({ param: { name: 'expires', in: 'query' }, description: 'Unix seconds, as the link gives it.' }),
-  sig: z.string().optional().openapi({ param: { name: 'sig', in: 'query' }, description: 'The link’s signature, as the link gives it.' }),
+  expires: linkPart.openapi({ param: { name: 'expires', in: 'query' }, description: 'Unix seconds, as the link gives it.' }),
+  sig: linkPart.openapi({ param: { name: 'sig', in: 'query' }, description: 'The link’s signature, as the link gives it.' }),
 });
 
 export const route = endpointRoute({
@@ -33,6 +35,8 @@ export const route = endpointRoute({
 });
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
+  // The link made has each parameter once: one given twice is an altered link, whichever copy is genuine.
+  if (Object.values(c.req.queries()).some((values) => values.length > 1)) throw documentNotFound();
   const document = await downloadDocument(c.get('services'), c.req.valid('param').envelope_id, c.req.valid('query'));
   return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
     'Content-Type': 'application/pdf',

@@ -555,6 +555,12 @@ describe('the download link of envelope.document_ready', () => {
       `/v1/documents/${envelopeId}?expires=${expires}`,
       `/v1/documents/${envelopeId}`,
       link.replace(envelopeId, 'env_nope'),
+      // A part given twice, even the same value again: which copy counts would be the reader's guess.
+      `${link}&expires=${expires}`,
+      `${link}&sig=${sig}`,
+      `${link}&expires=${expires + 3600}&sig=${sig}`,
+      `/v1/documents/${envelopeId}?sig=${sig}&expires=${expires}&expires=${expires}`,
+      `${link}&ref=mail&ref=mail`,
     ];
     for (const path of bent) {
       const refused = await download(path);
