@@ -2,8 +2,13 @@ import { z } from '@hono/zod-openapi';
 import { auditTrail } from '../../src/domain/envelopes/envelope-record.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
-import { timestamp } from '../../src/http/schemas.js';
+import { paginationQuery, paginationSchema, timestamp } from '../../src/http/schemas.js';
 import { adminSecurity } from './admin-schemas.js';
+
+/** A whole ordinary trail fits one page of the default size; the bound is the lists' own, 100. */
+const auditPageQuery = paginationQuery.extend({
+  per_page: z.coerce.number().int().min(1).max(100).default(100).openapi({ param: { name: 'per_page', in: 'query' }, example: 100 }),
+});
 
 const AuditTrail = z
   .object({
@@ -18,19 +23,27 @@ const AuditTrail = z
         at: timestamp,
       }),
     ),
+    pagination: paginationSchema,
   })
   .openapi('AuditTrail');
 
 export const route = endpointRoute({
   operationId: 'adminGetEnvelopeAudit',
   tags: ['Admin'],
-  summary: 'The audit trail of an envelope, oldest first',
+  summary: 'The audit trail of an envelope, oldest first, page by page',
   security: adminSecurity,
-  request: { params: z.object({ id: z.string() }) },
+  request: { params: z.object({ id: z.string() }), query: auditPageQuery },
   responses: {
-    200: jsonContent(AuditTrail, 'Every event of the envelope: sent, e-mailed, viewed, consented, signed, declined, voided, expired, completed.', false),
-    ...errorResponses('unauthorized', 'envelope_not_found'),
+    200: jsonContent(
+      AuditTrail,
+      'One page of the events of the envelope, oldest first: sent, e-mailed, viewed, consented, signed, declined, voided, expired, completed. Past the first ten of a kind, a recipient\'s repeated events (failed tries at a code, codes sent, verifications) are counted on one `recipient.repeated` event.',
+      false,
+    ),
+    ...errorResponses('unauthorized', 'envelope_not_found', 'validation_failed'),
   },
 });
 
-export const handler: EndpointHandler<typeof route> = async (c) => c.json(await auditTrail(c.get('services'), c.req.valid('param').id), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => {
+  const { page, per_page } = c.req.valid('query');
+  return c.json(await auditTrail(c.get('services'), c.req.valid('param').id, page, per_page), 200);
+};

@@ -6,9 +6,10 @@ import type { Db, Statement } from './database.js';
  * An insert that happens only if `condition` holds when the batch reaches it: the records of a
  * conditional state change (its audit row, event and outbox rows) go in the same batch as the
  * change, and are skipped when the change did not happen. Batches allow no reads in between, so
- * the condition is checked by the database. A row whose id already exists is left as it is.
+ * the condition is checked by the database. A row whose id already exists is left as it is, unless
+ * `onConflict` says otherwise (`on conflict (id) do update …`, for a row kept up to date).
  */
-export function insertWhen<T extends PgTable>(q: Db, table: T, values: T['$inferInsert'], condition: SQL): Statement {
+export function insertWhen<T extends PgTable>(q: Db, table: T, values: T['$inferInsert'], condition: SQL, onConflict: SQL = sql`on conflict do nothing`): Statement {
   const columns = getTableColumns(table);
   const given = Object.entries(values as Record<string, unknown>).filter(([, value]) => value !== undefined);
   const names = given.map(([key]) => sql.identifier(columns[key]!.name));
@@ -17,5 +18,5 @@ export function insertWhen<T extends PgTable>(q: Db, table: T, values: T['$infer
     const column = columns[key]!;
     return value === null ? sql`null` : sql`${column.mapToDriverValue(value)}::${sql.raw(column.getSQLType())}`;
   });
-  return q.execute(sql`insert into ${table} (${sql.join(names, sql`, `)}) select ${sql.join(selected, sql`, `)} where ${condition} on conflict do nothing`);
+  return q.execute(sql`insert into ${table} (${sql.join(names, sql`, `)}) select ${sql.join(selected, sql`, `)} where ${condition} ${onConflict}`);
 }

@@ -1,8 +1,9 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { auditEvents, envelopes } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
+import { pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import { fileNameOf } from '../signing/signing-document.js';
 import { envelopeNotFound } from './get-signing-links.js';
 
@@ -22,24 +23,38 @@ export async function finishedDocument(services: Services, envelopeId: string): 
   return { bytes: row.bytes, fileName: fileNameOf(row.title, '-signed'), sha256: row.sha256 };
 }
 
-/** The audit trail of an envelope, oldest first, as JSON for the operator. */
-export async function auditTrail(services: Services, envelopeId: string) {
+/**
+ * One page of an envelope's audit trail, oldest first, as JSON for the operator. Paginated, as no
+ * answer may grow with what strangers repeat: an envelope whose trail an older version let grow
+ * one row a failed try is still read whole, page by page.
+ */
+export async function auditTrail(services: Services, envelopeId: string, page: number, perPage: number) {
   if (!isEnvelopeId(envelopeId)) throw envelopeNotFound(envelopeId);
   const { db } = services.database;
-  const [[envelope], trail] = await Promise.all([
+  const ofEnvelope = eq(auditEvents.envelopeId, envelopeId);
+  const [[envelope], rows] = await Promise.all([
     db.select({ status: envelopes.status }).from(envelopes).where(eq(envelopes.id, envelopeId)).limit(1),
-    db.select().from(auditEvents).where(eq(auditEvents.envelopeId, envelopeId)).orderBy(asc(auditEvents.createdAt)),
+    db
+      .select({ entry: auditEvents, total: totalOfAll() })
+      .from(auditEvents)
+      .where(ofEnvelope)
+      .orderBy(asc(auditEvents.createdAt), asc(auditEvents.id))
+      .limit(perPage)
+      .offset(pageOffset(page, perPage)),
   ]);
   if (!envelope) throw envelopeNotFound(envelopeId);
-  return {
-    envelope_id: envelopeId,
-    status: envelope.status,
-    events: trail.map((entry) => ({
+  const { data, pagination } = await pageWithTotal(
+    rows,
+    ({ entry }) => ({
       id: entry.id,
       kind: entry.kind,
       actor: { type: entry.actorType, id: entry.actorId },
       data: entry.data,
       at: entry.createdAt.toISOString(),
-    })),
-  };
+    }),
+    page,
+    perPage,
+    () => db.select({ total: count() }).from(auditEvents).where(ofEnvelope),
+  );
+  return { envelope_id: envelopeId, status: envelope.status, events: data, pagination };
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { auditEvents, envelopeFields, envelopes, recipients, templateDocuments } from '../../data/schema.js';
+import { envelopeFields, envelopes, recipients, templateDocuments } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
@@ -8,6 +8,7 @@ import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/rec
 import { brandLook } from '../companies/brand-look.js';
 import { eventData } from '../webhooks/event-data.js';
 import { certificateTrail, consentSection, consentsGiven } from './certificate-trail.js';
+import { boundedTrail } from './repeated-events.js';
 import { fileNameOf } from './signing-document.js';
 import { consent } from './signing-state.js';
 import { signingTopics } from './signing-topics.js';
@@ -44,7 +45,8 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     db.select({ bytes: templateDocuments.content, sha256: templateDocuments.sha256 }).from(templateDocuments).where(and(eq(templateDocuments.templateId, envelope.templateId), scoped(templateDocuments))).limit(1),
     db.select().from(recipients).where(and(eq(recipients.envelopeId, envelopeId), scoped(recipients))).orderBy(asc(recipients.order), asc(recipients.position)),
     db.select().from(envelopeFields).where(and(eq(envelopeFields.envelopeId, envelopeId), scoped(envelopeFields))),
-    db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, envelopeId), scoped(auditEvents))).orderBy(asc(auditEvents.createdAt)),
+    // Read bounded: however many tries a stranger made, the certificate and its job stay small.
+    boundedTrail(services, envelopeId, envelope.companyId),
     // The name the signers met on the page and in the e-mails, so the certificate names the same sender.
     brandLook(services, envelope.companyId),
   ]);

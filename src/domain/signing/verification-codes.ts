@@ -20,6 +20,7 @@ import type { Letter } from '../emails/letter.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
 import { linkState } from './link-state.js';
 import { type Link, type LinkHead, resolveLink } from './resolve-link.js';
+import { recordRepeatable } from './repeated-events.js';
 import { signerAudit } from './signer-audit.js';
 import type { SignerContext, SigningState } from './signing-state.js';
 import {
@@ -222,8 +223,18 @@ export async function checkVerificationCode(
     createdAt: now,
     ...signerAudit(recipient, who, { channel: newest.channel, code_id: newest.id, ...extra }),
   });
+  // A failed try is counted past the first few rows (repeated-events.ts): tries at a dead code cost
+  // nothing, and must not grow the trail. They lock nobody out beyond the code's own rules (five
+  // tries a code, five codes an hour): a lock-out on failures would let whoever holds the link keep
+  // the signer from signing at all, and those rules already leave a guess one chance in 40,000 an hour.
+  const failed = async (extra: Record<string, unknown>) => {
+    const record = await recordRepeatable(recipient.id, audit('recipient.code_failed', extra));
+    await services.database.atomic(record).catch((err: unknown) => {
+      throw signingWriteFailed(err);
+    });
+  };
   const refused = async (reason: 'expired' | 'dead') => {
-    await db.insert(auditEvents).values(audit('recipient.code_failed', { reason }));
+    await failed({ reason });
     return { kind: reason } as const;
   };
   if (!liveCode(codes, now)) return refused(newest.attempts >= CODE_TRIES ? 'dead' : 'expired');
@@ -238,13 +249,15 @@ export async function checkVerificationCode(
 
   const right = timingSafeEqual(await codeHash(services.config.tokenSecret, recipient.id, presented), newest.codeHash);
   if (!right) {
-    await db.insert(auditEvents).values(audit('recipient.code_failed', { reason: 'wrong', attempt: counted.attempts, of: CODE_TRIES }));
+    await failed({ reason: 'wrong', attempt: counted.attempts, of: CODE_TRIES });
     return { kind: 'wrong', triesLeft: CODE_TRIES - counted.attempts };
   }
+  // Each verification takes a code of its own, but codes go on being sent while the envelope is out.
+  const verified = await recordRepeatable(recipient.id, audit('recipient.verified', { to: destinationOf(recipient) }));
   await services.database
     .atomic((q) => [
       q.update(verificationCodes).set({ usedAt: now }).where(and(eq(verificationCodes.id, newest.id), isNull(verificationCodes.usedAt))),
-      q.insert(auditEvents).values(audit('recipient.verified', { to: destinationOf(recipient) })),
+      ...verified(q),
     ])
     .catch((err: unknown) => {
       throw signingWriteFailed(err);
