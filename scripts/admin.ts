@@ -22,6 +22,9 @@ Commands:
   get-embedding  --company ID
   set-embedding  --company ID --origins https://app.example.com[,https://…]
                  (the origins whose pages may frame the signing pages; replaces the list, --origins '' allows none)
+  get-text-messages --company ID
+  set-text-messages --company ID --countries GB,IE|all
+                 (the countries whose mobile numbers may get a code by text message; all: every one, '' none)
   create-key     --company ID --owner EMAIL --scopes a,b,c [--name N]
   rotate-key     KEY_ID
   revoke-key     KEY_ID
@@ -103,6 +106,12 @@ const commands: Record<string, (options: Options, args: string[]) => Call | Prom
     if (typeof o.origins !== 'string') throw new UsageError("--origins is required (--origins '' allows no frame).");
     const origins = o.origins.split(',').map((origin) => origin.trim()).filter(Boolean);
     return { method: 'PUT', path: `/admin/v1/companies/${segment(required(o, 'company'))}/embedding`, body: { allowed_origins: origins } };
+  },
+  'get-text-messages': (o) => ({ method: 'GET', path: `/admin/v1/companies/${segment(required(o, 'company'))}/text-messages` }),
+  'set-text-messages': (o) => {
+    if (typeof o.countries !== 'string') throw new UsageError("--countries is required (--countries all allows every country, --countries '' none).");
+    const countries = o.countries.trim() === 'all' ? null : o.countries.split(',').map((country) => country.trim()).filter(Boolean);
+    return { method: 'PUT', path: `/admin/v1/companies/${segment(required(o, 'company'))}/text-messages`, body: { allowed_countries: countries } };
   },
   'create-key': (o) => ({
     method: 'POST',

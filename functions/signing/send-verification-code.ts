@@ -2,7 +2,9 @@
  * POST /sign/{token}/code: sends the signer a new code (`form_token`, `lang`). Sent: 303 to the
  * page, which asks for it. Too soon: the page again saying when, 429. The provider refused: the
  * page again saying so, 503 (nothing counted against the limits). The provider did not answer:
- * the page asking for the code, which may still arrive, and saying when to ask again, 202.
+ * the page asking for the code, which may still arrive, and saying when to ask again, 202. The
+ * signer's number can get no text message (not a mobile number, or of a country the company does
+ * not allow): the page again saying to ask the sender, 422.
  */
 import type { Context } from 'hono';
 import { sendVerificationCode } from '../../src/domain/signing/verification-codes.js';
@@ -38,5 +40,7 @@ export async function sendVerificationCodeHandler(c: Context<AppEnv>): Promise<R
       return respondWithState(c, token, await openSigningLink(services, token, signer), { problems: [], verification: { kind: 'unconfirmed', at: outcome.nextSendAt, status: 202 } }, language);
     case 'not_sent':
       return respondWithState(c, token, await openSigningLink(services, token, signer), { problems: [], verification: { kind: 'not_sent', status: 503 } }, language);
+    case 'number_refused':
+      return respondWithState(c, token, await openSigningLink(services, token, signer), { problems: [], verification: { kind: 'number_refused', status: 422 } }, language);
   }
 }

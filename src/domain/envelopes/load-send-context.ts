@@ -53,7 +53,7 @@ export async function loadSendContext(
     roles: company?.roles ?? [],
     documentSha256: company?.documentSha256 ?? undefined,
     sender,
-    company: company && { allowance: company.allowance, defaultEmailMessage: company.defaultEmailMessage },
+    company: company && { allowance: company.allowance, defaultEmailMessage: company.defaultEmailMessage, textMessageCountries: company.textMessageCountries },
     earlier,
   };
 }
@@ -66,7 +66,7 @@ function companyAndTemplate(db: Db) {
   return query;
 }
 
-/** The company's allowance and brand, with the template, its roles and its document's hash (null when not the company's). */
+/** The company's allowance, brand and text-message countries, with the template, its roles and its document's hash (null when not the company's). */
 function prepareCompanyAndTemplate(db: Db) {
   const [companyId, templateId] = [sql.placeholder('companyId'), sql.placeholder('templateId')];
   const ofThisCompany = sql`(select t.id from templates t where t.id = ${templateId}::uuid and t.company_id = ${companyId}::uuid)`;
@@ -74,6 +74,7 @@ function prepareCompanyAndTemplate(db: Db) {
     .select({
       allowance: companies.apiSignatureRequestsPerPeriod,
       defaultEmailMessage: brandSettings.defaultEmailMessage,
+      textMessageCountries: companies.textMessageCountries,
       template: sql<SendTemplate | null>`(
         select json_build_object('id', t.id, 'name', t.name, 'emailSubject', t.email_subject, 'emailMessage', t.email_message,
           'expiryDays', t.expiry_days, 'reminders', t.reminders, 'signingOrder', t.signing_order, 'shareSigningLinks', t.share_signing_links)

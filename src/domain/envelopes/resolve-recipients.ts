@@ -36,7 +36,11 @@ export function duplicateRoleIssues(recipients: RecipientInput[]): Issue[] {
   return issues;
 }
 
-export function resolveRecipients(roles: Role[], supplied: RecipientInput[]): EnvelopeRecipient[] {
+/**
+ * `textMessageCountries`: the countries whose numbers the company's codes may be texted to (null:
+ * every one); a number of another is refused with the send.
+ */
+export function resolveRecipients(roles: Role[], supplied: RecipientInput[], textMessageCountries: readonly string[] | null = null): EnvelopeRecipient[] {
   const unlocked = roles.filter((role) => !role.locked);
   const byName = new Map(roles.map((role) => [role.name, role]));
   const unknown = supplied
@@ -72,7 +76,7 @@ export function resolveRecipients(roles: Role[], supplied: RecipientInput[]): En
       position,
       name: recipient.name,
       email: recipient.email,
-      contactNumber: contactNumberFor(position, verification, recipient.contact_number, numberIssues),
+      contactNumber: contactNumberFor(position, verification, recipient.contact_number, numberIssues, textMessageCountries),
       verification,
     };
   });

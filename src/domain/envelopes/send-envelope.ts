@@ -168,7 +168,7 @@ function validate(principal: Principal, request: SendRequest, context: SendConte
   if (duplicates.length > 0) throw validationFailed(duplicates, 'Each role may have one recipient only.');
   const { template, company, documentSha256 } = context;
   if (!template || !documentSha256 || !company) throw templateNotFound(request.template_id);
-  const envelopeRecipients = resolveRecipients(context.roles, request.recipients);
+  const envelopeRecipients = resolveRecipients(context.roles, request.recipients, company.textMessageCountries);
   if (!can.textMessages) refuseTextMessageRoles(request, envelopeRecipients);
   const sender = request.sender_email ? context.sender : principal.owner;
   if (!sender?.active || !sender.esignSeat) {

@@ -7,7 +7,7 @@
  */
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { insertWhen } from '../../data/insert-when.js';
-import { auditEvents, recipients, verificationCodes } from '../../data/schema.js';
+import { auditEvents, companies, recipients, verificationCodes } from '../../data/schema.js';
 import { type Language, messagesFor } from '../../i18n/index.js';
 import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
 import { logError } from '../../lib/log-error.js';
@@ -22,6 +22,8 @@ import { linkState } from './link-state.js';
 import { type Link, type LinkHead, resolveLink } from './resolve-link.js';
 import { recordRepeatable } from './repeated-events.js';
 import { signerAudit } from './signer-audit.js';
+import { codeTextMessage } from './code-text-message.js';
+import { textMessageScope, textMessagesFreeAt, withinTextMessageLimits } from './text-message-limits.js';
 import type { SignerContext, SigningState } from './signing-state.js';
 import {
   CODE_LIFETIME_MS,
@@ -60,7 +62,9 @@ export type CodeSendOutcome =
   | { kind: 'unconfirmed'; nextSendAt: Date }
   | { kind: 'too_soon'; nextSendAt: Date }
   /** The provider did not take it; nothing counts against the limits. */
-  | { kind: 'not_sent' };
+  | { kind: 'not_sent' }
+  /** The recipient's number can get no text message (no mobile number, or of a country the company does not allow). */
+  | { kind: 'number_refused' };
 
 /**
  * The link a code is asked for, when its signer still has to enter one: otherwise the state its
@@ -95,21 +99,25 @@ export async function sendVerificationCode(
   if (open.notNeeded) return open.notNeeded;
   const { link, now } = open;
   const { recipient, envelope } = link;
-  const earlier = await recentCodes(services, recipient.id, now);
+  const channel = channelOf(recipient);
+  const [earlier, texted] = await Promise.all([recentCodes(services, recipient.id, now), channel === 'sms' ? textMessageScope(services, link) : null]);
+  if (texted && 'problem' in texted) return { kind: 'number_refused' };
   const waitUntil = nextSendAt(earlier, now);
   if (waitUntil) return { kind: 'too_soon', nextSendAt: waitUntil };
 
   const code = sixDigitCode();
   const hash = await codeHash(services.config.tokenSecret, recipient.id, code);
   const id = crypto.randomUUID();
-  const channel = channelOf(recipient);
   const at = (ms: number) => sql`${new Date(now.getTime() - ms).toISOString()}::timestamptz`;
-  const withinLimits = sql`not exists (select 1 from ${verificationCodes} where ${verificationCodes.recipientId} = ${recipient.id} and ${verificationCodes.sentAt} > ${at(RESEND_AFTER_MS)})
+  const withinLinkLimits = sql`not exists (select 1 from ${verificationCodes} where ${verificationCodes.recipientId} = ${recipient.id} and ${verificationCodes.sentAt} > ${at(RESEND_AFTER_MS)})
     and (select count(*) from ${verificationCodes} where ${verificationCodes.recipientId} = ${recipient.id} and ${verificationCodes.sentAt} > ${at(HOUR_MS)}) < ${SENDS_PER_HOUR}`;
+  const withinLimits = texted ? sql`${withinLinkLimits} and ${withinTextMessageLimits(texted, now)}` : withinLinkLimits;
   await services.database
     .atomic((q) => [
       // The lock: a second send for this recipient waits here, then sees the first's code.
       q.update(recipients).set({ status: sql`${recipients.status}` }).where(eq(recipients.id, recipient.id)),
+      // A text waits for the company's other texts too: the limits per number and company count them.
+      ...(texted ? [q.update(companies).set({ id: sql`${companies.id}` }).where(eq(companies.id, envelope.companyId))] : []),
       insertWhen(
         q,
         verificationCodes,
@@ -123,6 +131,7 @@ export async function sendVerificationCode(
           sentAt: now,
           expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS),
           attempts: 0,
+          destination: texted?.number ?? null,
         },
         withinLimits,
       ),
@@ -133,13 +142,13 @@ export async function sendVerificationCode(
   const { db } = services.database;
   const [claimed] = await db.select({ id: verificationCodes.id }).from(verificationCodes).where(eq(verificationCodes.id, id)).limit(1);
   if (!claimed) {
-    const again = nextSendAt(await recentCodes(services, recipient.id, now), now);
+    const again = nextSendAt(await recentCodes(services, recipient.id, now), now) ?? (texted && (await textMessagesFreeAt(services, texted, now)));
     return again ? { kind: 'too_soon', nextSendAt: again } : { kind: 'not_sent' };
   }
 
   let unconfirmed = false;
   try {
-    await deliver(services, link, code, id, language);
+    await deliver(services, link, code, id, language, texted?.number);
   } catch (err) {
     // Told without the code: the error names the provider's answer only.
     logError(`a verification code could not be sent by ${channel}`, err);
@@ -163,16 +172,17 @@ export async function sendVerificationCode(
   return { kind: 'unconfirmed', nextSendAt: nextSendAt([{ sentAt: now }, ...earlier], now)! };
 }
 
-async function deliver(services: Services, link: Link, code: string, codeId: string, language: Language): Promise<void> {
+/** `number`: the checked E.164 of a text message; an e-mail when none. */
+async function deliver(services: Services, link: Link, code: string, codeId: string, language: Language, number?: string): Promise<void> {
   const { recipient, envelope } = link;
   const m = messagesFor(language);
   const look = await brandLook(services, envelope.companyId);
-  const values = { code, title: asSingleLine(envelope.title), from: look.displayName, minutes: CODE_LIFETIME_MS / 60_000 };
-  if (channelOf(recipient) === 'sms') {
+  if (number) {
     if (!services.sms) throw new Error('No text-message sender is configured.');
-    await services.sms.send({ to: recipient.contactNumber ?? '', body: m.text('sms.code', values), tags: { envelope_id: envelope.id, recipient_id: recipient.id, kind: 'verification_code' } });
+    await services.sms.send({ to: number, body: codeTextMessage(m, look.displayName, code), tags: { envelope_id: envelope.id, recipient_id: recipient.id, kind: 'verification_code' } });
     return;
   }
+  const values = { code, title: asSingleLine(envelope.title), from: look.displayName, minutes: CODE_LIFETIME_MS / 60_000 };
   const letter: Letter = {
     subject: m.text('email.code.subject', values),
     preheader: m.text('email.code.preheader', values),

@@ -16,7 +16,8 @@ export type VerificationNotice =
   | { kind: 'dead' | 'expired' | 'no_code' | 'malformed'; triesLeft?: number; status: 422 }
   | { kind: 'too_soon'; at: Date; status: 429 }
   | { kind: 'unconfirmed'; at: Date; status: 202 }
-  | { kind: 'not_sent'; status: 503 };
+  | { kind: 'not_sent'; status: 503 }
+  | { kind: 'number_refused'; status: 422 };
 
 type VerifyState = Extract<SigningState, { kind: 'verify' }>;
 
@@ -37,7 +38,7 @@ export function verificationPage(m: Messages, model: VerificationModel): Html {
   const where = { channel: step.channel, destination: step.destination };
   // A refused code puts the signer back in the field, which reads out the error with its hint: the
   // page runs no script to move focus, and an alert present at load is not always announced.
-  const codeRefused = notice?.status === 422;
+  const codeRefused = notice?.status === 422 && notice.kind !== 'number_refused';
   const waiting = step.nextSendAt ? html`<p class="hint">${m.html('verify.nextSend', { time: dateText(m, step.nextSendAt, true) })}</p>` : '';
   const sendForm = (label: string, style: 'primary' | 'secondary') => html`<form method="post" action="${action('code')}" novalidate>
 ${hidden}
@@ -91,6 +92,8 @@ function noticeText(m: Messages, notice: VerificationNotice): Html | string {
       return m.html('verify.unconfirmed', { time: dateText(m, notice.at, true) });
     case 'not_sent':
       return m.text('verify.notSent');
+    case 'number_refused':
+      return m.text('verify.numberRefused');
   }
 }
 

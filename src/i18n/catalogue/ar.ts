@@ -177,11 +177,12 @@ export const ar = {
   'verify.noCode': 'لا يوجد رمز للتحقق منه. اطلب رمزًا أولًا.',
   'verify.malformed': 'أدخل الأرقام الستة للرمز.',
   'verify.notSent': 'تعذّر إرسال الرمز الآن. يُرجى المحاولة مرة أخرى بعد قليل.',
+  'verify.numberRefused': 'لا يمكن إرسال رمز برسالة نصية إلى هذا الرقم. اطلب من المرسل إعادة إرسال المستند برقم هاتفك المحمول.',
   'verify.unconfirmed': 'لم تؤكد خدمة الرسائل إرسال الرمز. قد يصل رغم ذلك؛ وإن لم يصل بحلول {time}، فاطلب رمزًا جديدًا.',
   'verify.documentLocked': 'افتح رابط التوقيع وأكِّد هويتك برمز قبل فتح المستند.',
   'email.code.subject': 'رمزك لـ «{title}»',
   'email.code.preheader': 'رمزك لفتح «{title}».',
   'email.code.lead': 'رمزك لفتح <b>«{title}»</b> من {from} هو <b>{code}</b>.',
   'email.code.notes': 'يصلح لمدة {minutes, plural, one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}. لا تشاركه مع أحد. إن لم تطلب رمزًا، فيمكنك تجاهل هذه الرسالة.',
-  'sms.code': '{code} هو رمزك لفتح «{title}» من {from}. يصلح لمدة {minutes, plural, one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}. لا تشاركه.',
+  'sms.code': '{code} هو رمزك من {from}. لا تشاركه.',
 } as const satisfies Catalogue;

@@ -177,11 +177,12 @@ export const de = {
   'verify.noCode': 'Es gibt keinen Code zu prüfen. Fordern Sie zuerst einen Code an.',
   'verify.malformed': 'Geben Sie die sechs Ziffern des Codes ein.',
   'verify.notSent': 'Der Code konnte gerade nicht gesendet werden. Bitte versuchen Sie es gleich noch einmal.',
+  'verify.numberRefused': 'An diese Nummer kann kein Code per SMS gesendet werden. Bitten Sie den Absender, das Dokument mit Ihrer Mobilnummer erneut zu senden.',
   'verify.unconfirmed': 'Der Nachrichtendienst hat nicht bestätigt, dass der Code versendet wurde. Er kann trotzdem ankommen; ist er bis {time} nicht da, fordern Sie einen neuen Code an.',
   'verify.documentLocked': 'Öffnen Sie den Signaturlink und bestätigen Sie mit einem Code, dass Sie es sind, bevor Sie das Dokument öffnen.',
   'email.code.subject': 'Ihr Code für „{title}“',
   'email.code.preheader': 'Ihr Code zum Öffnen von „{title}“.',
   'email.code.lead': 'Ihr Code zum Öffnen von <b>„{title}“</b> von {from} lautet <b>{code}</b>.',
   'email.code.notes': 'Er gilt {minutes, plural, one {# Minute} other {# Minuten}}. Geben Sie ihn an niemanden weiter. Wenn Sie keinen Code angefordert haben, können Sie diese E-Mail ignorieren.',
-  'sms.code': '{code} ist Ihr Code zum Öffnen von „{title}“ von {from}. Er gilt {minutes, plural, one {# Minute} other {# Minuten}}. Geben Sie ihn nicht weiter.',
+  'sms.code': '{code} ist Ihr Code von {from}. Nicht weitergeben.',
 } as const satisfies Catalogue;

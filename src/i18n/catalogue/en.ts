@@ -180,11 +180,12 @@ export const en = {
   'verify.noCode': 'There is no code to check. Send a code first.',
   'verify.malformed': 'Enter the six digits of the code.',
   'verify.notSent': 'The code could not be sent just now. Please try again in a moment.',
+  'verify.numberRefused': 'A code cannot be sent by text message to this number. Ask the sender to send the document again with your mobile number.',
   'verify.unconfirmed': 'The message service did not confirm that the code went out. It may still arrive; if it has not arrived by {time}, ask for a new code.',
   'verify.documentLocked': 'Open the signing link and confirm it is you with a code before you open the document.',
   'email.code.subject': 'Your code for "{title}"',
   'email.code.preheader': 'Your code to open "{title}".',
   'email.code.lead': 'Your code to open <b>"{title}"</b> from {from} is <b>{code}</b>.',
   'email.code.notes': 'It works for {minutes, plural, one {# minute} other {# minutes}}. Do not share it with anyone. If you did not ask for a code, you can ignore this e-mail.',
-  'sms.code': '{code} is your code to open "{title}" from {from}. It works for {minutes, plural, one {# minute} other {# minutes}}. Do not share it.',
+  'sms.code': '{code} is your code from {from}. Do not share it.',
 } as const;

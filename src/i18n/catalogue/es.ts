@@ -177,11 +177,12 @@ export const es = {
   'verify.noCode': 'No hay ningún código que comprobar. Pida primero un código.',
   'verify.malformed': 'Introduzca los seis dígitos del código.',
   'verify.notSent': 'No se ha podido enviar el código en este momento. Vuelva a intentarlo en un momento.',
+  'verify.numberRefused': 'No se puede enviar un código por SMS a este número. Pida al remitente que vuelva a enviar el documento con su número de móvil.',
   'verify.unconfirmed': 'El servicio de mensajería no ha confirmado el envío del código. Puede que llegue igualmente; si no ha llegado antes de {time}, solicite un código nuevo.',
   'verify.documentLocked': 'Abra el enlace de firma y confirme su identidad con un código antes de abrir el documento.',
   'email.code.subject': 'Su código para «{title}»',
   'email.code.preheader': 'Su código para abrir «{title}».',
   'email.code.lead': 'Su código para abrir <b>«{title}»</b> de {from} es <b>{code}</b>.',
   'email.code.notes': 'Es válido durante {minutes, plural, one {# minuto} other {# minutos}}. No lo comparta con nadie. Si no ha pedido ningún código, puede ignorar este correo.',
-  'sms.code': '{code} es su código para abrir «{title}» de {from}. Es válido durante {minutes, plural, one {# minuto} other {# minutos}}. No lo comparta.',
+  'sms.code': '{code} es su código de {from}. No lo comparta.',
 } as const satisfies Catalogue;

@@ -177,11 +177,12 @@ export const fr = {
   'verify.noCode': 'Il n’y a aucun code à vérifier. Demandez d’abord un code.',
   'verify.malformed': 'Saisissez les six chiffres du code.',
   'verify.notSent': 'Le code n’a pas pu être envoyé pour le moment. Veuillez réessayer dans un instant.',
+  'verify.numberRefused': 'Aucun code ne peut être envoyé par SMS à ce numéro. Demandez à l’expéditeur de renvoyer le document avec votre numéro de mobile.',
   'verify.unconfirmed': 'Le service de messagerie n’a pas confirmé l’envoi du code. Il peut tout de même arriver ; s’il n’est pas arrivé d’ici {time}, demandez un nouveau code.',
   'verify.documentLocked': 'Ouvrez le lien de signature et confirmez votre identité avec un code avant d’ouvrir le document.',
   'email.code.subject': 'Votre code pour « {title} »',
   'email.code.preheader': 'Votre code pour ouvrir « {title} ».',
   'email.code.lead': 'Votre code pour ouvrir <b>« {title} »</b> de {from} est <b>{code}</b>.',
   'email.code.notes': 'Il est valable {minutes, plural, one {# minute} other {# minutes}}. Ne le communiquez à personne. Si vous n’avez pas demandé de code, vous pouvez ignorer cet e-mail.',
-  'sms.code': '{code} est votre code pour ouvrir « {title} » de {from}. Il est valable {minutes, plural, one {# minute} other {# minutes}}. Ne le communiquez pas.',
+  'sms.code': '{code} est votre code de {from}. Ne le partagez pas.',
 } as const satisfies Catalogue;

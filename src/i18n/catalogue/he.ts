@@ -177,11 +177,12 @@ export const he = {
   'verify.noCode': 'אין קוד לבדיקה. נא לבקש קוד קודם.',
   'verify.malformed': 'נא להזין את שש הספרות של הקוד.',
   'verify.notSent': 'לא ניתן היה לשלוח את הקוד כרגע. נא לנסות שוב בעוד רגע.',
+  'verify.numberRefused': 'לא ניתן לשלוח קוד בהודעת SMS למספר הזה. בקשו מהשולח לשלוח את המסמך שוב עם מספר הטלפון הנייד שלכם.',
   'verify.unconfirmed': 'שירות ההודעות לא אישר שהקוד נשלח. ייתכן שהוא עדיין יגיע; אם לא הגיע עד {time}, יש לבקש קוד חדש.',
   'verify.documentLocked': 'פתחו את קישור החתימה ואשרו את זהותכם בקוד לפני פתיחת המסמך.',
   'email.code.subject': 'הקוד שלך עבור „{title}”',
   'email.code.preheader': 'הקוד שלך לפתיחת „{title}”.',
   'email.code.lead': 'הקוד שלך לפתיחת <b>„{title}”</b> מאת {from} הוא <b>{code}</b>.',
   'email.code.notes': 'הוא תקף למשך {minutes, plural, one {דקה אחת} two {שתי דקות} other {# דקות}}. אין למסור אותו לאף אחד. אם לא ביקשת קוד, אפשר להתעלם מהודעה זו.',
-  'sms.code': '{code} הוא הקוד שלך לפתיחת „{title}” מאת {from}. תקף למשך {minutes, plural, one {דקה אחת} two {שתי דקות} other {# דקות}}. אין למסור אותו.',
+  'sms.code': '{code} הוא הקוד שלך מאת {from}. אין למסור אותו.',
 } as const satisfies Catalogue;

@@ -177,11 +177,12 @@ export const it = {
   'verify.noCode': 'Non c’è nessun codice da controllare. Chiedi prima un codice.',
   'verify.malformed': 'Inserisci le sei cifre del codice.',
   'verify.notSent': 'Non è stato possibile inviare il codice in questo momento. Riprova tra poco.',
+  'verify.numberRefused': 'Non è possibile inviare un codice via SMS a questo numero. Chiedi al mittente di inviare di nuovo il documento con il tuo numero di cellulare.',
   'verify.unconfirmed': 'Il servizio di messaggistica non ha confermato l’invio del codice. Potrebbe arrivare comunque; se non è arrivato entro {time}, richiedi un nuovo codice.',
   'verify.documentLocked': 'Apri il link di firma e conferma la tua identità con un codice prima di aprire il documento.',
   'email.code.subject': 'Il tuo codice per «{title}»',
   'email.code.preheader': 'Il tuo codice per aprire «{title}».',
   'email.code.lead': 'Il tuo codice per aprire <b>«{title}»</b> di {from} è <b>{code}</b>.',
   'email.code.notes': 'È valido per {minutes, plural, one {# minuto} other {# minuti}}. Non condividerlo con nessuno. Se non hai chiesto un codice, puoi ignorare questa e-mail.',
-  'sms.code': '{code} è il tuo codice per aprire «{title}» di {from}. È valido per {minutes, plural, one {# minuto} other {# minuti}}. Non condividerlo.',
+  'sms.code': '{code} è il tuo codice di {from}. Non condividerlo.',
 } as const satisfies Catalogue;

@@ -177,11 +177,12 @@ export const ja = {
   'verify.noCode': '確認するコードがありません。先にコードを依頼してください。',
   'verify.malformed': 'コードの 6 桁の数字を入力してください。',
   'verify.notSent': '現在コードを送信できませんでした。しばらくしてからもう一度お試しください。',
+  'verify.numberRefused': 'この番号にはSMSでコードを送信できません。携帯電話番号を添えて文書を再送するよう、送信者に依頼してください。',
   'verify.unconfirmed': 'メッセージサービスからコード送信の確認が得られませんでした。コードが届く場合もあります。{time}までに届かない場合は、新しいコードを請求してください。',
   'verify.documentLocked': '文書を開く前に、署名リンクを開いてコードでご本人確認を行ってください。',
   'email.code.subject': '「{title}」のコード',
   'email.code.preheader': '「{title}」を開くためのコードです。',
   'email.code.lead': '{from} からの<b>「{title}」</b>を開くためのコードは <b>{code}</b> です。',
   'email.code.notes': 'このコードは {minutes, plural, other {# 分間}}有効です。誰にも教えないでください。コードを依頼していない場合は、このメールを無視してください。',
-  'sms.code': '{code} は {from} からの「{title}」を開くためのコードです。{minutes, plural, other {# 分間}}有効です。誰にも教えないでください。',
+  'sms.code': '{code} は{from}の確認コードです。他人に教えないでください。',
 } as const satisfies Catalogue;

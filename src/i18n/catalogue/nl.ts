@@ -177,11 +177,12 @@ export const nl = {
   'verify.noCode': 'Er is geen code om te controleren. Vraag eerst een code aan.',
   'verify.malformed': 'Voer de zes cijfers van de code in.',
   'verify.notSent': 'De code kon nu niet worden verstuurd. Probeer het zo meteen opnieuw.',
+  'verify.numberRefused': 'Naar dit nummer kan geen code per sms worden gestuurd. Vraag de afzender het document opnieuw te sturen met uw mobiele nummer.',
   'verify.unconfirmed': 'De berichtendienst heeft niet bevestigd dat de code is verstuurd. Hij kan nog aankomen; is hij er om {time} nog niet, vraag dan een nieuwe code aan.',
   'verify.documentLocked': 'Open de ondertekeningslink en bevestig met een code dat u het bent voordat u het document opent.',
   'email.code.subject': 'Uw code voor ‘{title}’',
   'email.code.preheader': 'Uw code om ‘{title}’ te openen.',
   'email.code.lead': 'Uw code om <b>‘{title}’</b> van {from} te openen is <b>{code}</b>.',
   'email.code.notes': 'Hij is {minutes, plural, one {# minuut} other {# minuten}} geldig. Deel hem met niemand. Hebt u geen code aangevraagd, dan kunt u deze e-mail negeren.',
-  'sms.code': '{code} is uw code om ‘{title}’ van {from} te openen. Hij is {minutes, plural, one {# minuut} other {# minuten}} geldig. Deel hem niet.',
+  'sms.code': '{code} is uw code van {from}. Deel hem niet.',
 } as const satisfies Catalogue;

@@ -177,11 +177,12 @@ export const pl = {
   'verify.noCode': 'Nie ma kodu do sprawdzenia. Najpierw poproś o kod.',
   'verify.malformed': 'Wpisz sześć cyfr kodu.',
   'verify.notSent': 'Nie udało się teraz wysłać kodu. Spróbuj ponownie za chwilę.',
+  'verify.numberRefused': 'Na ten numer nie można wysłać kodu SMS-em. Poproś nadawcę o ponowne wysłanie dokumentu z Twoim numerem komórkowym.',
   'verify.unconfirmed': 'Usługa wiadomości nie potwierdziła wysłania kodu. Może on jeszcze dotrzeć; jeśli nie dotrze do {time}, poproś o nowy kod.',
   'verify.documentLocked': 'Otwórz link do podpisu i potwierdź kodem, że to Ty, zanim otworzysz dokument.',
   'email.code.subject': 'Twój kod do „{title}”',
   'email.code.preheader': 'Twój kod do otwarcia „{title}”.',
   'email.code.lead': 'Twój kod do otwarcia <b>„{title}”</b> od {from} to <b>{code}</b>.',
   'email.code.notes': 'Jest ważny przez {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}}. Nie udostępniaj go nikomu. Jeśli nie prosiłeś o kod, zignoruj tę wiadomość.',
-  'sms.code': '{code} to Twój kod do otwarcia „{title}” od {from}. Jest ważny przez {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}}. Nie udostępniaj go.',
+  'sms.code': '{code} to Twój kod od {from}. Nie podawaj go nikomu.',
 } as const satisfies Catalogue;

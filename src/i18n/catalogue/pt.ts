@@ -177,11 +177,12 @@ export const pt = {
   'verify.noCode': 'Não há nenhum código para verificar. Peça primeiro um código.',
   'verify.malformed': 'Introduza os seis dígitos do código.',
   'verify.notSent': 'Não foi possível enviar o código neste momento. Tente novamente daqui a pouco.',
+  'verify.numberRefused': 'Não é possível enviar um código por SMS para este número. Peça ao remetente que volte a enviar o documento com o seu número de telemóvel.',
   'verify.unconfirmed': 'O serviço de mensagens não confirmou o envio do código. Ele ainda pode chegar; se não tiver chegado até {time}, peça um novo código.',
   'verify.documentLocked': 'Abra a ligação de assinatura e confirme a sua identidade com um código antes de abrir o documento.',
   'email.code.subject': 'O seu código para «{title}»',
   'email.code.preheader': 'O seu código para abrir «{title}».',
   'email.code.lead': 'O seu código para abrir <b>«{title}»</b> de {from} é <b>{code}</b>.',
   'email.code.notes': 'É válido durante {minutes, plural, one {# minuto} other {# minutos}}. Não o partilhe com ninguém. Se não pediu nenhum código, pode ignorar este e-mail.',
-  'sms.code': '{code} é o seu código para abrir «{title}» de {from}. É válido durante {minutes, plural, one {# minuto} other {# minutos}}. Não o partilhe.',
+  'sms.code': '{code} é o seu código de {from}. Não o partilhe.',
 } as const satisfies Catalogue;

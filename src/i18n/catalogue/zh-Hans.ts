@@ -177,11 +177,12 @@ export const zhHans = {
   'verify.noCode': '没有可核对的验证码。请先发送验证码。',
   'verify.malformed': '请输入验证码的六位数字。',
   'verify.notSent': '暂时无法发送验证码。请稍后再试。',
+  'verify.numberRefused': '无法通过短信向此号码发送验证码。请让发件人使用您的手机号码重新发送文件。',
   'verify.unconfirmed': '消息服务未确认验证码已发出。验证码仍可能送达；如果到 {time} 仍未收到，请重新获取验证码。',
   'verify.documentLocked': '请先打开签署链接并用验证码确认身份，然后再打开文档。',
   'email.code.subject': '您的“{title}”验证码',
   'email.code.preheader': '用于打开“{title}”的验证码。',
   'email.code.lead': '您打开来自 {from} 的<b>“{title}”</b>所需的验证码是 <b>{code}</b>。',
   'email.code.notes': '验证码在 {minutes, plural, other {# 分钟}}内有效。请勿告诉任何人。如果您没有请求验证码，可以忽略此邮件。',
-  'sms.code': '{code} 是您打开来自 {from} 的“{title}”的验证码，{minutes, plural, other {# 分钟}}内有效。请勿告诉他人。',
+  'sms.code': '{code} 是{from}的验证码。请勿告诉他人。',
 } as const satisfies Catalogue;
