@@ -87,6 +87,40 @@ describe('PUT /admin/v1/companies/{id}/embedding', () => {
     expectError(await putEmbedding(company.id, { allowed_origins: [], extra: true }), 422, 'validation_failed', ['extra']);
   });
 
+  it('refuses a host that a frame-ancestors source cannot name: an IPv6 address, a part over 63 characters, a name over 253', async () => {
+    const company = await adminCompany(stack);
+    const label = (length: number) => 'a'.repeat(length);
+    // Four parts of 63 and a dot between each: 4 × 63 + 3 = 255; cut to the length wanted, as parts of at most 63.
+    const host = (length: number) => `${label(63)}.${label(63)}.${label(63)}.${label(length - 3 * 64)}`;
+    expect(host(253)).toHaveLength(253);
+    const accepted = [`https://${label(63)}.example.com`, `https://${host(253)}`, `https://${host(253)}:8443`, 'https://192.0.2.10'];
+    const answer = await putEmbedding(company.id, { allowed_origins: accepted });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.allowed_origins).toEqual(accepted);
+
+    const refused = [
+      'https://[::1]',
+      'https://[::ffff:7f00:1]',
+      'https://[2001:db8::1]:8443',
+      `https://${label(64)}.example.com`,
+      `https://${host(254)}`,
+      `https://${host(253)}.`, // an empty last part
+      `https://${'bücher'.repeat(10)}.example`, // 60 characters, 67 in its ASCII form (xn--…)
+    ];
+    const refusal = await putEmbedding(company.id, { allowed_origins: refused });
+    expectError(refusal, 422, 'validation_failed', refused.map((_, index) => `allowed_origins[${index}]`));
+    const messages = refusal.body.error.details.issues.map((issue: { message: string }) => issue.message);
+    expect(messages[0]).toContain('cannot name an IPv6 address');
+    expect(messages[1]).toContain('cannot name an IPv6 address');
+    expect(messages[3]).toContain('at most 63 characters (one has 64)');
+    expect(messages[4]).toContain('at most 253 characters (it has 254)');
+    expect(messages[6]).toContain('at most 63 characters');
+    expect(await storedOrigins(company.id)).toEqual(accepted);
+
+    // A development server's http:// for this machine does not take an IPv6 address either.
+    expectError(await putEmbedding(company.id, { allowed_origins: ['http://[::1]:3000'] }), 422, 'validation_failed', ['allowed_origins[0]']);
+  });
+
   it('refuses the same origin twice, however it is spelled', async () => {
     const company = await adminCompany(stack);
     const answer = await putEmbedding(company.id, { allowed_origins: ['https://app.example.com', 'https://other.example.com', 'https://APP.example.com:443/'] });
@@ -96,10 +130,10 @@ describe('PUT /admin/v1/companies/{id}/embedding', () => {
 
   it('takes http:// for this machine on a development server only', async () => {
     const company = await adminCompany(stack);
-    const loopback = ['http://localhost:5173', 'http://127.0.0.1:8080', 'http://127.10.0.3', 'http://[::1]:3000', 'http://LOCALHOST:80'];
+    const loopback = ['http://localhost:5173', 'http://127.0.0.1:8080', 'http://127.10.0.3', 'http://LOCALHOST:80'];
     const answer = await putEmbedding(company.id, { allowed_origins: loopback });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect(answer.body.allowed_origins).toEqual(['http://localhost:5173', 'http://127.0.0.1:8080', 'http://127.10.0.3', 'http://[::1]:3000', 'http://localhost']);
+    expect(answer.body.allowed_origins).toEqual(['http://localhost:5173', 'http://127.0.0.1:8080', 'http://127.10.0.3', 'http://localhost']);
 
     // A deployed service (no development relaxations): the same list is refused, item by item.
     stack.services.config.allowPrivateWebhookTargets = false;

@@ -4,7 +4,9 @@
  * names what it tells its parent only for an allowed `?embed_origin=`, keeps that origin on its
  * forms and redirects, and a post from inside the frame is taken like any post of the page's own.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddingSettings } from '../../src/data/schema.js';
 import { putEmbedding } from '../../src/domain/companies/embedding.js';
 import { SIGNING_CSP } from '../../src/http/signing-security.js';
 import { createTestCompany, sendTestEnvelope, type TestCompany } from '../support/factories.js';
@@ -106,6 +108,28 @@ describe('frame-ancestors of the signing page', () => {
     expect(answer.headers.get('content-security-policy')).toBe(SIGNING_CSP);
     expect(answer.headers.get('x-frame-options')).toBe('DENY');
     expect(embedOf(answer.html)).toBeNull();
+  });
+
+  it('leaves out an origin stored before the checks of today that the header cannot carry, and frames by the others', async () => {
+    const company = await createTestCompany(stack);
+    // Rows as an earlier version stored them: an IPv6 literal, a 64-character part, a 283-character host.
+    const unsayable = ['https://[::1]', 'https://[::ffff:7f00:1]', `https://${'a'.repeat(64)}.example.com`, `https://${'host.'.repeat(56)}com`];
+    await stack.services.database.db.insert(embeddingSettings).values({ companyId: company.id, allowedOrigins: [...unsayable, APP], updatedAt: stack.clock.now() });
+    const { links } = await sendTestEnvelope(stack, company);
+    const token = links[0]!.token;
+    for (const path of [`/sign/${token}`, `/sign/${token}/document.pdf`]) {
+      const answer = await request(path);
+      expect(answer.headers.get('content-security-policy'), path).toBe(policyFor([APP]));
+      expect(answer.headers.get('x-frame-options'), path).toBeNull();
+    }
+    // Nor is the page's message sent to one of them.
+    expect(embedOf((await request(`/sign/${token}?${embedded('https://[::1]')}`)).html)).toBeNull();
+
+    // With only such origins the page is framed by none.
+    await stack.services.database.db.update(embeddingSettings).set({ allowedOrigins: unsayable }).where(eq(embeddingSettings.companyId, company.id));
+    const none = await request(`/sign/${token}`);
+    expect(none.headers.get('content-security-policy')).toBe(SIGNING_CSP);
+    expect(none.headers.get('x-frame-options')).toBe('DENY');
   });
 
   it('follows a change of the list at once', async () => {

@@ -9,6 +9,12 @@
  * `http://` is for a page on this machine only, and only where the service allows development
  * relaxations (the switch that also lets webhooks reach loopback): a deployed service frames its
  * pages only into pages served over TLS.
+ *
+ * Each origin must also be one that a `frame-ancestors` source can say (CSP3, host-source: scheme
+ * "://" host [port], the host dot-separated labels of letters, digits and hyphens): an IPv6
+ * literal cannot be written there at all, and a browser drops a host no DNS name can be (a label
+ * over 63 characters, a name over 253). An origin stored before these checks that breaks them is
+ * left out of the page's header rather than written into it.
  */
 import { eq } from 'drizzle-orm';
 import { embeddingSettings, recipients } from '../../data/schema.js';
@@ -25,10 +31,25 @@ export type Embedding = { company_id: string; allowed_origins: string[] };
 /** The relaxation of the embedded and dev servers, the same one that lets webhooks reach this machine. */
 export const allowsLoopbackHttp = (config: AppConfig) => config.allowPrivateWebhookTargets === true;
 
-/** A host name a frame-ancestors source can name: letters, digits, hyphens and dots (an IPv6 address in brackets). */
-const sourceHost = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$|^\[[0-9a-f:.]+\]$/;
+/** The longest label (between dots) and the longest name DNS has (RFC 1035, without the root's dot). */
+export const MAX_HOST_LABEL_CHARS = 63;
+export const MAX_HOST_CHARS = 253;
 
-const isLoopbackHost = (host: string) => host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+/** A host name a frame-ancestors source can name: labels of letters, digits and hyphens, joined by dots. */
+const sourceHost = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+
+const isLoopbackHost = (host: string) => host === 'localhost' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/** Why a host (as the URL standard spells it: lower case, ASCII) cannot stand in a frame-ancestors source. */
+function hostProblem(host: string): string | null {
+  if (host.includes('*')) return 'Must name one host: wildcards are not accepted.';
+  if (host.startsWith('[')) return 'Must have a host name or an IPv4 address: a Content-Security-Policy cannot name an IPv6 address.';
+  if (!sourceHost.test(host)) return 'Must have a host name of letters, digits, hyphens and dots.';
+  if (host.length > MAX_HOST_CHARS) return `Must have a host name of at most ${MAX_HOST_CHARS} characters (it has ${host.length}).`;
+  const label = host.split('.').find((part) => part.length > MAX_HOST_LABEL_CHARS);
+  if (label) return `Must have a host name whose parts between dots have at most ${MAX_HOST_LABEL_CHARS} characters (one has ${label.length}).`;
+  return null;
+}
 
 /** The origin in its one spelling, or why it is refused, in words an integrator understands. */
 export function normaliseOrigin(raw: string, options: { allowLoopbackHttp: boolean }): { origin: string } | { problem: string } {
@@ -46,14 +67,23 @@ export function normaliseOrigin(raw: string, options: { allowLoopbackHttp: boole
   if (raw.includes('?') || raw.includes('#')) return refuse('Must be an origin only: no query (?) or fragment (#).');
   // A single trailing slash is the empty path that every origin has; anything more is a page, not an origin.
   if (url.pathname !== '/' || /^[a-z][a-z0-9+.-]*:\/\/[^/]*\/./i.test(raw)) return refuse('Must be an origin only (scheme, host and port), without a path: every page of the origin may frame the signing page.');
-  if (url.hostname.includes('*')) return refuse('Must name one host: wildcards are not accepted.');
-  if (!sourceHost.test(url.hostname)) return refuse('Must have a host name of letters, digits, hyphens and dots.');
+  const problem = hostProblem(url.hostname);
+  if (problem) return refuse(problem);
   if (url.port === '0') return refuse('Port 0 cannot be an origin.');
   if (url.protocol === 'http:') {
     if (!options.allowLoopbackHttp) return refuse('Must start with https://: a signing page is framed only into pages served over TLS.');
-    if (!isLoopbackHost(url.hostname)) return refuse('Must start with https://: http:// is accepted for this machine only (localhost, 127.0.0.0/8, [::1]).');
+    if (!isLoopbackHost(url.hostname)) return refuse('Must start with https://: http:// is accepted for this machine only (localhost, 127.0.0.0/8).');
   }
   return { origin: url.origin };
+}
+
+/**
+ * Whether a stored origin can go into the page's `frame-ancestors` as it is: in its one spelling,
+ * and within the checks above (loopback `http://` aside, which was the service's to allow when stored).
+ */
+export function isFrameAncestorSource(stored: string): boolean {
+  const checked = normaliseOrigin(stored, { allowLoopbackHttp: true });
+  return 'origin' in checked && checked.origin === stored;
 }
 
 /** The list in its stored spelling, or 422 validation_failed naming each item refused (`allowed_origins[3]`). */
@@ -95,7 +125,8 @@ export async function putEmbedding(services: Services, companyId: string, raw: r
 
 /**
  * The origins allowed to frame the pages of a recipient's signing link, by the recipient id the
- * link names (the caller knows whether the link is genuine). One read by primary keys.
+ * link names (the caller knows whether the link is genuine). One read by primary keys. An origin
+ * stored before the checks of today that a frame-ancestors source cannot carry is left out.
  */
 export async function allowedOriginsOfRecipient(services: Services, recipientId: string): Promise<string[]> {
   if (!isRecipientId(recipientId)) return [];
@@ -105,5 +136,5 @@ export async function allowedOriginsOfRecipient(services: Services, recipientId:
     .innerJoin(embeddingSettings, eq(embeddingSettings.companyId, recipients.companyId))
     .where(eq(recipients.id, recipientId))
     .limit(1);
-  return row?.allowedOrigins ?? [];
+  return (row?.allowedOrigins ?? []).filter(isFrameAncestorSource);
 }
