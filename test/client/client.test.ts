@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { format, inspect, promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { ESignApiError, ESignClient, verifyWebhook } from '../../clients/typescript/src/index.js';
@@ -45,6 +45,13 @@ function recordingFetch(interfere?: (request: Request, answer: Response, seen: n
     return interfere ? interfere(request, answer, requests.filter((entry) => entry === `${request.method} ${path}`).length) : answer;
   };
   return { requests, fetchImpl };
+}
+
+/** What a `for…in` loop over an object visits, its prototypes' enumerable properties included. */
+function keysInOrder(value: object): string[] {
+  const keys: string[] = [];
+  for (const key in value) keys.push(key);
+  return keys;
 }
 
 describe('ESignClient', () => {
@@ -139,6 +146,42 @@ describe('ESignClient', () => {
     expect((failure as ESignApiError).message).not.toContain(DEMO_KEY);
     expect(JSON.stringify((failure as ESignApiError).details)).not.toContain(DEMO_KEY);
     expect(requests.filter((request) => request === 'POST /v1/envelopes/from-template')).toHaveLength(1);
+  });
+
+  it('keeps its key and its token to itself: inspecting, printing, serialising or cloning a live client shows neither', async () => {
+    let token = '';
+    const { fetchImpl } = recordingFetch(async (request, answer) => {
+      if (request.url.endsWith('/v1/auth/token')) token = ((await answer.clone().json()) as { access_token: string }).access_token;
+      return answer;
+    });
+    const client = new ESignClient({ baseUrl, apiKey: DEMO_KEY, fetch: fetchImpl });
+    // Live: the key was exchanged and the token is cached and in use.
+    await client.listTemplates({ per_page: 1 });
+    await client.listContacts();
+    expect(client.tokenExchanges).toBe(1);
+    expect(token.length).toBeGreaterThan(20);
+
+    const views: Record<string, () => string> = {
+      'util.inspect': () => inspect(client, { showHidden: true, depth: Number.POSITIVE_INFINITY }),
+      'util.inspect of raw': () => inspect(client.raw, { showHidden: true, depth: Number.POSITIVE_INFINITY }),
+      'console.log': () => format('%o', client),
+      'JSON.stringify': () => JSON.stringify(client) ?? '',
+      structuredClone: () => JSON.stringify(structuredClone(client)),
+      'Object.keys': () => JSON.stringify(Object.keys(client)),
+      'own properties': () => JSON.stringify(Reflect.ownKeys(client).map((key) => [String(key), String((client as unknown as Record<PropertyKey, unknown>)[key])])),
+      spread: () => JSON.stringify({ ...client }),
+      'for…in': () => JSON.stringify(keysInOrder(client)),
+    };
+    for (const [view, show] of Object.entries(views)) {
+      const text = show();
+      expect(text, view).not.toContain(DEMO_KEY);
+      expect(text, view).not.toContain(token);
+    }
+    // What is shown is only what is meant to be: the class, and nothing of its state.
+    expect(JSON.stringify(client)).toBe('{}');
+    expect(Object.keys(client)).toEqual([]);
+    // And it still works after being looked at.
+    expect((await client.listTemplates({ per_page: 1 })).data).toHaveLength(1);
   });
 
   it('throws a typed error when the key is refused', async () => {

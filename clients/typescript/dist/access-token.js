@@ -4,39 +4,43 @@ const EARLY_RENEWAL_MS = 30_000;
 /**
  * The bearer token an API key is exchanged for (`POST /v1/auth/token`), kept until shortly before
  * it expires. Concurrent callers share one exchange.
+ *
+ * The key and the token are ES private fields: no enumeration, `util.inspect`, `console.log`,
+ * `JSON.stringify` or `structuredClone` of this object (or of a client holding it) reaches them, so
+ * a client that ends up in a log does not take its credentials there.
  */
 export class AccessTokenCache {
-    baseUrl;
-    apiKey;
-    fetchImpl;
-    now;
-    current;
-    pending;
+    #baseUrl;
+    #apiKey;
+    #fetchImpl;
+    #now;
+    #current;
+    #pending;
     /** How many exchanges were made: the client's way to show that it caches. */
     exchanges = 0;
     constructor(baseUrl, apiKey, fetchImpl, now = Date.now) {
-        this.baseUrl = baseUrl;
-        this.apiKey = apiKey;
-        this.fetchImpl = fetchImpl;
-        this.now = now;
+        this.#baseUrl = baseUrl;
+        this.#apiKey = apiKey;
+        this.#fetchImpl = fetchImpl;
+        this.#now = now;
     }
     async token() {
-        if (this.current && this.now() < this.current.renewAt)
-            return this.current.token;
-        this.pending ??= this.exchange().finally(() => (this.pending = undefined));
-        return this.pending;
+        if (this.#current && this.#now() < this.#current.renewAt)
+            return this.#current.token;
+        this.#pending ??= this.#exchange().finally(() => (this.#pending = undefined));
+        return this.#pending;
     }
     /** Forgets the token (the service refused it); the next call exchanges the key again. */
     forget(refused) {
-        if (this.current?.token === refused)
-            this.current = undefined;
+        if (this.#current?.token === refused)
+            this.#current = undefined;
     }
-    async exchange() {
+    async #exchange() {
         this.exchanges++;
-        const response = await this.fetchImpl(`${this.baseUrl}/v1/auth/token`, {
+        const response = await this.#fetchImpl(`${this.#baseUrl}/v1/auth/token`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', accept: 'application/json' },
-            body: JSON.stringify({ api_key: this.apiKey }),
+            body: JSON.stringify({ api_key: this.#apiKey }),
         });
         const body = await response.json().catch(() => undefined);
         if (!response.ok)
@@ -44,7 +48,7 @@ export class AccessTokenCache {
         const { access_token, expires_in } = body;
         const lifeMs = expires_in * 1000;
         // A short-lived token is renewed at half its life rather than never being reused.
-        this.current = { token: access_token, renewAt: this.now() + Math.max(lifeMs - EARLY_RENEWAL_MS, lifeMs / 2) };
+        this.#current = { token: access_token, renewAt: this.#now() + Math.max(lifeMs - EARLY_RENEWAL_MS, lifeMs / 2) };
         return access_token;
     }
 }

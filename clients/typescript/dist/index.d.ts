@@ -29,23 +29,21 @@ export type ESignClientOptions = {
     fetch?: (request: Request) => Promise<Response>;
     retry?: RetryOptions;
 };
+/**
+ * A client of the API. Its state is held in ES private fields, the API key and the cached token
+ * among them: printing, inspecting, serialising or cloning a client shows neither (an integrator's
+ * log of a request context that holds one must not become a credential).
+ */
 export declare class ESignClient {
+    #private;
+    constructor(options: ESignClientOptions);
     /**
      * Every operation of the API, typed from its OpenAPI document: `client.raw.GET('/v1/templates',
      * { params: { query: { per_page: 10 } } })` answers `{ data, error, response }`, authorized.
      */
-    readonly raw: Client<paths>;
-    private readonly tokens;
-    private readonly fetchImpl;
-    private readonly retry;
-    constructor(options: ESignClientOptions);
+    get raw(): Client<paths>;
     /** How many times the API key was exchanged for a token so far. */
     get tokenExchanges(): number;
-    /**
-     * Sends with the cached token; on a 401 (the token expired or was revoked early) exchanges the
-     * key again and sends once more.
-     */
-    private authorized;
     listTemplates(query?: Query<'listTemplates'>): Promise<{
         data: {
             id: string;
@@ -255,6 +253,4 @@ export declare class ESignClient {
     sendEnvelope(body: SendRequest, options?: {
         idempotencyKey?: string;
     }): Promise<Envelope>;
-    /** How long to wait before the next attempt, or undefined when the failure is final. */
-    private retryDelay;
 }

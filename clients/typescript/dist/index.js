@@ -8,40 +8,48 @@ import { AccessTokenCache } from './access-token.js';
 import { ESignApiError, apiErrorOf } from './api-error.js';
 export { ESignApiError } from './api-error.js';
 export { verifyWebhook } from './verify-webhook.js';
+/**
+ * A client of the API. Its state is held in ES private fields, the API key and the cached token
+ * among them: printing, inspecting, serialising or cloning a client shows neither (an integrator's
+ * log of a request context that holds one must not become a credential).
+ */
 export class ESignClient {
+    #raw;
+    #tokens;
+    #fetchImpl;
+    #retry;
+    constructor(options) {
+        const baseUrl = options.baseUrl.replace(/\/+$/, '');
+        this.#fetchImpl = options.fetch ?? ((request) => globalThis.fetch(request));
+        this.#tokens = new AccessTokenCache(baseUrl, options.apiKey, (input, init) => this.#fetchImpl(new Request(input, init)));
+        this.#retry = { attempts: 4, baseDelayMs: 500, maxDelayMs: 30_000, ...options.retry };
+        this.#raw = createClient({ baseUrl, fetch: (request) => this.#authorized(request) });
+    }
     /**
      * Every operation of the API, typed from its OpenAPI document: `client.raw.GET('/v1/templates',
      * { params: { query: { per_page: 10 } } })` answers `{ data, error, response }`, authorized.
      */
-    raw;
-    tokens;
-    fetchImpl;
-    retry;
-    constructor(options) {
-        const baseUrl = options.baseUrl.replace(/\/+$/, '');
-        this.fetchImpl = options.fetch ?? ((request) => globalThis.fetch(request));
-        this.tokens = new AccessTokenCache(baseUrl, options.apiKey, (input, init) => this.fetchImpl(new Request(input, init)));
-        this.retry = { attempts: 4, baseDelayMs: 500, maxDelayMs: 30_000, ...options.retry };
-        this.raw = createClient({ baseUrl, fetch: (request) => this.authorized(request) });
+    get raw() {
+        return this.#raw;
     }
     /** How many times the API key was exchanged for a token so far. */
     get tokenExchanges() {
-        return this.tokens.exchanges;
+        return this.#tokens.exchanges;
     }
     /**
      * Sends with the cached token; on a 401 (the token expired or was revoked early) exchanges the
      * key again and sends once more.
      */
-    async authorized(request) {
+    async #authorized(request) {
         const spare = request.clone();
-        const token = await this.tokens.token();
+        const token = await this.#tokens.token();
         request.headers.set('authorization', `Bearer ${token}`);
-        const answer = await this.fetchImpl(request);
+        const answer = await this.#fetchImpl(request);
         if (answer.status !== 401)
             return answer;
-        this.tokens.forget(token);
-        spare.headers.set('authorization', `Bearer ${await this.tokens.token()}`);
-        return this.fetchImpl(spare);
+        this.#tokens.forget(token);
+        spare.headers.set('authorization', `Bearer ${await this.#tokens.token()}`);
+        return this.#fetchImpl(spare);
     }
     listTemplates(query) {
         return unwrap(this.raw.GET('/v1/templates', { params: { query } }));
@@ -122,17 +130,17 @@ export class ESignClient {
             catch (err) {
                 failure = err;
             }
-            const wait = this.retryDelay(failure, attempt);
+            const wait = this.#retryDelay(failure, attempt);
             if (wait === undefined)
                 throw failure;
             await new Promise((resolve) => setTimeout(resolve, wait));
         }
     }
     /** How long to wait before the next attempt, or undefined when the failure is final. */
-    retryDelay(failure, attempt) {
-        if (attempt >= this.retry.attempts)
+    #retryDelay(failure, attempt) {
+        if (attempt >= this.#retry.attempts)
             return undefined;
-        const backoff = Math.min(this.retry.baseDelayMs * 2 ** (attempt - 1), this.retry.maxDelayMs);
+        const backoff = Math.min(this.#retry.baseDelayMs * 2 ** (attempt - 1), this.#retry.maxDelayMs);
         if (!(failure instanceof ESignApiError))
             return failure instanceof TypeError ? backoff : undefined; // fetch's network errors are TypeErrors
         const retryable = failure.status === 503 || failure.status === 429 || (failure.status === 409 && failure.code === 'idempotency_request_in_progress');
@@ -141,7 +149,7 @@ export class ESignClient {
         if (failure.retryAfterSeconds === undefined)
             return backoff;
         const asked = failure.retryAfterSeconds * 1000;
-        return asked <= this.retry.maxDelayMs ? asked : undefined;
+        return asked <= this.#retry.maxDelayMs ? asked : undefined;
     }
 }
 /** The data of a success, or the answer's typed error. */

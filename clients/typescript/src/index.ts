@@ -36,42 +36,51 @@ export type ESignClientOptions = {
   retry?: RetryOptions;
 };
 
+/**
+ * A client of the API. Its state is held in ES private fields, the API key and the cached token
+ * among them: printing, inspecting, serialising or cloning a client shows neither (an integrator's
+ * log of a request context that holds one must not become a credential).
+ */
 export class ESignClient {
+  readonly #raw: Client<paths>;
+  readonly #tokens: AccessTokenCache;
+  readonly #fetchImpl: (request: Request) => Promise<Response>;
+  readonly #retry: Required<RetryOptions>;
+
+  constructor(options: ESignClientOptions) {
+    const baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#fetchImpl = options.fetch ?? ((request) => globalThis.fetch(request));
+    this.#tokens = new AccessTokenCache(baseUrl, options.apiKey, (input, init) => this.#fetchImpl(new Request(input, init)));
+    this.#retry = { attempts: 4, baseDelayMs: 500, maxDelayMs: 30_000, ...options.retry };
+    this.#raw = createClient<paths>({ baseUrl, fetch: (request) => this.#authorized(request) });
+  }
+
   /**
    * Every operation of the API, typed from its OpenAPI document: `client.raw.GET('/v1/templates',
    * { params: { query: { per_page: 10 } } })` answers `{ data, error, response }`, authorized.
    */
-  readonly raw: Client<paths>;
-  private readonly tokens: AccessTokenCache;
-  private readonly fetchImpl: (request: Request) => Promise<Response>;
-  private readonly retry: Required<RetryOptions>;
-
-  constructor(options: ESignClientOptions) {
-    const baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.fetchImpl = options.fetch ?? ((request) => globalThis.fetch(request));
-    this.tokens = new AccessTokenCache(baseUrl, options.apiKey, (input, init) => this.fetchImpl(new Request(input, init)));
-    this.retry = { attempts: 4, baseDelayMs: 500, maxDelayMs: 30_000, ...options.retry };
-    this.raw = createClient<paths>({ baseUrl, fetch: (request) => this.authorized(request) });
+  get raw(): Client<paths> {
+    return this.#raw;
   }
 
   /** How many times the API key was exchanged for a token so far. */
   get tokenExchanges(): number {
-    return this.tokens.exchanges;
+    return this.#tokens.exchanges;
   }
 
   /**
    * Sends with the cached token; on a 401 (the token expired or was revoked early) exchanges the
    * key again and sends once more.
    */
-  private async authorized(request: Request): Promise<Response> {
+  async #authorized(request: Request): Promise<Response> {
     const spare = request.clone();
-    const token = await this.tokens.token();
+    const token = await this.#tokens.token();
     request.headers.set('authorization', `Bearer ${token}`);
-    const answer = await this.fetchImpl(request);
+    const answer = await this.#fetchImpl(request);
     if (answer.status !== 401) return answer;
-    this.tokens.forget(token);
-    spare.headers.set('authorization', `Bearer ${await this.tokens.token()}`);
-    return this.fetchImpl(spare);
+    this.#tokens.forget(token);
+    spare.headers.set('authorization', `Bearer ${await this.#tokens.token()}`);
+    return this.#fetchImpl(spare);
   }
 
   listTemplates(query?: Query<'listTemplates'>) {
@@ -149,22 +158,22 @@ export class ESignClient {
       } catch (err) {
         failure = err;
       }
-      const wait = this.retryDelay(failure, attempt);
+      const wait = this.#retryDelay(failure, attempt);
       if (wait === undefined) throw failure;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 
   /** How long to wait before the next attempt, or undefined when the failure is final. */
-  private retryDelay(failure: unknown, attempt: number): number | undefined {
-    if (attempt >= this.retry.attempts) return undefined;
-    const backoff = Math.min(this.retry.baseDelayMs * 2 ** (attempt - 1), this.retry.maxDelayMs);
+  #retryDelay(failure: unknown, attempt: number): number | undefined {
+    if (attempt >= this.#retry.attempts) return undefined;
+    const backoff = Math.min(this.#retry.baseDelayMs * 2 ** (attempt - 1), this.#retry.maxDelayMs);
     if (!(failure instanceof ESignApiError)) return failure instanceof TypeError ? backoff : undefined; // fetch's network errors are TypeErrors
     const retryable = failure.status === 503 || failure.status === 429 || (failure.status === 409 && failure.code === 'idempotency_request_in_progress');
     if (!retryable) return undefined;
     if (failure.retryAfterSeconds === undefined) return backoff;
     const asked = failure.retryAfterSeconds * 1000;
-    return asked <= this.retry.maxDelayMs ? asked : undefined;
+    return asked <= this.#retry.maxDelayMs ? asked : undefined;
   }
 }
 
