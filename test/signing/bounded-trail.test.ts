@@ -12,8 +12,10 @@ import { join } from 'node:path';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, envelopes, templateDocuments } from '../../src/data/schema.js';
+import { auditEvents, envelopes, templateDocuments, verificationCodes } from '../../src/data/schema.js';
+import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { MAX_LINES_PER_RECIPIENT } from '../../src/domain/signing/certificate-trail.js';
+import { CODE_RETENTION_MS, purgeSpentCodes } from '../../src/domain/signing/code-retention.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { COUNTED_KIND, KEPT_ROWS } from '../../src/domain/signing/repeated-events.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
@@ -69,8 +71,10 @@ const who = { ip: '198.51.100.7', userAgent: 'Mozilla/5.0 (test)' };
 
 async function send() {
   const tag = unique();
+  // A token of now: tests move the clock past its hour.
+  const { access_token } = await exchangeApiKey(stack.services, company.owner.key);
   const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
-    token: company.owner.token,
+    token: access_token,
     body: {
       template_id: templateId,
       recipients: [
@@ -256,4 +260,27 @@ describe('a flood of failed tries stored one row each by an older version', () =
     expect((await trailOf(`?page=${Math.ceil(total / 100) + 1}`)).body.events).toEqual([]);
     expect((await trailOf('?per_page=101')).status).toBe(422);
   }, 300_000);
+});
+
+describe('verification codes', () => {
+  it('are removed two days after they were sent, and not a millisecond before', async () => {
+    const kept = await send();
+    const removed = await send();
+    expect((await sendCode(kept.client.token)).status).toBe(303);
+    expect((await sendCode(removed.client.token)).status).toBe(303);
+    // Times near the real clock's, whatever this file's clock says: the purge is every company's, and
+    // suites beside this one keep codes of their own, which must stay out of its reach.
+    const now = new Date(Date.now() + CODE_RETENTION_MS - 12 * 3600_000);
+    const { db } = stack.services.database;
+    await db.update(verificationCodes).set({ sentAt: new Date(now.getTime() - CODE_RETENTION_MS) }).where(eq(verificationCodes.recipientId, kept.client.id));
+    await db.update(verificationCodes).set({ sentAt: new Date(now.getTime() - CODE_RETENTION_MS - 1) }).where(eq(verificationCodes.recipientId, removed.client.id));
+
+    await purgeSpentCodes(db, now);
+    const left = async (recipientId: string) => (await db.select().from(verificationCodes).where(eq(verificationCodes.recipientId, recipientId))).length;
+    expect(await left(kept.client.id)).toBe(1);
+    expect(await left(removed.client.id)).toBe(0);
+    // The trail still says the code was sent.
+    const [sent] = await db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, removed.envelopeId), eq(auditEvents.kind, 'recipient.code_sent')));
+    expect(sent?.data.recipient_id).toBe(removed.client.id);
+  });
 });
