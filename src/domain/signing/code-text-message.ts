@@ -9,25 +9,26 @@
  */
 import type { Messages } from '../../i18n/index.js';
 import { asSingleLine } from '../../lib/single-line-text.js';
-import { fitsOneSegment } from '../../lib/text-message-segments.js';
+import { fitsOneSegment, segmentCount } from '../../lib/text-message-segments.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 export function codeTextMessage(m: Messages, displayName: string, code: string): string {
   const render = (from: string) => m.text('sms.code', { code, from });
-  // Invisible format characters (bidi overrides among them) could make the name read as something else.
-  const name = asSingleLine(displayName).replace(/\p{Cf}/gu, '').trim();
+  // Invisible format characters (bidi overrides among them) could make the name read as something
+  // else; the joiners stay, as emoji and some scripts need them.
+  const name = asSingleLine(displayName).replace(/(?![\u200c\u200d])\p{Cf}/gu, '').trim();
   const whole = render(name);
   if (fitsOneSegment(whole)) return whole;
   const parts = Array.from(graphemes.segment(name), (part) => part.segment);
-  // No name longer than a segment can fit; from there, the longest beginning that does. The GSM
-  // alphabet has no `…`: three dots keep a message of that alphabet in it, with its 160 places.
+  // No name longer than a segment can fit; from there, the longest beginning that does, with an
+  // ellipsis: three dots in a message of the GSM alphabet (it has no `…`, which would move the
+  // message to UCS-2, of 70), `…` otherwise.
   for (let kept = Math.min(parts.length - 1, 160); kept > 0; kept--) {
     const beginning = parts.slice(0, kept).join('').trimEnd();
-    for (const ellipsis of ['...', '…']) {
-      const body = render(`${beginning}${ellipsis}`);
-      if (fitsOneSegment(body)) return body;
-    }
+    const dots = render(`${beginning}...`);
+    const body = segmentCount(dots).encoding === 'GSM-7' ? dots : render(`${beginning}…`);
+    if (fitsOneSegment(body)) return body;
   }
   return render('…');
 }
