@@ -27,6 +27,10 @@ export type ErrorCode =
   | 'delivery_not_found'
   /** A replay of the subscription is still handing out its events; one runs at a time. */
   | 'replay_in_progress'
+  /** The company has as many live webhook subscriptions as it may (docs/webhooks.md, "Limits"). */
+  | 'webhook_limit_reached'
+  /** A redelivery asked while the delivery, or a redelivery of its event, is still queued or running. */
+  | 'delivery_pending'
   /** A webhook's download link that names nothing: altered, cut, or for another envelope. */
   | 'document_not_found'
   /** A webhook's download link past its 24 hours. */

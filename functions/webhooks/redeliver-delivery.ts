@@ -1,4 +1,5 @@
 import { redeliver } from '../../src/domain/webhooks/redeliver.js';
+import { REDELIVERIES_PER_DAY } from '../../src/domain/webhooks/webhook-bounds.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { guard } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
@@ -10,13 +11,13 @@ export const route = endpointRoute({
   tags: ['Webhooks'],
   summary: "Deliver one delivery's event again",
   description:
-    'A new delivery of the same event, through the queue and retried like any other, with the same `webhook-id` and a fresh signature. A disabled subscription is enabled again.',
+    `A new delivery of the same event, through the queue and retried like any other, with the same \`webhook-id\` and a fresh signature. A disabled subscription is enabled again. While the delivery is still queued or attempted, or a redelivery of its event to the subscription is, the answer is \`409 delivery_pending\`; a company may ask ${REDELIVERIES_PER_DAY} redeliveries in any 24 hours (\`429 rate_limited\` with \`Retry-After\` past them).`,
   security: bearerSecurity,
   middleware: guard('webhooks:write', rateRules.other),
   request: { params: DeliveryIds },
   responses: {
     202: jsonContent(RedeliveryStarted, 'The event is queued for delivery again.'),
-    ...errorResponses(...authErrors, 'webhook_not_found', 'delivery_not_found'),
+    ...errorResponses(...authErrors, 'webhook_not_found', 'delivery_not_found', 'delivery_pending'),
   },
 });
 

@@ -46,7 +46,10 @@ export const DeliveryAttempt = z
     status_code: z.number().int().nullable(),
     delivered: z.boolean(),
     duration_ms: z.number().int().nullable(),
-    error_type: z.enum(['timeout', 'network', 'refused_target', 'redirect', 'http_status']).nullable(),
+    error_type: z
+      .enum(['timeout', 'network', 'refused_target', 'redirect', 'http_status', 'interrupted'])
+      .nullable()
+      .openapi({ description: 'Why the attempt failed; `interrupted` when it never finished (the service stopped while it ran). Null when delivered, or while the attempt runs.' }),
     error: z.string().nullable(),
     created_at: timestamp,
   })

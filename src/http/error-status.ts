@@ -26,6 +26,8 @@ export const errorStatus = {
   webhook_exists: 409,
   delivery_not_found: 404,
   replay_in_progress: 409,
+  webhook_limit_reached: 422,
+  delivery_pending: 409,
   document_not_found: 404,
   download_link_expired: 410,
   contact_exists: 409,

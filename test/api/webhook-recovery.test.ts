@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { outboxMessages, webhookDeliveries, webhookEvents, webhookReplays, webhookSubscriptions } from '../../src/data/schema.js';
+import { outboxMessages, webhookDeliveries, webhookEvents, webhookRedeliveries, webhookReplays, webhookSubscriptions } from '../../src/data/schema.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import type { SigningState } from '../../src/domain/signing/signing-state.js';
@@ -402,6 +402,86 @@ describe('replay', () => {
     await replayEnded(hook.id);
   });
 
+  it('allows a company 20 replays in any 24 hours, all its subscriptions together: the 21st is 429 rate_limited with Retry-After', async () => {
+    const company = await createTestCompany(stack);
+    const hooks = [await subscribe(company, ['envelope.sent']), await subscribe(company, ['envelope.sent'])];
+    const since = stack.clock.now().toISOString();
+    const now = stack.clock.now().getTime();
+    // 19 replays of the last day (ended), the oldest 23 hours ago, and one exactly a day old, which no longer counts.
+    await stack.services.database.db.insert(webhookReplays).values(
+      Array.from({ length: 20 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        companyId: company.id,
+        subscriptionId: hooks[i % 2]!.id,
+        since: new Date(now - 25 * HOUR),
+        until: new Date(now - 24 * HOUR),
+        events: ['envelope.sent'],
+        total: 0,
+        createdAt: new Date(now - (i === 0 ? 24 * HOUR : i === 1 ? 23 * HOUR : HOUR)),
+        progressedAt: new Date(now - HOUR),
+        finishedAt: new Date(now - HOUR),
+      })),
+    );
+    const twentieth = await replay(company, hooks[0]!.id, { since });
+    expect([twentieth.status, twentieth.body]).toEqual([202, { replayed: 0 }]);
+    await replayEnded(hooks[0]!.id);
+    const past = await replay(company, hooks[1]!.id, { since });
+    expect([past.status, errorCode(past), past.body.error.details.limit]).toEqual([429, 'rate_limited', 20]);
+    expect(past.headers.get('retry-after')).toBe(String(3600));
+    // Another company is apart.
+    const stranger = await createTestCompany(stack);
+    expect((await replay(stranger, (await subscribe(stranger, ['envelope.sent'])).id, { since })).status).toBe(202);
+  });
+
+  it('allows a company 10,000 replayed events in any 24 hours: a replay that would pass them is 429; one of more than 10,000 is 422', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const other = await subscribe(company, ['envelope.sent']);
+    const now = stack.clock.now().getTime();
+    // Replays of the last day that carried 9,999 events: 9,000 two hours ago, 999 an hour ago.
+    await stack.services.database.db.insert(webhookReplays).values(
+      [9_000, 999].map((total, i) => ({
+        id: crypto.randomUUID(),
+        companyId: company.id,
+        subscriptionId: other.id,
+        since: new Date(now - 25 * HOUR),
+        until: new Date(now - 24 * HOUR),
+        events: ['envelope.sent'],
+        total,
+        createdAt: new Date(now - (2 - i) * HOUR),
+        progressedAt: new Date(now - HOUR),
+        finishedAt: new Date(now - HOUR),
+      })),
+    );
+    const since = stack.clock.now().toISOString();
+    await quietSend(company);
+    stack.clock.advance(SECOND);
+    const one = await replay(company, hook.id, { since });
+    expect([one.status, one.body]).toEqual([202, { replayed: 1 }]);
+    await replayEnded(hook.id);
+    await quietSend(company);
+    stack.clock.advance(SECOND);
+    const past = await replay(company, hook.id, { since });
+    expect([past.status, errorCode(past), past.body.error.details.events_limit]).toEqual([429, 'rate_limited', 10_000]);
+    // The 2 events fit once the 9,000 of two hours ago leave the day.
+    expect(past.headers.get('retry-after')).toBe(String(22 * 3600 - 2));
+
+    // One replay may not carry more than the day's budget, whenever it is asked.
+    const big = await createTestCompany(stack);
+    const bigHook = await subscribe(big, ['envelope.sent']);
+    const ago = (ms: number) => new Date(stack.clock.now().getTime() - ms);
+    await stack.services.database.db.insert(webhookEvents).values(
+      Array.from({ length: 10_001 }, (_, i) => ({ id: `msg_flood_${unique()}_${i}`, companyId: big.id, kind: 'envelope.sent', payload: {}, createdAt: ago(HOUR - i) })),
+    );
+    const tooMany = await replay(big, bigHook.id, { since: ago(HOUR).toISOString(), until: ago(HOUR - 10_000).toISOString() });
+    expect([tooMany.status, errorCode(tooMany), tooMany.body.error.details.issues?.[0]?.path]).toEqual([422, 'validation_failed', 'since']);
+    const atTheBound = await replay(big, bigHook.id, { since: ago(HOUR).toISOString(), until: ago(HOUR - 9_999).toISOString() });
+    expect([atTheBound.status, atTheBound.body]).toEqual([202, { replayed: 10_000 }]);
+    // Removed, the subscription ends its replay at the next step.
+    expect((await call(stack, 'DELETE', `/v1/webhooks/${bigHook.id}`, { token: big.owner.token })).status).toBe(204);
+    await replayEnded(bigHook.id);
+  });
+
   it('answers another company’s subscription as an unknown one, and refuses a key without webhooks:write', async () => {
     const company = await createTestCompany(stack);
     const theirs = await subscribe(await createTestCompany(stack), ['envelope.sent']);
@@ -428,14 +508,125 @@ describe('replay', () => {
 });
 
 describe('redelivery', () => {
-  it('delivers one failed delivery again, same webhook-id; an unknown or another company’s delivery is 404 delivery_not_found', async () => {
+  /** Runs the event's own delivery to its last attempt, each failing, as the queue would over its schedule. */
+  async function failWholeSchedule(eventId: string, subscriptionId: string) {
+    for (let attempt = 1; attempt < DELIVERY_ATTEMPTS; attempt++) {
+      await expect(deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: subscriptionId })).rejects.toThrow();
+    }
+    await deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: subscriptionId });
+  }
+  const redeliver = (company: TestCompany, webhookId: string, deliveryId: string) =>
+    call(stack, 'POST', `/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, { token: company.owner.token });
+  const newestDelivery = async (company: TestCompany, webhookId: string) =>
+    (await call(stack, 'GET', `/v1/webhooks/${webhookId}/deliveries?per_page=1`, { token: company.owner.token })).body.data[0];
+  /** Waits until the company has no redelivery pending. */
+  const redeliveriesEnded = (companyId: string) =>
+    vi.waitFor(async () => {
+      const pending = await stack.services.database.db
+        .select()
+        .from(webhookRedeliveries)
+        .where(and(eq(webhookRedeliveries.companyId, companyId), isNull(webhookRedeliveries.settledAt)));
+      expect(pending).toEqual([]);
+    }, eventually);
+
+  it('refuses with 409 delivery_pending a delivery the queue will still retry, and a second redelivery of its event while the first is queued or attempted', async () => {
     const company = await createTestCompany(stack);
     const hook = await subscribe(company, ['envelope.sent']);
     const event = await quietSend(company);
     status = 500;
     await expect(deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
+    const retried = await newestDelivery(company, hook.id);
+    expect(retried).toMatchObject({ attempt: 1, delivered: false });
+    const early = await redeliver(company, hook.id, retried.delivery_id);
+    expect([early.status, errorCode(early), early.body.error.details.delivery_id]).toEqual([409, 'delivery_pending', retried.delivery_id]);
+
+    for (let attempt = 2; attempt < DELIVERY_ATTEMPTS; attempt++) {
+      await expect(deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
+    }
+    // Attempt 5 failed: one is still to come.
+    expect(errorCode(await redeliver(company, hook.id, retried.delivery_id))).toBe('delivery_pending');
+    await deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id });
+
+    status = 200;
+    received = [];
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    const first = await redeliver(company, hook.id, retried.delivery_id);
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    // Queued or at the receiver, which holds its answer: the same delivery, its new one, and the event again are refused.
+    for (const deliveryId of [retried.delivery_id, first.body.delivery_id]) {
+      const again = await redeliver(company, hook.id, deliveryId);
+      expect([again.status, errorCode(again), again.body.error.details.delivery_id], deliveryId).toEqual([409, 'delivery_pending', first.body.delivery_id]);
+    }
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(1), eventually);
+    expect(errorCode(await redeliver(company, hook.id, retried.delivery_id))).toBe('delivery_pending');
+    release();
+    await redeliveriesEnded(company.id);
+    expect(at(hook.path)).toHaveLength(1);
+    // Once delivered, the event may be redelivered again.
+    const later = await redeliver(company, hook.id, retried.delivery_id);
+    expect(later.status).toBe(202);
+    await vi.waitFor(() => expect(at(hook.path)).toHaveLength(2), eventually);
+    await redeliveriesEnded(company.id);
+  });
+
+  it('starts one of two redeliveries of one delivery asked at once; the other is 409 delivery_pending', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const event = await quietSend(company);
+    status = 500;
+    await failWholeSchedule(event.id, hook.id);
+    status = 200;
+    received = [];
+    const { delivery_id } = await newestDelivery(company, hook.id);
+    const answers = await Promise.all([redeliver(company, hook.id, delivery_id), redeliver(company, hook.id, delivery_id)]);
+    expect(answers.map((answer) => `${answer.status} ${errorCode(answer) ?? ''}`.trim()).sort()).toEqual(['202', '409 delivery_pending']);
+    await redeliveriesEnded(company.id);
+    expect(at(hook.path)).toHaveLength(1);
+  });
+
+  it('allows a company 500 redeliveries in any 24 hours, all its subscriptions together: the 501st is 429 rate_limited with Retry-After', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const event = await quietSend(company);
+    await deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id });
+    const { delivery_id } = await newestDelivery(company, hook.id);
+    const now = stack.clock.now().getTime();
+    // 499 redeliveries of the last day (ended), the oldest 20 hours ago, and one exactly a day old, which no longer counts.
+    const other = await subscribe(company, ['envelope.sent']);
+    await stack.services.database.db.insert(webhookRedeliveries).values(
+      Array.from({ length: 500 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        companyId: company.id,
+        subscriptionId: other.id,
+        eventId: event.id,
+        createdAt: new Date(now - (i === 0 ? 24 * HOUR : i === 1 ? 20 * HOUR : HOUR)),
+        settledAt: new Date(now - (i === 0 ? 24 * HOUR : HOUR)),
+      })),
+    );
+    const fiveHundredth = await redeliver(company, hook.id, delivery_id);
+    expect(fiveHundredth.status, JSON.stringify(fiveHundredth.body)).toBe(202);
+    await redeliveriesEnded(company.id);
+    const past = await redeliver(company, hook.id, delivery_id);
+    expect([past.status, errorCode(past), past.body.error.details.limit]).toEqual([429, 'rate_limited', 500]);
+    expect(past.headers.get('retry-after')).toBe(String(4 * 3600));
+    // Another company is apart.
+    const stranger = await createTestCompany(stack);
+    const theirs = await subscribe(stranger, ['envelope.sent']);
+    const theirEvent = await quietSend(stranger);
+    await deliverWebhookEvent(stack.services, { event_id: theirEvent.id, subscription_id: theirs.id });
+    expect((await redeliver(stranger, theirs.id, (await newestDelivery(stranger, theirs.id)).delivery_id)).status).toBe(202);
+    await redeliveriesEnded(stranger.id);
+  });
+
+  it('delivers one failed delivery again, same webhook-id; an unknown or another company’s delivery is 404 delivery_not_found', async () => {
+    const company = await createTestCompany(stack);
+    const hook = await subscribe(company, ['envelope.sent']);
+    const event = await quietSend(company);
+    status = 500;
+    await failWholeSchedule(event.id, hook.id);
     const [failed] = (await call(stack, 'GET', `/v1/webhooks/${hook.id}/deliveries`, { token: company.owner.token })).body.data;
-    expect(failed).toMatchObject({ event_id: event.id, delivered: false, status_code: 500, origin: 'event', delivery_id: expect.any(String) });
+    expect(failed).toMatchObject({ event_id: event.id, delivered: false, status_code: 500, origin: 'event', delivery_id: expect.any(String), attempt: DELIVERY_ATTEMPTS });
 
     status = 200;
     received = [];

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelopes, outboxMessages, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../src/data/schema.js';
-import { DELIVERY_ATTEMPTS } from '../../src/domain/webhooks/deliver-event.js';
+import { DELIVERY_ATTEMPTS, ownDeliveryId } from '../../src/domain/webhooks/deliver-event.js';
 import { deliverWebhookEvent } from '../../src/domain/webhooks/dispatch-event.js';
 import { eventKinds } from '../../src/domain/webhooks/event-catalog.js';
 import { call, errorCode } from '../support/http.js';
@@ -175,12 +175,93 @@ describe('subscribing', () => {
       expect(again.body.error.details).toEqual({ url: endpoint, webhook_id: first.body.id });
     }
     // Other ports, another scheme and another path are other endpoints.
-    for (const other of [`http://hooks.example.com:8080${path}`, `https://hooks.example.com${path}`, `${endpoint}/`]) {
+    for (const other of [`http://hooks.example.com:8080${path}`, `https://hooks.example.com${path}`, `${endpoint}/more`]) {
       expect((await create(company, { url: other, events: ['envelope.sent'] })).status, other).toBe(201);
     }
     // Another company may subscribe the same endpoint, in any spelling.
     const elsewhere = await create(await createTestCompany(stack), { url: `HTTP://hooks.example.com:80${path}`, events: ['envelope.sent'] });
     expect([elsewhere.status, elsewhere.body.url]).toEqual([201, endpoint]);
+  });
+
+  it('takes the spellings RFC 3986 makes one as one endpoint: an empty query, escaped unreserved characters, escapes in either case, a trailing or repeated slash', async () => {
+    const company = await createTestCompany(stack);
+    const tag = unique();
+    const first = await create(company, { url: `https://hooks.example.com/d/${tag}/a?`, events: ['envelope.sent'] });
+    expect([first.status, first.body.url]).toEqual([201, `https://hooks.example.com/d/${tag}/a`]);
+    for (const spelling of [
+      `https://hooks.example.com/d/${tag}/a`,
+      `https://hooks.example.com/%64/${tag}/a`,
+      `https://hooks.example.com/%64/${tag}/%61?`,
+      `https://hooks.example.com/d/${tag}/a/`,
+      `https://hooks.example.com/d/${tag}/a/?`,
+      `https://hooks.example.com//d//${tag}/a`,
+      `https://hooks.example.com/d/${tag}/b/%2E%2E/a`,
+    ]) {
+      const again = await create(company, { url: spelling, events: ['envelope.signed'] });
+      expect([again.status, errorCode(again), again.body.error?.details.webhook_id], spelling).toEqual([409, 'webhook_exists', first.body.id]);
+    }
+    // Stored in its one spelling: unreserved characters decoded, other escapes in upper case; a trailing slash kept.
+    const escaped = await create(company, { url: `https://hooks.example.com/%7e${tag}/x%3ay/?q=%41%2b`, events: ['envelope.sent'] });
+    expect([escaped.status, escaped.body.url]).toEqual([201, `https://hooks.example.com/~${tag}/x%3Ay/?q=A%2B`]);
+    for (const spelling of [`https://hooks.example.com/~${tag}/x%3Ay?q=A%2B`, `https://hooks.example.com/%7E${tag}//x%3ay?q=%41%2B`]) {
+      const again = await create(company, { url: spelling, events: ['envelope.sent'] });
+      expect([again.status, errorCode(again)], spelling).toEqual([409, 'webhook_exists']);
+    }
+    // A query that is not empty, and a reserved character escaped or not, name other endpoints.
+    for (const other of [`https://hooks.example.com/d/${tag}/a?x`, `https://hooks.example.com/d/${tag}/a%2F`, `https://hooks.example.com/d/${tag}/a/b`]) {
+      expect((await create(company, { url: other, events: ['envelope.sent'] })).status, other).toBe(201);
+    }
+  });
+
+  it('refuses the new spellings of an endpoint stored before they were normalised, trailing slash and empty query included', async () => {
+    const company = await createTestCompany(stack);
+    const path = `/hooks/${unique()}`;
+    const legacy = await create(company, { url: `https://hooks.example.com${path}/x`, events: ['envelope.sent'] });
+    // Stored as given, before these normalisations: no endpoint key, an unnormalised URL.
+    await stack.services.database.db
+      .update(webhookSubscriptions)
+      .set({ url: `https://hooks.example.com/%68ooks${path.slice('/hooks'.length)}/x/?`, endpoint: null })
+      .where(eq(webhookSubscriptions.id, legacy.body.id));
+    for (const spelling of [`https://hooks.example.com${path}/x`, `https://hooks.example.com${path}//x?`]) {
+      const again = await create(company, { url: spelling, events: ['envelope.signed'] });
+      expect([again.status, errorCode(again), again.body.error?.details.webhook_id], spelling).toEqual([409, 'webhook_exists', legacy.body.id]);
+    }
+  });
+
+  it('keeps 25 live subscriptions per company: the 26th is 422 webhook_limit_reached; a removal makes room; another company is apart', async () => {
+    const company = await createTestCompany(stack);
+    const made: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const answer = await create(company, { url: hookUrl(), events: ['envelope.sent'] });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      made.push(answer.body.id);
+    }
+    const past = await create(company, { url: hookUrl(), events: ['envelope.sent'] });
+    expect([past.status, errorCode(past), past.body.error.details.limit]).toEqual([422, 'webhook_limit_reached', 25]);
+    // An endpoint already subscribed is still told so, with its id.
+    const [first] = await stack.services.database.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, made[0]!));
+    expect(errorCode(await create(company, { url: first!.url, events: ['envelope.sent'] }))).toBe('webhook_exists');
+    expect((await create(await createTestCompany(stack), { url: hookUrl(), events: ['envelope.sent'] })).status).toBe(201);
+    expect((await call(stack, 'DELETE', `/v1/webhooks/${made[3]}`, { token: company.owner.token })).status).toBe(204);
+    expect((await create(company, { url: hookUrl(), events: ['envelope.sent'] })).status).toBe(201);
+    expect(errorCode(await create(company, { url: hookUrl(), events: ['envelope.sent'] }))).toBe('webhook_limit_reached');
+    const live = await stack.services.database.db
+      .select()
+      .from(webhookSubscriptions)
+      .where(and(eq(webhookSubscriptions.companyId, company.id), isNull(webhookSubscriptions.deletedAt)));
+    expect(live).toHaveLength(25);
+  });
+
+  it('gives the 25th place to one of two subscriptions made at once', async () => {
+    const company = await createTestCompany(stack);
+    for (let i = 0; i < 24; i++) expect((await create(company, { url: hookUrl(), events: ['envelope.sent'] })).status).toBe(201);
+    const answers = await Promise.all([hookUrl(), hookUrl(), hookUrl()].map((url) => create(company, { url, events: ['envelope.sent'] })));
+    expect(answers.map((answer) => `${answer.status} ${errorCode(answer) ?? ''}`.trim()).sort()).toEqual(['201', '422 webhook_limit_reached', '422 webhook_limit_reached']);
+    const live = await stack.services.database.db
+      .select()
+      .from(webhookSubscriptions)
+      .where(and(eq(webhookSubscriptions.companyId, company.id), isNull(webhookSubscriptions.deletedAt)));
+    expect(live).toHaveLength(25);
   });
 
   it('refuses every numeric spelling of a subscribed IPv4 host as the same endpoint', async () => {
@@ -411,6 +492,43 @@ describe('delivering', () => {
     expect(listed.body.data[0]).toMatchObject({ id: subscription.id, status: 'disabled', disabled_reason: expect.stringMatching(/3 days/) });
   });
 
+  it('lists an attempt left without a result for 3 minutes as interrupted, one younger as still running', async () => {
+    const { company, subscription, quietSend } = await subscribed();
+    const event = await quietSend();
+    const now = stack.clock.now().getTime();
+    const open = (attempt: number, ago: number) => ({
+      companyId: company.id,
+      deliveryId: crypto.randomUUID(),
+      eventId: event.id,
+      subscriptionId: subscription.id,
+      attempt,
+      createdAt: new Date(now - ago),
+    });
+    const cut = open(6, 3 * 60 * 1000);
+    const running = open(1, 3 * 60 * 1000 - 1);
+    await stack.services.database.db.insert(webhookDeliveries).values([cut, running]);
+    const listed = (await call(stack, 'GET', `/v1/webhooks/${subscription.id}/deliveries`, { token: company.owner.token })).body.data;
+    const shown = (deliveryId: string) => listed.find((attempt: { delivery_id: string }) => attempt.delivery_id === deliveryId);
+    expect(shown(cut.deliveryId)).toMatchObject({ status_code: null, delivered: false, error_type: 'interrupted', error: expect.stringMatching(/did not finish/) });
+    expect(shown(running.deliveryId)).toMatchObject({ status_code: null, delivered: false, error_type: null, error: null });
+  });
+
+  it('closes as interrupted an attempt of the delivery left without a result when its next attempt starts', async () => {
+    const { subscription, quietSend } = await subscribed();
+    const event = await quietSend();
+    // Attempt 1 began and its process died: a row without a result.
+    await stack.services.database.db
+      .insert(webhookDeliveries)
+      .values({ companyId: event.companyId, deliveryId: await ownDeliveryId(event.id, subscription.id), eventId: event.id, subscriptionId: subscription.id, attempt: 1, createdAt: stack.clock.now() });
+    await deliver(event.id, subscription.id);
+    const attempts = await attemptsOf(event.id, subscription.id);
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.statusCode, attempt.errorType])).toEqual([
+      [1, null, 'interrupted'],
+      [2, 200, null],
+    ]);
+    expect(attempts[0]!.error).toMatch(/did not finish/);
+  });
+
   it('numbers concurrent attempts distinctly', async () => {
     answers = [500];
     const { subscription, quietSend } = await subscribed();
@@ -498,6 +616,49 @@ describe('test deliveries', () => {
     const stranger = await createTestCompany(stack);
     expect(errorCode(await call(stack, 'POST', `/v1/webhooks/${subscription.id}/test`, { token: stranger.owner.token }))).toBe('webhook_not_found');
     expect(errorCode(await call(stack, 'GET', `/v1/webhooks/${subscription.id}/deliveries`, { token: stranger.owner.token }))).toBe('webhook_not_found');
+  });
+});
+
+describe('bounds of the test deliveries', () => {
+  /** Test events of the company made `ago` ms before now, as earlier test deliveries leave them. */
+  const earlierTests = (company: TestCompany, count: number, ago: number) =>
+    stack.services.database.db.insert(webhookEvents).values(
+      Array.from({ length: count }, (_, i) => ({
+        id: `msg_test_earlier_${unique()}_${i}`,
+        companyId: company.id,
+        kind: 'webhook.test',
+        payload: {},
+        createdAt: new Date(stack.clock.now().getTime() - ago),
+      })),
+    );
+
+  it('makes 60 test deliveries per company in any hour: the 61st is 429 rate_limited with Retry-After, and writes no event', async () => {
+    const company = await createTestCompany(stack);
+    const subscription = (await create(company, { url: hookUrl(), events: ['envelope.sent'] })).body;
+    const test = (who = company) => call(stack, 'POST', `/v1/webhooks/${subscription.id}/test`, { token: who.owner.token });
+    // 59 within the hour, and one exactly an hour old, which no longer counts.
+    await earlierTests(company, 59, 20 * 60 * 1000);
+    await earlierTests(company, 1, 3600 * 1000);
+    const sixtieth = await test();
+    expect([sixtieth.status, sixtieth.body.delivered]).toEqual([200, true]);
+    const events = async () => (await stack.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.companyId, company.id))).length;
+    const before = await events();
+    const past = await test();
+    expect(past.status, JSON.stringify(past.body)).toBe(429);
+    expect([errorCode(past), past.body.error.details.limit]).toEqual(['rate_limited', 60]);
+    // The oldest counted one leaves the hour in 40 minutes.
+    expect(past.headers.get('retry-after')).toBe(String(40 * 60));
+    expect(await events()).toBe(before);
+    expect(received.filter((hit) => hit.headers['webhook-id'] === sixtieth.body.event_id)).toHaveLength(1);
+    expect(received).toHaveLength(1);
+  });
+
+  it('gives the last place of the hour to one of two test deliveries made at once', async () => {
+    const company = await createTestCompany(stack);
+    const subscription = (await create(company, { url: hookUrl(), events: ['envelope.sent'] })).body;
+    await earlierTests(company, 59, 60 * 1000);
+    const answers = await Promise.all([1, 2].map(() => call(stack, 'POST', `/v1/webhooks/${subscription.id}/test`, { token: company.owner.token })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429]);
   });
 });
 

@@ -204,7 +204,7 @@ export declare class ESignClient {
             status_code: number | null;
             delivered: boolean;
             duration_ms: number | null;
-            error_type: "timeout" | "network" | "refused_target" | "redirect" | "http_status" | null;
+            error_type: "timeout" | "network" | "refused_target" | "redirect" | "http_status" | "interrupted" | null;
             error: string | null;
             created_at: string;
         }[];
@@ -224,7 +224,7 @@ export declare class ESignClient {
         status_code: number | null;
         delivered: boolean;
         duration_ms: number | null;
-        error_type: "timeout" | "network" | "refused_target" | "redirect" | "http_status" | null;
+        error_type: "timeout" | "network" | "refused_target" | "redirect" | "http_status" | "interrupted" | null;
         error: string | null;
         created_at: string;
     }>;

@@ -142,7 +142,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe an endpoint to events
-         * @description Answers the subscription with its signing secret, shown only here. The URL is stored and answered normalised (scheme and host in lower case, default port dropped, `.` and `..` segments resolved, numeric IPv4 hosts in dotted decimal, an empty path as `/`). One subscription per endpoint: the same URL again, in any spelling that normalises to it, is `409 webhook_exists`.
+         * @description Answers the subscription with its signing secret, shown only here. The URL is stored and answered normalised (scheme and host in lower case, default port dropped, `.` and `..` segments resolved, numeric IPv4 hosts in dotted decimal, an empty path as `/`, an empty query dropped, percent-encoded unreserved characters decoded and other escapes in upper case). One subscription per endpoint: the same URL again, in any spelling that normalises to it or differs only by a trailing or repeated slash, is `409 webhook_exists`. A company has at most 25 subscriptions: the next is `422 webhook_limit_reached`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -196,7 +196,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver a signed webhook.test event now
-         * @description Delivers once, without retries, and answers what happened: whether it was delivered, the status code, the time it took, or the error.
+         * @description Delivers once, without retries, and answers what happened: whether it was delivered, the status code, the time it took, or the error. A company may make 60 test deliveries in any hour (`429 rate_limited` with `Retry-After` past them).
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver the events of a time window again
-         * @description Delivers again, oldest first, every event of the company of the subscription's kinds (or of `events`) that occurred in the window, events from before the subscription was made included, each with its original `webhook-id` and a fresh signature. Events are kept 30 days: a window reaching further back is `422 validation_failed`. Each event is handed to the queue once the one before it was attempted, and retried like any delivery. One replay runs per subscription at a time: a second is `409 replay_in_progress` with `Retry-After`. A disabled subscription is enabled again.
+         * @description Delivers again, oldest first, every event of the company of the subscription's kinds (or of `events`) that occurred in the window, events from before the subscription was made included, each with its original `webhook-id` and a fresh signature. Events are kept 30 days: a window reaching further back is `422 validation_failed`. Each event is handed to the queue once the one before it was attempted, and retried like any delivery. One replay runs per subscription at a time: a second is `409 replay_in_progress` with `Retry-After`. A company may start 20 replays carrying 10,000 events in any 24 hours, all its subscriptions together: past that, `429 rate_limited` with `Retry-After`; one replay of more than 10,000 events is `422 validation_failed`. A disabled subscription is enabled again.
          */
         post: operations["replayWebhookEvents"];
         delete?: never;
@@ -236,7 +236,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver one delivery's event again
-         * @description A new delivery of the same event, through the queue and retried like any other, with the same `webhook-id` and a fresh signature. A disabled subscription is enabled again.
+         * @description A new delivery of the same event, through the queue and retried like any other, with the same `webhook-id` and a fresh signature. A disabled subscription is enabled again. While the delivery is still queued or attempted, or a redelivery of its event to the subscription is, the answer is `409 delivery_pending`; a company may ask 500 redeliveries in any 24 hours (`429 rate_limited` with `Retry-After` past them).
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -803,8 +803,11 @@ export interface components {
             status_code: number | null;
             delivered: boolean;
             duration_ms: number | null;
-            /** @enum {string|null} */
-            error_type: "timeout" | "network" | "refused_target" | "redirect" | "http_status" | null;
+            /**
+             * @description Why the attempt failed; `interrupted` when it never finished (the service stopped while it ran). Null when delivered, or while the attempt runs.
+             * @enum {string|null}
+             */
+            error_type: "timeout" | "network" | "refused_target" | "redirect" | "http_status" | "interrupted" | null;
             error: string | null;
             /**
              * Format: date-time
@@ -830,8 +833,11 @@ export interface components {
             status_code: number | null;
             delivered: boolean;
             duration_ms: number | null;
-            /** @enum {string|null} */
-            error_type: "timeout" | "network" | "refused_target" | "redirect" | "http_status" | null;
+            /**
+             * @description Why the attempt failed; `interrupted` when it never finished (the service stopped while it ran). Null when delivered, or while the attempt runs.
+             * @enum {string|null}
+             */
+            error_type: "timeout" | "network" | "refused_target" | "redirect" | "http_status" | "interrupted" | null;
             error: string | null;
             /**
              * Format: date-time
@@ -2081,7 +2087,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation_failed` */
+            /** @description `validation_failed`, `webhook_limit_reached` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2090,7 +2096,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "validation_failed";
+                            code: "validation_failed" | "webhook_limit_reached";
                             message: string;
                             details: {
                                 [key: string]: unknown;
@@ -2702,6 +2708,24 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "webhook_not_found" | "delivery_not_found";
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `delivery_pending` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "delivery_pending";
                             message: string;
                             details: {
                                 [key: string]: unknown;

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../data/errors.js';
 import { type DeliveryOrigin, envelopes, webhookDeliveries, type webhookEvents, webhookSubscriptions } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
@@ -23,7 +23,23 @@ export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3600 * 1000;
 const TIMEOUT_MS = 10_000;
 const timeoutOf = (services: Services) => services.config.webhookTimeoutMs ?? TIMEOUT_MS;
 
-export type ErrorType = 'timeout' | 'network' | 'refused_target' | 'redirect' | 'http_status';
+export type ErrorType = 'timeout' | 'network' | 'refused_target' | 'redirect' | 'http_status' | 'interrupted';
+
+/**
+ * An attempt with no result after this long never finished: the process running it stopped (a
+ * crash, a deploy, a Worker evicted). An attempt takes at most the webhook timeout and its
+ * recording; the queue gives a job 120 s before it retries it (src/queue/attempts.ts).
+ */
+export const INTERRUPTED_AFTER_MS = 3 * 60 * 1000;
+/** How long after its last failed attempt a delivery may still be retried: the longest gap of the schedule (24 h) and then some. */
+export const RETRIED_FOR_AT_MOST_MS = 36 * 3600 * 1000;
+
+/** Whether an attempt with no result may still be running (else it was interrupted). */
+export const attemptStillOpen = (attempt: { statusCode: number | null; errorType: string | null; createdAt: Date }, now: Date) =>
+  attempt.statusCode === null && attempt.errorType === null && attempt.createdAt.getTime() > now.getTime() - INTERRUPTED_AFTER_MS;
+
+/** What the deliveries list shows of an attempt without a result that is too old to be running. */
+export const interruptedAttempt = { errorType: 'interrupted' as const, error: 'The attempt did not finish: the service stopped while it ran.' };
 
 /** One delivery of an event to a subscription: the event's own, or one a replay or redelivery started. */
 export type Delivery = { id: string; origin: DeliveryOrigin };
@@ -146,6 +162,15 @@ async function numberAttempt(services: Services, event: Event, subscription: Sub
         attempt,
         createdAt: services.clock.now(),
       });
+      // An earlier attempt still without a result was cut short with its process (the queue retries
+      // a job only when its attempt failed or died): it is closed, so the list shows no attempt in
+      // flight beside its retries. An attempt only slow, not dead, records its result over this.
+      if (attempt > 1) {
+        await db
+          .update(webhookDeliveries)
+          .set(interruptedAttempt)
+          .where(and(mine, lt(webhookDeliveries.attempt, attempt), isNull(webhookDeliveries.statusCode), isNull(webhookDeliveries.errorType)));
+      }
       return attempt;
     } catch (err) {
       if (!isUniqueViolation(err) || tries >= 20) throw err;

@@ -1,12 +1,15 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { insertWhen } from '../../data/insert-when.js';
 import { type DeliveryOrigin, webhookDeliveries, webhookEvents } from '../../data/schema.js';
+import { DomainError } from '../../errors.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
-import { type AttemptResult, attemptDelivery, ownDeliveryId } from './deliver-event.js';
+import { type AttemptResult, attemptDelivery, attemptStillOpen, interruptedAttempt, ownDeliveryId } from './deliver-event.js';
 import { testEventKind } from './event-catalog.js';
 import { liveSubscription } from './subscriptions.js';
+import { HOUR_MS, lockCompanyWebhooks, secondsUntilFree, TEST_DELIVERIES_PER_HOUR } from './webhook-bounds.js';
 
 export type DeliveryAttempt = {
   /** The delivery the attempt belongs to: what POST …/deliveries/{delivery_id}/redeliver names. */
@@ -44,21 +47,26 @@ export async function listDeliveries(services: Services, companyId: string, id: 
       .limit(perPage)
       .offset(pageOffset(page, perPage)),
   ]);
+  const now = services.clock.now();
   return pageWithTotal(
     rows,
-    ({ delivery, kind }) => ({
-      delivery_id: delivery.deliveryId,
-      origin: delivery.origin,
-      event_id: delivery.eventId,
-      event_type: kind,
-      attempt: delivery.attempt,
-      status_code: delivery.statusCode,
-      delivered: delivered(delivery.statusCode),
-      duration_ms: delivery.durationMs,
-      error_type: delivery.errorType as AttemptResult['errorType'],
-      error: delivery.error,
-      created_at: delivery.createdAt.toISOString(),
-    }),
+    ({ delivery, kind }) => {
+      // One never finished whose delivery had no later attempt to close it (its last, or its job gone).
+      const cut = delivery.statusCode === null && delivery.errorType === null && !attemptStillOpen(delivery, now);
+      return {
+        delivery_id: delivery.deliveryId,
+        origin: delivery.origin,
+        event_id: delivery.eventId,
+        event_type: kind,
+        attempt: delivery.attempt,
+        status_code: delivery.statusCode,
+        delivered: delivered(delivery.statusCode),
+        duration_ms: delivery.durationMs,
+        error_type: cut ? interruptedAttempt.errorType : (delivery.errorType as AttemptResult['errorType']),
+        error: cut ? interruptedAttempt.error : delivery.error,
+        created_at: delivery.createdAt.toISOString(),
+      };
+    },
     page,
     perPage,
     () => db.select({ total: count() }).from(webhookDeliveries).where(mine),
@@ -67,28 +75,43 @@ export async function listDeliveries(services: Services, companyId: string, id: 
 
 /**
  * POST /v1/webhooks/{id}/test: a signed `webhook.test` event delivered now, once, its result in the
- * answer (and in the deliveries list). Not retried: the integrator is watching.
+ * answer (and in the deliveries list). Not retried: the integrator is watching. Each is an event kept
+ * 30 days, so a company makes at most TEST_DELIVERIES_PER_HOUR in any hour.
  */
 export async function sendTestEvent(services: Services, companyId: string, id: string): Promise<DeliveryAttempt> {
   const subscription = await liveSubscription(services, companyId, id);
   const now = services.clock.now();
-  const [event] = await services.database.db
-    .insert(webhookEvents)
-    .values({
-      id: `msg_test_${randomBase62(22)}`,
-      companyId,
-      envelopeId: null,
-      kind: testEventKind,
-      payload: { message: 'A test delivery: your endpoint is reachable and can verify our signature.', webhook_id: subscription.id },
-      createdAt: now,
-    })
-    .returning();
-  const delivery = { id: await ownDeliveryId(event!.id, subscription.id), origin: 'event' as const };
-  const result = await attemptDelivery(services, event!, subscription, delivery);
+  const { db } = services.database;
+  const ofTheHour = and(eq(webhookEvents.companyId, companyId), eq(webhookEvents.kind, testEventKind), gt(webhookEvents.createdAt, new Date(now.getTime() - HOUR_MS)));
+  const values = {
+    id: `msg_test_${randomBase62(22)}`,
+    companyId,
+    envelopeId: null,
+    kind: testEventKind,
+    payload: { message: 'A test delivery: your endpoint is reachable and can verify our signature.', webhook_id: subscription.id },
+    createdAt: now,
+  };
+  await services.database.atomic((q) => [
+    lockCompanyWebhooks(q, companyId),
+    insertWhen(q, webhookEvents, values, sql`(select count(*) from ${webhookEvents} where ${ofTheHour}) < ${TEST_DELIVERIES_PER_HOUR}`),
+  ]);
+  const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, values.id)).limit(1);
+  if (!event) {
+    const [oldest] = await db.select({ createdAt: webhookEvents.createdAt }).from(webhookEvents).where(ofTheHour).orderBy(asc(webhookEvents.createdAt)).limit(1);
+    const retryAfter = secondsUntilFree(oldest?.createdAt, HOUR_MS, now);
+    throw new DomainError(
+      'rate_limited',
+      `A company may make ${TEST_DELIVERIES_PER_HOUR} test deliveries in any hour. Retry after ${retryAfter} s.`,
+      { limit: TEST_DELIVERIES_PER_HOUR, window_seconds: HOUR_MS / 1000 },
+      { retryAfterSeconds: retryAfter },
+    );
+  }
+  const delivery = { id: await ownDeliveryId(event.id, subscription.id), origin: 'event' as const };
+  const result = await attemptDelivery(services, event, subscription, delivery);
   return {
     delivery_id: delivery.id,
     origin: delivery.origin,
-    event_id: event!.id,
+    event_id: event.id,
     event_type: testEventKind,
     attempt: result.attempt,
     status_code: result.statusCode,

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { webhookEvents, webhookSubscriptions } from '../../data/schema.js';
 import type { Services } from '../../services.js';
 import { attemptDelivery, DELIVERY_ATTEMPTS, type Delivery, disableIfDead, ownDeliveryId } from './deliver-event.js';
+import { settleRedelivery } from './redeliver.js';
 import { continueReplay, endReplay } from './replay-events.js';
 import { webhookTopics } from './webhook-topics.js';
 
@@ -49,6 +50,10 @@ async function deliveryOf(body: Record<string, unknown>, eventId: string, subscr
 export async function deliverWebhookEvent(services: Services, body: Record<string, unknown>): Promise<void> {
   const eventId = String(body.event_id);
   const replayId = typeof body.replay_id === 'string' ? body.replay_id : null;
+  // A redelivery holds its event (no second one while it is pending) until its delivery ends here.
+  const ended = async () => {
+    if (body.origin === 'redelivery' && typeof body.delivery_id === 'string') await settleRedelivery(services, body.delivery_id);
+  };
   const [row] = await services.database.db
     .select({ event: webhookEvents, subscription: webhookSubscriptions })
     .from(webhookSubscriptions)
@@ -57,16 +62,19 @@ export async function deliverWebhookEvent(services: Services, body: Record<strin
     .limit(1);
   if (!row || row.subscription.deletedAt || row.subscription.disabledAt) {
     if (replayId) await endReplay(services, replayId);
-    return;
+    return ended();
   }
   if (!row.event) {
     // Removed at 30 days while it waited in the queue: nothing to deliver, but a replay goes on past it.
     if (replayId) await continueReplay(services, replayId, eventId);
-    return;
+    return ended();
   }
   const result = await attemptDelivery(services, row.event, row.subscription, await deliveryOf(body, eventId, row.subscription.id));
   if (replayId) await continueReplay(services, replayId, eventId);
-  if (result.delivered || result.gone || result.errorType === 'refused_target') return;
-  if (result.attempt >= DELIVERY_ATTEMPTS) return disableIfDead(services, row.subscription);
+  if (result.delivered || result.gone || result.errorType === 'refused_target') return ended();
+  if (result.attempt >= DELIVERY_ATTEMPTS) {
+    await ended();
+    return disableIfDead(services, row.subscription);
+  }
   throw new DeliveryFailed(`Attempt ${result.attempt} failed (${result.errorType}).`);
 }

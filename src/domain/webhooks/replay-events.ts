@@ -1,11 +1,12 @@
-import { and, asc, count, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
-import { isUniqueViolation } from '../../data/errors.js';
+import { and, asc, count, eq, gt, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { insertWhen } from '../../data/insert-when.js';
 import { webhookEvents, webhookReplays, webhookSubscriptions } from '../../data/schema.js';
 import { DomainError, type Issue, validationFailed } from '../../errors.js';
 import { uuidFromName } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { EVENT_RETENTION_MS } from './event-retention.js';
 import { liveSubscription } from './subscriptions.js';
+import { before, DAY_MS, lockCompanyWebhooks, REPLAYED_EVENTS_PER_DAY, REPLAYS_PER_DAY, secondsUntilFree } from './webhook-bounds.js';
 import { webhookTopics } from './webhook-topics.js';
 
 type Replay = typeof webhookReplays.$inferSelect;
@@ -27,7 +28,9 @@ export type ReplayRequest = { since: Date; until?: Date | undefined; events?: st
  * `webhook-id` and a fresh signature. The window must lie within the 30 days events are kept.
  * Events from before the subscription was made are included: a receiver that subscribed again after
  * losing its data gets them back. A replay asked of a disabled subscription enables it again: the
- * caller says the endpoint is back. One replay runs per subscription at a time.
+ * caller says the endpoint is back. One replay runs per subscription at a time, and a company's
+ * replays share a budget of REPLAYS_PER_DAY replays and REPLAYED_EVENTS_PER_DAY events in any 24
+ * hours, whatever their subscriptions (webhook-bounds.ts).
  */
 export async function startReplay(services: Services, companyId: string, subscriptionId: string, request: ReplayRequest): Promise<{ replayed: number }> {
   const subscription = await liveSubscription(services, companyId, subscriptionId);
@@ -45,23 +48,29 @@ export async function startReplay(services: Services, companyId: string, subscri
   const { db } = services.database;
   const [counted] = await db.select({ total: count() }).from(webhookEvents).where(inWindow(companyId, kinds, request.since, until));
   const total = counted?.total ?? 0;
-  // A replay whose chain broke gives way, so that the subscription is not blocked for good.
-  await db
-    .update(webhookReplays)
-    .set({ finishedAt: now })
-    .where(and(eq(webhookReplays.subscriptionId, subscription.id), isNull(webhookReplays.finishedAt), lt(webhookReplays.progressedAt, new Date(now.getTime() - REPLAY_STALLED_AFTER_MS))));
-  const id = crypto.randomUUID();
-  try {
-    await db.insert(webhookReplays).values({ id, companyId, subscriptionId: subscription.id, since: request.since, until, events: kinds, total, createdAt: now, progressedAt: now });
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    throw new DomainError(
-      'replay_in_progress',
-      'A replay of this subscription is still running; one runs at a time. Try again once it has handed out its events.',
-      { webhook_id: subscription.id },
-      { retryAfterSeconds: RETRY_AFTER_SECONDS },
+  if (total > REPLAYED_EVENTS_PER_DAY) {
+    throw validationFailed(
+      [{ path: 'since', message: `The window holds ${total.toLocaleString('en-US')} events; a replay may carry at most ${REPLAYED_EVENTS_PER_DAY.toLocaleString('en-US')}: narrow the window or the kinds.` }],
+      'The replay cannot be made.',
     );
   }
+  const id = crypto.randomUUID();
+  const dayAgo = before(now, DAY_MS);
+  const ofTheDay = sql`${webhookReplays.companyId} = ${companyId} and ${webhookReplays.createdAt} > ${dayAgo}`;
+  const withinBudget = sql`(select count(*) from ${webhookReplays} where ${ofTheDay}) < ${REPLAYS_PER_DAY}
+    and (select coalesce(sum(${webhookReplays.total}), 0) from ${webhookReplays} where ${ofTheDay}) + ${total} <= ${REPLAYED_EVENTS_PER_DAY}`;
+  await services.database.atomic((q) => [
+    lockCompanyWebhooks(q, companyId),
+    // A replay whose chain broke gives way, so that the subscription is not blocked for good.
+    q
+      .update(webhookReplays)
+      .set({ finishedAt: now })
+      .where(and(eq(webhookReplays.subscriptionId, subscription.id), isNull(webhookReplays.finishedAt), lt(webhookReplays.progressedAt, new Date(now.getTime() - REPLAY_STALLED_AFTER_MS)))),
+    // Skipped (on conflict) while another replay of the subscription runs, or (by the condition) past the day's budget.
+    insertWhen(q, webhookReplays, { id, companyId, subscriptionId: subscription.id, since: request.since, until, events: kinds, total, createdAt: now, progressedAt: now }, withinBudget),
+  ]);
+  const [started] = await db.select({ id: webhookReplays.id }).from(webhookReplays).where(eq(webhookReplays.id, id)).limit(1);
+  if (!started) throw await refusal(services, companyId, subscription.id, total, now);
   if (subscription.disabledAt) {
     await db.update(webhookSubscriptions).set({ disabledAt: null, disabledReason: null }).where(eq(webhookSubscriptions.id, subscription.id));
   }
@@ -73,6 +82,51 @@ export async function startReplay(services: Services, companyId: string, subscri
     throw err;
   }
   return { replayed: total };
+}
+
+/** Why a replay was not started: another of the subscription runs, or the company's day's budget is spent. */
+async function refusal(services: Services, companyId: string, subscriptionId: string, total: number, now: Date): Promise<DomainError> {
+  const { db } = services.database;
+  const [running] = await db
+    .select({ id: webhookReplays.id })
+    .from(webhookReplays)
+    .where(and(eq(webhookReplays.subscriptionId, subscriptionId), isNull(webhookReplays.finishedAt)))
+    .limit(1);
+  if (running) {
+    return new DomainError(
+      'replay_in_progress',
+      'A replay of this subscription is still running; one runs at a time. Try again once it has handed out its events.',
+      { webhook_id: subscriptionId },
+      { retryAfterSeconds: RETRY_AFTER_SECONDS },
+    );
+  }
+  // The day's replays, oldest first (at most REPLAYS_PER_DAY): the wait is until enough of them leave the day.
+  const day = await db
+    .select({ createdAt: webhookReplays.createdAt, total: webhookReplays.total })
+    .from(webhookReplays)
+    .where(and(eq(webhookReplays.companyId, companyId), gt(webhookReplays.createdAt, new Date(now.getTime() - DAY_MS))))
+    .orderBy(asc(webhookReplays.createdAt));
+  let replays = day.length;
+  let events = day.reduce((sum, replay) => sum + replay.total, 0);
+  let oldest: Date | undefined;
+  for (const replay of day) {
+    if (replays < REPLAYS_PER_DAY && events + total <= REPLAYED_EVENTS_PER_DAY) break;
+    replays -= 1;
+    events -= replay.total;
+    oldest = replay.createdAt;
+  }
+  return new DomainError(
+    'rate_limited',
+    `A company may start ${REPLAYS_PER_DAY} replays carrying ${REPLAYED_EVENTS_PER_DAY.toLocaleString('en-US')} events in any 24 hours; this one (${total} events) would pass that. Try again later, or narrow it.`,
+    {
+      limit: REPLAYS_PER_DAY,
+      events_limit: REPLAYED_EVENTS_PER_DAY,
+      window_seconds: DAY_MS / 1000,
+      replays: day.length,
+      replayed_events: day.reduce((sum, replay) => sum + replay.total, 0),
+    },
+    { retryAfterSeconds: secondsUntilFree(oldest, DAY_MS, now) },
+  );
 }
 
 function windowIssues(since: Date, until: Date, untilGiven: boolean, now: Date): Issue[] {

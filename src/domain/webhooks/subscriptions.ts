@@ -1,5 +1,5 @@
 import { and, count, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
-import { isUniqueViolation } from '../../data/errors.js';
+import { insertWhen } from '../../data/insert-when.js';
 import { webhookSubscriptions } from '../../data/schema.js';
 import { DomainError, validationFailed } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
@@ -8,7 +8,8 @@ import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagi
 import type { EventKind } from './event-catalog.js';
 import { sealSecret, secretKeysOf } from './secret-box.js';
 import { newWebhookSecret } from './standard-webhooks.js';
-import { resolvedTargetProblem, webhookEndpoint, webhookUrlProblem } from './webhook-target.js';
+import { lockCompanyWebhooks, SUBSCRIPTIONS_PER_COMPANY } from './webhook-bounds.js';
+import { endpointKey, resolvedTargetProblem, webhookEndpoint, webhookUrlProblem } from './webhook-target.js';
 
 type Row = typeof webhookSubscriptions.$inferSelect;
 
@@ -45,7 +46,8 @@ async function urlProblem(services: Services, url: string): Promise<string | nul
  * POST /v1/webhooks: subscribes a URL to event kinds. Answers the subscription with its signing
  * secret, which is shown this once and kept only sealed. One subscription per endpoint in a company:
  * the URL is stored in its normalised spelling (`webhookEndpoint`), and any spelling of a subscribed
- * endpoint gets `webhook_exists`, so that no event is ever delivered twice to one receiver.
+ * endpoint (`endpointKey`) gets `webhook_exists`, so that no event is ever delivered twice to one
+ * receiver. At most SUBSCRIPTIONS_PER_COMPANY live ones: each multiplies what every event costs.
  */
 export async function subscribe(
   services: Services,
@@ -55,62 +57,77 @@ export async function subscribe(
   const problem = await urlProblem(services, input.url);
   if (problem) throw validationFailed([{ path: 'url', message: problem }], 'The webhook URL cannot be used.');
   const url = webhookEndpoint(input.url);
+  const endpoint = endpointKey(url);
   const { db } = services.database;
-  const taken = await subscriptionOfEndpoint(services, companyId, url);
-  if (taken) throw subscribedAlready(url, taken);
+  refuseTaken(await liveEndpoints(services, companyId), url, endpoint);
 
   const id = crypto.randomUUID();
   const secret = newWebhookSecret();
   const sealed = await sealSecret(await secretKeysOf(services.config), id, secret);
-  try {
-    const [row] = await db
-      .insert(webhookSubscriptions)
-      .values({
-        id,
-        companyId,
-        url,
-        events: [...new Set(input.events)],
-        description: input.description ?? null,
-        secretCiphertext: sealed.ciphertext,
-        secretKeyId: sealed.keyId,
-        createdAt: services.clock.now(),
-      })
-      .returning();
-    return { ...toSubscription(row!), secret };
-  } catch (err) {
-    // A twin subscribing the same endpoint at the same moment, in any spelling: the database keeps one.
-    if (isUniqueViolation(err)) throw subscribedAlready(url, null);
-    throw err;
-  }
+  const values = {
+    id,
+    companyId,
+    url,
+    endpoint,
+    events: [...new Set(input.events)],
+    description: input.description ?? null,
+    secretCiphertext: sealed.ciphertext,
+    secretKeyId: sealed.keyId,
+    createdAt: services.clock.now(),
+  };
+  const live = sql`(select count(*) from ${webhookSubscriptions} where ${webhookSubscriptions.companyId} = ${companyId} and ${webhookSubscriptions.deletedAt} is null)`;
+  // Counted under the company's lock, so that creates at once at the bound give one; a twin of the
+  // same endpoint, in any spelling, is kept out by the unique index on its key.
+  await services.database.atomic((q) => [lockCompanyWebhooks(q, companyId), insertWhen(q, webhookSubscriptions, values, sql`${live} < ${SUBSCRIPTIONS_PER_COMPANY}`)]);
+  const [row] = await db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).limit(1);
+  if (row) return { ...toSubscription(row), secret };
+  const now = await liveEndpoints(services, companyId);
+  refuseTaken(now, url, endpoint);
+  // Not a twin, so the count refused it; were it neither, the next try settles it.
+  throw limitReached(now.length);
 }
 
-/**
- * The id of the company's live subscription to this endpoint, if any. Subscriptions stored before
- * URLs were normalised keep the spelling they were given, so each stored URL is compared in its
- * normalised form, not as text; the unique index on the stored text still settles twins racing
- * with one spelling.
- */
-async function subscriptionOfEndpoint(services: Services, companyId: string, endpoint: string): Promise<string | null> {
-  const live = await services.database.db
-    .select({ id: webhookSubscriptions.id, url: webhookSubscriptions.url })
+type LiveEndpoint = { id: string; url: string; endpoint: string | null };
+
+/** The company's live subscriptions, as few as SUBSCRIPTIONS_PER_COMPANY (a company over it from before keeps its own). */
+const liveEndpoints = (services: Services, companyId: string): Promise<LiveEndpoint[]> =>
+  services.database.db
+    .select({ id: webhookSubscriptions.id, url: webhookSubscriptions.url, endpoint: webhookSubscriptions.endpoint })
     .from(webhookSubscriptions)
     .where(and(eq(webhookSubscriptions.companyId, companyId), isNull(webhookSubscriptions.deletedAt)));
-  return live.find((row) => sameEndpoint(row.url, endpoint))?.id ?? null;
+
+/**
+ * Refuses a subscription whose endpoint is taken, or one past the limit. Subscriptions stored before
+ * endpoints were kept have none, and keep the URL spelling they were given: their key is made from
+ * that URL here, so they still collide with every new spelling of their endpoint.
+ */
+function refuseTaken(live: LiveEndpoint[], url: string, endpoint: string): void {
+  const taken = live.find((row) => (row.endpoint ?? keyOfStored(row.url)) === endpoint);
+  if (taken) throw subscribedAlready(url, taken.id);
+  if (live.length >= SUBSCRIPTIONS_PER_COMPANY) throw limitReached(live.length);
 }
 
-function sameEndpoint(stored: string, endpoint: string): boolean {
+function keyOfStored(stored: string): string | null {
   try {
-    return webhookEndpoint(stored) === endpoint;
+    return endpointKey(stored);
   } catch {
-    return false;
+    return null;
   }
 }
 
-const subscribedAlready = (url: string, id: string | null) =>
-  new DomainError('webhook_exists', 'This endpoint is already subscribed (URLs are compared in their normalised form); change its events by removing it and subscribing again.', {
-    url,
-    ...(id ? { webhook_id: id } : {}),
-  });
+const limitReached = (live: number) =>
+  new DomainError(
+    'webhook_limit_reached',
+    `A company may have ${SUBSCRIPTIONS_PER_COMPANY} webhook subscriptions; remove one before subscribing another endpoint (one subscription takes any number of event kinds).`,
+    { limit: SUBSCRIPTIONS_PER_COMPANY, live },
+  );
+
+const subscribedAlready = (url: string, id: string) =>
+  new DomainError(
+    'webhook_exists',
+    'This endpoint is already subscribed (URLs are compared in their normalised form, trailing and repeated slashes aside); change its events by removing it and subscribing again.',
+    { url, webhook_id: id },
+  );
 
 /** GET /v1/webhooks: the company's live subscriptions, newest first, never with their secrets. */
 export async function listSubscriptions(services: Services, companyId: string, page: number, perPage: number): Promise<Page<Subscription>> {

@@ -11,8 +11,9 @@
  *
  * `allowPrivate` is the embedded and dev modes, where webhooks legitimately go to localhost.
  *
- * `webhookEndpoint` gives the one spelling of an accepted URL that is stored, answered and compared,
- * so that two spellings of one endpoint cannot make two subscriptions.
+ * `webhookEndpoint` gives the one spelling of an accepted URL that is stored, answered and delivered
+ * to, and `endpointKey` what subscriptions are compared by, so that two spellings of one endpoint
+ * cannot make two subscriptions.
  */
 import { forbiddenRange } from './forbidden-addresses.js';
 
@@ -73,15 +74,43 @@ export function webhookUrlProblem(raw: string, options: { allowPrivate: boolean 
 }
 
 /**
- * The endpoint a webhook URL names, in the one spelling the URL standard gives it: scheme and host
- * in lower case, the scheme's default port dropped, `.` and `..` path segments resolved, every
- * numeric or shortened IPv4 form in dotted decimal, IPv6 in its compressed lower-case form, an empty
- * path as `/`. It is what `fetch` sends to, so two URLs with one spelling reach one receiver.
- * Only for a URL that `webhookUrlProblem` accepted: that one has no user name, password or
- * fragment, which this spelling would otherwise keep.
+ * The one spelling of a webhook URL that is stored, answered and delivered to. The URL standard's
+ * (what `fetch` sends to): scheme and host in lower case, the scheme's default port dropped, `.` and
+ * `..` path segments resolved, every numeric or shortened IPv4 form in dotted decimal, IPv6 in its
+ * compressed lower-case form, an empty path as `/`. Then RFC 3986's normalisations that the URL
+ * standard leaves out (section 6.2.2): a percent-encoded unreserved character decoded (`%64` is `d`),
+ * the hex digits of any other escape in upper case (`%3a` is `%3A`), and an empty query dropped
+ * (`/a?` is `/a`: receivers see the same request). Trailing and repeated slashes are kept as given:
+ * receivers may route on them, and a redirect to the other spelling is never followed (see
+ * `endpointKey`). Only for a URL that `webhookUrlProblem` accepted: that one has no user name,
+ * password or fragment, which this spelling would otherwise keep.
  */
 export function webhookEndpoint(raw: string): string {
-  return new URL(raw).href;
+  const url = new URL(raw);
+  // Parsed again: a decoded `%2E` can make a dot segment, which the second parse resolves.
+  return new URL(`${url.protocol}//${url.host}${normalisedEscapes(url.pathname)}${normalisedEscapes(url.search)}`).href;
+}
+
+/**
+ * What two subscriptions are compared by, one live subscription per key in a company: the URL's
+ * `webhookEndpoint`, its path's repeated slashes taken as one and a trailing slash dropped, so that
+ * `…/a`, `…/a/` and `…//a` are one endpoint (most servers answer them alike, and one endpoint
+ * subscribed twice would get every event twice).
+ */
+export function endpointKey(raw: string): string {
+  const url = new URL(webhookEndpoint(raw));
+  const path = url.pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
+  return `${url.protocol}//${url.host}${path}${url.search}`;
+}
+
+/** RFC 3986's unreserved characters: an escape of one of them names the same resource as the character. */
+const unreserved = /^[A-Za-z0-9\-._~]$/;
+
+function normalisedEscapes(text: string): string {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
+    const character = String.fromCharCode(Number.parseInt(hex, 16));
+    return unreserved.test(character) ? character : `%${hex.toUpperCase()}`;
+  });
 }
 
 /**
