@@ -119,6 +119,16 @@ async function verify(link: { id: string; token: string }): Promise<string> {
   return decodeURIComponent(verified.headers.get('set-cookie')!.split(';')[0]!.split('=')[1]!);
 }
 
+/** A recipient's own rows of `kind`, and the row that counts the rest. */
+async function rowsOf(envelopeId: string, recipientId: string, kind: string) {
+  const rows = await stack.services.database.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.envelopeId, envelopeId), sql`${auditEvents.data}->>'recipient_id' = ${recipientId}`))
+    .orderBy(asc(auditEvents.createdAt));
+  return { own: rows.filter((row) => row.kind === kind), counted: rows.filter((row) => row.kind === COUNTED_KIND && row.data.counts === kind) };
+}
+
 async function failedTries(envelopeId: string, recipientId: string) {
   const rows = await stack.services.database.db
     .select()
@@ -213,6 +223,23 @@ describe('failed tries at a code', () => {
     expect(counted[0]!.data.count).toBe(25 - KEPT_ROWS);
     // Another recipient's count is their own.
     expect((await failedTries(envelopeId, witness.id)).counted).toEqual([]);
+  }, 60_000);
+});
+
+describe('codes sent', () => {
+  it(`keep ${KEPT_ROWS} rows of their own over the envelope's life, then count the rest`, async () => {
+    const { envelopeId, client } = await send();
+    // Within the link's limits: one a minute, five an hour.
+    const sendLater = async () => {
+      stack.clock.advance(13 * MINUTE);
+      expect((await sendCode(client.token)).status).toBe(303);
+    };
+    for (let i = 0; i < KEPT_ROWS; i++) await sendLater();
+    expect(await rowsOf(envelopeId, client.id, 'recipient.code_sent')).toMatchObject({ own: { length: KEPT_ROWS }, counted: [] });
+    await sendLater();
+    const { own, counted } = await rowsOf(envelopeId, client.id, 'recipient.code_sent');
+    expect(own).toHaveLength(KEPT_ROWS);
+    expect(counted.map((row) => row.data)).toMatchObject([{ count: 1, first_at: stack.clock.now().toISOString(), last_at: stack.clock.now().toISOString(), to: 'd***@example.test' }]);
   }, 60_000);
 });
 

@@ -3,7 +3,7 @@
  * at a dead or expired code, codes sent, verifications) is recorded without growing without bound:
  * the first KEPT_ROWS of a kind per recipient are audit rows of their own, with the time, address
  * and browser of each, and every one after them is counted on a single row kept up to date (how
- * many, the first and the last time, the latest address and browser).
+ * many, the first and the last time, and the latest one's address, browser and details).
  *
  * The count is an audit row updated in place, not a table of its own: the trail, the admin
  * endpoint and the certificate read one table in one order, and the row's id is fixed by the
@@ -35,12 +35,11 @@ export async function recordRepeatable(recipientId: string, event: RepeatableEve
   const ownId = crypto.randomUUID();
   const countId = await uuidFromName(`${recipientId}:${event.kind}:counted`);
   const at = event.createdAt.toISOString();
-  const { email, ip, user_agent } = event.data ?? {};
   const kept = sql`(select count(*) from (select 1 from ${auditEvents} where ${auditEvents.envelopeId} = ${event.envelopeId}
     and ${auditEvents.kind} = ${event.kind} and ${auditEvents.data}->>'recipient_id' = ${recipientId} limit ${KEPT_ROWS}) kept) < ${KEPT_ROWS}`;
-  // The first count and times are kept; the count grows by one, the last time, address and browser follow.
-  const counted = sql`on conflict (id) do update set data = ${auditEvents}.data || (excluded.data - 'count' - 'first_at')
-    || jsonb_build_object('count', (${auditEvents}.data->>'count')::bigint + 1) where ${auditEvents}.kind = ${COUNTED_KIND}`;
+  // The first time is kept and the count grows by one; the rest is the latest event's (time, address, browser, details).
+  const counted = sql`on conflict (id) do update set data = excluded.data
+    || jsonb_build_object('count', (${auditEvents}.data->>'count')::bigint + 1, 'first_at', ${auditEvents}.data->'first_at') where ${auditEvents}.kind = ${COUNTED_KIND}`;
   return (q) => [
     q.update(recipients).set({ status: sql`${recipients.status}` }).where(eq(recipients.id, recipientId)),
     insertWhen(q, auditEvents, { ...event, id: ownId }, kept),
@@ -51,7 +50,7 @@ export async function recordRepeatable(recipientId: string, event: RepeatableEve
         ...event,
         id: countId,
         kind: COUNTED_KIND,
-        data: { recipient_id: recipientId, email, ip, user_agent, counts: event.kind, count: 1, first_at: at, last_at: at },
+        data: { ...event.data, recipient_id: recipientId, counts: event.kind, count: 1, first_at: at, last_at: at },
       },
       sql`not exists (select 1 from ${auditEvents} where ${auditEvents.id} = ${ownId})`,
       counted,

@@ -7,7 +7,7 @@
  */
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { insertWhen } from '../../data/insert-when.js';
-import { auditEvents, companies, recipients, verificationCodes } from '../../data/schema.js';
+import { companies, recipients, verificationCodes } from '../../data/schema.js';
 import { type Language, messagesFor } from '../../i18n/index.js';
 import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
 import { logError } from '../../lib/log-error.js';
@@ -160,13 +160,15 @@ export async function sendVerificationCode(
     }
     unconfirmed = true;
   }
-  await db.insert(auditEvents).values({
+  // Counted past the first few (repeated-events.ts): codes go on being asked for while the envelope is out.
+  const sent = await recordRepeatable(recipient.id, {
     companyId: envelope.companyId,
     envelopeId: envelope.id,
     kind: 'recipient.code_sent',
     createdAt: now,
     ...signerAudit(recipient, who, { channel, to: destinationOf(recipient), code_id: id, ...(unconfirmed ? { unconfirmed: true } : {}) }),
   });
+  await services.database.atomic(sent);
   if (!unconfirmed) return { kind: 'sent' };
   // When the next may be asked for, counting this one: a minute on, or an hour after the fifth last.
   return { kind: 'unconfirmed', nextSendAt: nextSendAt([{ sentAt: now }, ...earlier], now)! };
