@@ -278,7 +278,7 @@ async function subscribe(process: TestStack, company: TestCompany, url: string) 
 }
 
 describe('a process killed between storing a message and delivering it, and the one after it', () => {
-  it('delivers after the restart a webhook whose delivery was in flight at the kill', async () => {
+  it('delivers after the restart a webhook whose delivery was in flight at the kill, and closes the attempt cut short as interrupted', async () => {
     const receiver = await webhookReceiver();
     try {
       const first = await startProcess();
@@ -301,6 +301,16 @@ describe('a process killed between storing a message and delivering it, and the 
         expect(hits[1]!.webhookId).toBe(hits[0]!.webhookId);
         const attempts = await second.services.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, subscriptionId));
         expect(attempts.find((attempt) => attempt.statusCode === 204)).toBeDefined();
+        // The attempt the kill cut short is not left in flight beside its retry.
+        const listed = await call(second, 'GET', `/v1/webhooks/${subscriptionId}/deliveries`, { token: company.owner.token });
+        const sent = (listed.body.data as { event_type: string; attempt: number; status_code: number | null; error_type: string | null }[])
+          .filter((attempt) => attempt.event_type === 'envelope.sent')
+          .map((attempt) => [attempt.attempt, attempt.status_code, attempt.error_type])
+          .sort(([a], [b]) => Number(a) - Number(b));
+        expect(sent).toEqual([
+          [1, null, 'interrupted'],
+          [2, 204, null],
+        ]);
       } finally {
         await second.close();
       }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeHostResolver, nodeHostResolver } from '../../src/adapters/node/dns-resolver.js';
 import { isForbiddenAddress } from '../../src/domain/webhooks/forbidden-addresses.js';
 import {
+  endpointKey,
   type HostResolver,
   resolvedTargetProblem,
   webhookEndpoint,
@@ -361,6 +362,17 @@ describe('webhookEndpoint', () => {
     ['https://[2606:4700:0:0:0:0:0:1111]/a', 'https://[2606:4700::1111]/a'],
     ['https://[2001:DB8:0:0:1:0:0:1]/', 'https://[2001:db8::1:0:0:1]/'],
     ['http://[::FFFF:127.0.0.1]/', 'http://[::ffff:7f00:1]/'],
+    // RFC 3986, section 6.2.2: escapes of unreserved characters decoded, other escapes in upper case.
+    ['https://hooks.example.com/%64ir/%7Euser', 'https://hooks.example.com/dir/~user'],
+    ['https://hooks.example.com/%41%5a%30%2D%2e%5F', 'https://hooks.example.com/AZ0-._'],
+    ['https://hooks.example.com/a%3ab%2f?q=%2b%41', 'https://hooks.example.com/a%3Ab%2F?q=%2BA'],
+    ['https://hooks.example.com/a/%2E%2E/b', 'https://hooks.example.com/b'],
+    ['https://hooks.example.com/%25', 'https://hooks.example.com/%25'],
+    // An empty query says nothing: dropped.
+    ['https://hooks.example.com/a?', 'https://hooks.example.com/a'],
+    ['https://hooks.example.com?', 'https://hooks.example.com/'],
+    // Trailing and repeated slashes are kept as given (endpointKey compares without them).
+    ['https://hooks.example.com//a//b/', 'https://hooks.example.com//a//b/'],
   ];
 
   it.each(table)('%s → %s', (given, stored) => {
@@ -370,6 +382,26 @@ describe('webhookEndpoint', () => {
     expect(webhookEndpoint(stored)).toBe(stored);
     expect(webhookUrlProblem(stored, embedded)).toBeNull();
     expect(webhookUrlProblem(stored, production)).toBe(webhookUrlProblem(given, production));
+  });
+
+  it.each([
+    ['https://hooks.example.com/a', 'https://hooks.example.com/a/'],
+    ['https://hooks.example.com/a', 'https://hooks.example.com//a'],
+    ['https://hooks.example.com/a/b', 'https://hooks.example.com/a///b//'],
+    ['https://hooks.example.com/a?x=1', 'https://hooks.example.com/a/?x=1'],
+    ['https://hooks.example.com/', 'https://hooks.example.com//'],
+    ['https://hooks.example.com/d', 'HTTPS://Hooks.Example.com:443/%64/?'],
+  ])('compares %s and %s as one endpoint', (one, other) => {
+    expect(endpointKey(one)).toBe(endpointKey(other));
+  });
+
+  it.each([
+    ['https://hooks.example.com/a', 'https://hooks.example.com/a?x'],
+    ['https://hooks.example.com/a', 'https://hooks.example.com/a%2F'],
+    ['https://hooks.example.com/a', 'https://hooks.example.com/A'],
+    ['https://hooks.example.com/a?x=1', 'https://hooks.example.com/a?x=1&'],
+  ])('compares %s and %s as two endpoints', (one, other) => {
+    expect(endpointKey(one)).not.toBe(endpointKey(other));
   });
 
   it('never holds a fragment or credentials, which are refused before', () => {
