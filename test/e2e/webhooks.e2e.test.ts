@@ -3,14 +3,16 @@
  * would follow the README: subscribe an endpoint, send the demo envelope, have it signed through
  * the page, and receive each event, verified with the standardwebhooks package, the last one with
  * the finished PDF matching its hash, and its download link serving the same PDF. The endpoint
- * fails every event twice before taking it. Then a replay brings envelope.sent back.
+ * fails every event twice before taking it. Then a replay brings envelope.sent back. And the
+ * bounds a company meets there: 25 subscriptions, 20 replays a day, one redelivery of an event at
+ * a time, each counted by the production stack.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { api } from './client.js';
+import { api, newCompany } from './client.js';
 import { signThroughPage } from './signing-client.js';
 
 type Delivery = { headers: IncomingHttpHeaders; body: string };
@@ -18,13 +20,23 @@ let receiver: Server;
 let url: string;
 const deliveries: Delivery[] = [];
 const failures = new Map<string, number>();
+/** What reached the receiver under /bounds/, taken at once unless `holding` is set. */
+const bounded: Delivery[] = [];
+let holding: Promise<void> | null = null;
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       const delivery = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      if (req.url?.startsWith('/bounds/')) {
+        bounded.push(delivery);
+        await holding;
+        res.statusCode = 200;
+        res.end();
+        return;
+      }
       deliveries.push(delivery);
       // Every event fails twice before it is taken: the schedule must still bring each one.
       const id = String(req.headers['webhook-id']);
@@ -136,5 +148,55 @@ describe('webhooks on workerd', () => {
     expect((verifier.verify(again.body, again.headers as Record<string, string>) as { data: { envelope: { envelope_id: string } } }).data.envelope.envelope_id).toBe(envelopeId);
 
     expect((await api('DELETE', `/v1/webhooks/${subscribed.body.id}`, { token })).status).toBe(204);
+  });
+
+  it('keeps a company to 25 subscriptions, 20 replays a day and one redelivery of an event at a time', async () => {
+    const { token } = (await newCompany()).owner;
+    const base = new URL(url).origin;
+    const made: { id: string }[] = [];
+    for (let i = 0; i < 25; i++) {
+      const answer = await api('POST', '/v1/webhooks', { token, body: { url: `${base}/bounds/${i}`, events: ['envelope.sent'] } });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      made.push(answer.body);
+    }
+    const past = await api('POST', '/v1/webhooks', { token, body: { url: `${base}/bounds/25`, events: ['envelope.sent'] } });
+    expect([past.status, past.body.error?.code]).toEqual([422, 'webhook_limit_reached']);
+    expect((await api('DELETE', `/v1/webhooks/${made[24]!.id}`, { token })).status).toBe(204);
+    const slash = await api('POST', '/v1/webhooks', { token, body: { url: `${base}/bounds/0/?`, events: ['envelope.sent'] } });
+    expect([slash.status, slash.body.error?.code, slash.body.error?.details.webhook_id]).toEqual([409, 'webhook_exists', made[0]!.id]);
+
+    // A redelivery goes through QStash; while the receiver holds it, another of the event is refused.
+    const hook = made[0]!.id;
+    const tested = await api('POST', `/v1/webhooks/${hook}/test`, { token });
+    expect([tested.status, tested.body.delivered]).toEqual([200, true]);
+    let release!: () => void;
+    holding = new Promise((resolve) => (release = resolve));
+    const redeliver = () => api('POST', `/v1/webhooks/${hook}/deliveries/${tested.body.delivery_id}/redeliver`, { token });
+    const first = await redeliver();
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    await vi.waitFor(() => expect(bounded.filter((d) => d.headers['webhook-id'] === tested.body.event_id)).toHaveLength(2), { timeout: 30_000, interval: 200 });
+    const again = await redeliver();
+    expect([again.status, again.body.error?.code, again.body.error?.details.delivery_id]).toEqual([409, 'delivery_pending', first.body.delivery_id]);
+    release();
+    holding = null;
+    // Once the redelivery is recorded as delivered, the event may be redelivered again.
+    await vi.waitFor(
+      async () => {
+        const listed = await api('GET', `/v1/webhooks/${hook}/deliveries`, { token });
+        expect(listed.body.data.find((d: { delivery_id: string }) => d.delivery_id === first.body.delivery_id)?.delivered).toBe(true);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    await vi.waitFor(async () => expect((await redeliver()).status).toBe(202), { timeout: 30_000, interval: 500 });
+
+    // Replays, across the company's subscriptions: an empty window ends at once; the 21st of the day is refused.
+    const since = new Date(Date.now() - 1000).toISOString();
+    for (let i = 0; i < 20; i++) {
+      const replayed = await api('POST', `/v1/webhooks/${made[i % 4]!.id}/replay`, { token, body: { since } });
+      expect(replayed.status, JSON.stringify(replayed.body)).toBe(202);
+    }
+    const refused = await api('POST', `/v1/webhooks/${made[5]!.id}/replay`, { token, body: { since } });
+    expect([refused.status, refused.body.error?.code]).toEqual([429, 'rate_limited']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(23 * 3600);
   });
 });
