@@ -64,6 +64,8 @@ export default async function setup({ provide }: { provide: (key: string, value:
   provide('e2eAdminToken', ADMIN_TOKEN);
   provide('e2eDevOutput', output);
   provide('e2eDevLogPath', logPath);
+  // For suites that put rows in place as an older version left them (a trail grown one row a try).
+  provide('e2eDatabaseUrl', databaseUrl);
 
   return async () => {
     // 'close' comes once every holder of the output pipes (npm, the dev script, wrangler) is gone;
@@ -175,6 +177,7 @@ declare module 'vitest' {
     e2eDevOutput: string;
     /** A file that receives all that npm run dev prints, as it prints it; seal.json is beside it. */
     e2eDevLogPath: string;
+    e2eDatabaseUrl: string;
     e2eMailboxUrl: string;
     acmeToken: string;
     acmeViewerToken: string;
