@@ -195,6 +195,7 @@ async function main(argv: string[]): Promise<number> {
       owner: { type: 'string' },
       scopes: { type: 'string' },
       origins: { type: 'string' },
+      countries: { type: 'string' },
       template: { type: 'string' },
       pdf: { type: 'string' },
       reason: { type: 'string' },

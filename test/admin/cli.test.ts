@@ -282,6 +282,27 @@ describe('admin CLI: the brand', () => {
   });
 });
 
+describe('admin CLI: text-message countries', () => {
+  it('sets the countries a company’s codes are texted to, reads them back, allows every one again, and refuses an unknown one', async () => {
+    const company = await createTestCompany(stack);
+    const set = await cli(['set-text-messages', '--company', company.id, '--countries', 'gb, IE']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ company_id: company.id, allowed_countries: ['GB', 'IE'] });
+    const read = await cli(['get-text-messages', '--company', company.id]);
+    expect(JSON.parse(read.stdout)).toEqual(JSON.parse(set.stdout));
+    const all = await cli(['set-text-messages', '--company', company.id, '--countries', 'all']);
+    expect(JSON.parse(all.stdout)).toEqual({ company_id: company.id, allowed_countries: null });
+
+    const refused = await cli(['set-text-messages', '--company', company.id, '--countries', 'UK']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('422 validation_failed');
+    expect(refused.stderr).toContain('"path": "allowed_countries[0]"');
+    const missing = await cli(['set-text-messages', '--company', company.id]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--countries is required');
+  });
+});
+
 describe('admin CLI: embedding', () => {
   it('sets the origins that may frame the signing pages, reads them back, and clears them', async () => {
     const company = await createTestCompany(stack);
