@@ -85,10 +85,7 @@ async function send() {
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   const entries = answer.body.signing_urls as { recipient_id: string; name: string; signing_url: string }[];
-  const linkOf = (name: string) => {
-    const entry = entries.find((candidate) => candidate.name === name)!;
-    return { id: entry.recipient_id, token: entry.signing_url.split('/sign/')[1]! };
-  };
+  const linkOf = (name: string, entry = entries.find((candidate) => candidate.name === name)!) => ({ id: entry.recipient_id, token: entry.signing_url.split('/sign/')[1]! });
   return { envelopeId: answer.body.envelope_id as string, client: linkOf('Dana Client'), witness: linkOf('Walt Witness') };
 }
 
@@ -121,25 +118,12 @@ async function verify(link: { id: string; token: string }): Promise<string> {
 
 /** A recipient's own rows of `kind`, and the row that counts the rest. */
 async function rowsOf(envelopeId: string, recipientId: string, kind: string) {
-  const rows = await stack.services.database.db
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.envelopeId, envelopeId), sql`${auditEvents.data}->>'recipient_id' = ${recipientId}`))
-    .orderBy(asc(auditEvents.createdAt));
+  const ofRecipient = and(eq(auditEvents.envelopeId, envelopeId), sql`${auditEvents.data}->>'recipient_id' = ${recipientId}`);
+  const rows = await stack.services.database.db.select().from(auditEvents).where(ofRecipient).orderBy(asc(auditEvents.createdAt));
   return { own: rows.filter((row) => row.kind === kind), counted: rows.filter((row) => row.kind === COUNTED_KIND && row.data.counts === kind) };
 }
 
-async function failedTries(envelopeId: string, recipientId: string) {
-  const rows = await stack.services.database.db
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.envelopeId, envelopeId), sql`${auditEvents.data}->>'recipient_id' = ${recipientId}`))
-    .orderBy(asc(auditEvents.createdAt));
-  return {
-    own: rows.filter((row) => row.kind === 'recipient.code_failed'),
-    counted: rows.filter((row) => row.kind === COUNTED_KIND && row.data.counts === 'recipient.code_failed'),
-  };
-}
+const failedTries = (envelopeId: string, recipientId: string) => rowsOf(envelopeId, recipientId, 'recipient.code_failed');
 
 /** Both sign (the Client with their proof); the finishing job runs; the finished PDF's bytes. */
 async function complete(envelopeId: string, links: { token: string; proof?: string }[]): Promise<Uint8Array> {
