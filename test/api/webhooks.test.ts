@@ -252,7 +252,7 @@ describe('subscribing', () => {
     expect(live).toHaveLength(25);
   });
 
-  it('gives the 25th place to one of two subscriptions made at once', async () => {
+  it('gives the 25th place to one of three subscriptions made at once', async () => {
     const company = await createTestCompany(stack);
     for (let i = 0; i < 24; i++) expect((await create(company, { url: hookUrl(), events: ['envelope.sent'] })).status).toBe(201);
     const answers = await Promise.all([hookUrl(), hookUrl(), hookUrl()].map((url) => create(company, { url, events: ['envelope.sent'] })));
