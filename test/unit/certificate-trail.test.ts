@@ -74,7 +74,9 @@ describe('the certificate trail of a recipient', () => {
     expect(lines[0]).toBe('Envelope sent');
     // Each kind still shows its first event at its time, and the counts add up to every event.
     const times = forDana!.events.map((event) => event.at.getTime());
-    kinds.forEach((_, k) => expect(times).toContain(start + (1 + k * 100) * 1000));
+    kinds.forEach((_, k) => {
+      expect(times).toContain(start + (1 + k * 100) * 1000);
+    });
     const shown = lines.filter((line) => !/^\d+ further /.test(line)).length - 1;
     const further = lines.reduce((sum, line) => sum + Number(/^(\d+) further /.exec(line)?.[1] ?? 0), 0);
     expect(shown + further).toBe(kinds.length * EACH);
