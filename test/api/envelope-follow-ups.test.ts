@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, envelopes, outboxMessages, recipients, type RecipientStatus, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../src/data/schema.js';
 import { expireEnvelope } from '../../src/domain/envelopes/expire-envelope.js';
 import { topics } from '../../src/domain/envelopes/follow-ups.js';
-import { remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
+import { REMINDER_ROUNDS, remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
 import { verifySigningToken } from '../../src/domain/envelopes/signing-links.js';
 import { deliverWebhookEvent, dispatchWebhookEvent, webhookTopics } from '../../src/domain/webhooks/dispatch-event.js';
 import { sealSecret, secretKeysOf } from '../../src/domain/webhooks/secret-box.js';
@@ -267,6 +267,19 @@ describe('reminders (remindEnvelope)', () => {
     expect(late.map((m) => m.topic)).toEqual([topics.signingEmail]);
     const after = await withClockAt(new Date(created + 30 * DAY), () => remind(sent.envelope_id, 10));
     expect(after).toEqual([]);
+  });
+
+  it(`stops after ${REMINDER_ROUNDS} rounds, even for an envelope that never expires`, async () => {
+    const { sent, idOf } = await sendTemplate(company, { expiry_days: null, reminders: { first_after_days: 1, every_days: 1 } });
+    const before = await remind(sent.envelope_id, REMINDER_ROUNDS - 1);
+    expect(before.find((m) => m.topic === topics.remind)?.body).toEqual({ envelope_id: sent.envelope_id, round: REMINDER_ROUNDS });
+    const last = await remind(sent.envelope_id, REMINDER_ROUNDS);
+    expect(last).toEqual([
+      { topic: topics.signingEmail, body: { envelope_id: sent.envelope_id, recipient_id: idOf('Client'), reminder: true, round: REMINDER_ROUNDS }, dedupeId: expect.any(String) },
+    ]);
+    expect(await remind(sent.envelope_id, REMINDER_ROUNDS + 1)).toEqual([]);
+    await drained(stack);
+    expect(reminderMails(sent.envelope_id)).toHaveLength(2);
   });
 
   it('does nothing for a voided envelope, one without reminders, or one that is gone', async () => {

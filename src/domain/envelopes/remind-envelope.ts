@@ -6,15 +6,22 @@ import { topics, waitingStatuses } from './follow-ups.js';
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
+ * The most reminder rounds an envelope sends. A template may remind every day and never expire:
+ * without a bound that is an e-mail a day to a signer, and a row of the trail each, for ever.
+ */
+export const REMINDER_ROUNDS = 20;
+
+/**
  * Queue consumer: reminds the signers whose turn it is and who have not signed, then schedules
- * the next reminder (`every_days` later) while the envelope is out and before it expires.
+ * the next reminder (`every_days` later) while the envelope is out, before it expires, and up to
+ * REMINDER_ROUNDS rounds.
  */
 export async function remindEnvelope(services: Services, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
   const round = Number(body.round ?? 1);
   const now = services.clock.now();
   const [envelope] = await services.database.db.select().from(envelopes).where(eq(envelopes.id, envelopeId)).limit(1);
-  if (envelope?.status !== 'sent' || !envelope.reminders) return;
+  if (envelope?.status !== 'sent' || !envelope.reminders || round > REMINDER_ROUNDS) return;
   if (envelope.expiresAt && envelope.expiresAt <= now) return;
 
   const waiting = await services.database.db
@@ -33,7 +40,7 @@ export async function remindEnvelope(services: Services, body: Record<string, un
       body: { envelope_id: envelopeId, recipient_id: recipient.id, reminder: true, round },
       dedupeId: `${envelopeId}.${recipient.id}.reminder.${round}`,
     })),
-    ...(!envelope.expiresAt || next < envelope.expiresAt
+    ...(round < REMINDER_ROUNDS && (!envelope.expiresAt || next < envelope.expiresAt)
       ? [{ topic: topics.remind, body: { envelope_id: envelopeId, round: round + 1 }, notBefore: next, dedupeId: `${envelopeId}.remind.${round + 1}` }]
       : []),
   ]);
