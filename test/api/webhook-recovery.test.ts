@@ -19,7 +19,7 @@ import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import type { SigningState } from '../../src/domain/signing/signing-state.js';
 import { DELIVERY_ATTEMPTS } from '../../src/domain/webhooks/deliver-event.js';
 import { deliverWebhookEvent } from '../../src/domain/webhooks/dispatch-event.js';
-import { EVENT_RETENTION_MS, purgeExpiredWebhookEvents } from '../../src/domain/webhooks/event-retention.js';
+import { EVENT_RETENTION_MS, purgeExpiredWebhookEvents, REDELIVERY_RETENTION_MS } from '../../src/domain/webhooks/event-retention.js';
 import { REPLAY_STALLED_AFTER_MS } from '../../src/domain/webhooks/replay-events.js';
 import { eventually } from '../support/eventually.js';
 import { addKeyHolder, createTestCompany, sendTestEnvelope, type TestCompany } from '../support/factories.js';
@@ -504,6 +504,27 @@ describe('replay', () => {
     await purgeExpiredWebhookEvents(db, stack.clock.now());
     const left = await db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.companyId, company.id));
     expect(left.map((event) => event.id)).toEqual([kept.id]);
+  });
+
+  it('removes redeliveries asked more than two days ago at housekeeping, keeping those of exactly two days', async () => {
+    const company = await createTestCompany(stack);
+    const subscription = await subscribe(company, ['envelope.sent']);
+    const { db } = stack.services.database;
+    const now = stack.clock.now().getTime();
+    const asked = (ageMs: number, settled: boolean) => ({
+      id: crypto.randomUUID(),
+      companyId: company.id,
+      subscriptionId: subscription.id,
+      eventId: `evt_${unique()}`,
+      createdAt: new Date(now - ageMs),
+      settledAt: settled ? new Date(now - ageMs) : null,
+    });
+    const old = [asked(REDELIVERY_RETENTION_MS + 1, true), asked(REDELIVERY_RETENTION_MS + 1, false)];
+    const kept = asked(REDELIVERY_RETENTION_MS, true);
+    await db.insert(webhookRedeliveries).values([...old, kept]);
+    await purgeExpiredWebhookEvents(db, stack.clock.now());
+    const left = await db.select({ id: webhookRedeliveries.id }).from(webhookRedeliveries).where(eq(webhookRedeliveries.companyId, company.id));
+    expect(left.map((row) => row.id)).toEqual([kept.id]);
   });
 });
 
