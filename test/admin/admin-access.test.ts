@@ -131,6 +131,7 @@ describe('admin API with an admin token configured', () => {
       '/admin/v1/companies/{companyId}/embedding',
       '/admin/v1/companies/{companyId}/envelopes',
       '/admin/v1/companies/{companyId}/templates',
+      '/admin/v1/companies/{companyId}/text-messages',
       '/admin/v1/companies/{companyId}/users',
       '/admin/v1/companies/{companyId}/users/{email}',
       '/admin/v1/dead-jobs',
