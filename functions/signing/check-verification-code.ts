@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
-import { checkVerificationCode } from '../../src/domain/signing/verification-codes.js';
+import { checkVerificationCode } from '../../src/domain/signing/check-verification-code.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { linkHeadOf } from '../../src/http/signing-security.js';
 import { verifyFormToken } from '../../src/http/form-token.js';

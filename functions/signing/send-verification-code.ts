@@ -7,7 +7,7 @@
  * not allow): the page again saying to ask the sender, 422.
  */
 import type { Context } from 'hono';
-import { sendVerificationCode } from '../../src/domain/signing/verification-codes.js';
+import { sendVerificationCode } from '../../src/domain/signing/send-verification-code.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { linkHeadOf } from '../../src/http/signing-security.js';

@@ -1,44 +1,15 @@
 /**
- * Sending a signer their code, and checking the code they enter. A code is six digits from the
- * platform's CSPRNG, sent straight from the request (a queue message carries no secrets, and only
- * the code's keyed hash is kept, from which no consumer could rebuild it), and lives ten minutes
- * for five tries. The limits are checked by the database inside the batch that records the code,
- * under the recipient's row lock, so that two clicks at once send one code.
+ * What sending a signer their code and checking it share. A code is six digits from the platform's
+ * CSPRNG, sent straight from the request (a queue message carries no secrets, and only the code's
+ * keyed hash is kept, from which no consumer could rebuild it), and lives ten minutes for five
+ * tries: send-verification-code.ts sends one, check-verification-code.ts checks what the signer enters.
  */
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { insertWhen } from '../../data/insert-when.js';
-import { companies, recipients, verificationCodes } from '../../data/schema.js';
-import { type Language, messagesFor } from '../../i18n/index.js';
-import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
-import { logError } from '../../lib/log-error.js';
-import { asSingleLine } from '../../lib/single-line-text.js';
-import { mayHaveGoneOut } from '../../ports/unconfirmed-send.js';
+import { derivedHmacKey, hmacBase64url } from '../../lib/crypto.js';
 import type { Services } from '../../services.js';
-import { brandLook } from '../companies/brand-look.js';
-import { brandedEmail } from '../emails/branded-email.js';
-import type { Letter } from '../emails/letter.js';
-import { signingWriteFailed } from '../shared/unavailable.js';
 import { linkState } from './link-state.js';
-import { type Link, type LinkHead, resolveLink } from './resolve-link.js';
-import { recordRepeatable } from './repeated-events.js';
-import { signerAudit } from './signer-audit.js';
-import { codeTextMessage } from './code-text-message.js';
-import { textMessageScope, textMessagesFreeAt, withinTextMessageLimits } from './text-message-limits.js';
+import { type LinkHead, resolveLink } from './resolve-link.js';
 import type { SignerContext, SigningState } from './signing-state.js';
-import {
-  CODE_LIFETIME_MS,
-  CODE_TRIES,
-  channelOf,
-  destinationOf,
-  HOUR_MS,
-  liveCode,
-  nextSendAt,
-  RESEND_AFTER_MS,
-  recentCodes,
-  SENDS_PER_HOUR,
-  verificationGate,
-} from './verification-gate.js';
-import { makeProof } from './verification-proof.js';
+import { verificationGate } from './verification-gate.js';
 
 /** Six digits, uniform: values of 32 bits at or above the last whole million are drawn again. */
 export function sixDigitCode(): string {
@@ -54,23 +25,11 @@ export async function codeHash(tokenSecret: Uint8Array, recipientId: string, cod
   return hmacBase64url(await derivedHmacKey(tokenSecret, 'esign verification code v1'), `${recipientId}.${code}`);
 }
 
-export type CodeSendOutcome =
-  /** Nothing to verify (another role, a proof already held, an ended envelope): the link's state. */
-  | { kind: 'not_needed'; state: SigningState }
-  | { kind: 'sent' }
-  /** The provider gave no answer: the code may arrive, and counts against the limits as sent. */
-  | { kind: 'unconfirmed'; nextSendAt: Date }
-  | { kind: 'too_soon'; nextSendAt: Date }
-  /** The provider did not take it; nothing counts against the limits. */
-  | { kind: 'not_sent' }
-  /** The recipient's number can get no text message (no mobile number, or of a country the company does not allow). */
-  | { kind: 'number_refused' };
-
 /**
  * The link a code is asked for, when its signer still has to enter one: otherwise the state its
  * page shows instead (an invalid link, a finished envelope, a signer already verified).
  */
-async function linkAwaitingCode(
+export async function linkAwaitingCode(
   services: Services,
   token: string,
   who: SignerContext,
@@ -84,195 +43,5 @@ async function linkAwaitingCode(
   return { link, now };
 }
 
-type NotNeeded = { kind: 'not_needed'; state: SigningState };
+export type NotNeeded = { kind: 'not_needed'; state: SigningState };
 type ResolvedLink = NonNullable<Awaited<ReturnType<typeof resolveLink>>>;
-
-/** Sends a new code, in `language` (the page's), if the limits allow one now. */
-export async function sendVerificationCode(
-  services: Services,
-  token: string,
-  who: SignerContext,
-  language: Language,
-  head?: Promise<LinkHead | null>,
-): Promise<CodeSendOutcome> {
-  const open = await linkAwaitingCode(services, token, who, head);
-  if (open.notNeeded) return open.notNeeded;
-  const { link, now } = open;
-  const { recipient, envelope } = link;
-  const channel = channelOf(recipient);
-  const [earlier, texted] = await Promise.all([recentCodes(services, recipient.id, now), channel === 'sms' ? textMessageScope(services, link) : null]);
-  if (texted && 'problem' in texted) return { kind: 'number_refused' };
-  const waitUntil = nextSendAt(earlier, now);
-  if (waitUntil) return { kind: 'too_soon', nextSendAt: waitUntil };
-
-  const code = sixDigitCode();
-  const hash = await codeHash(services.config.tokenSecret, recipient.id, code);
-  const id = crypto.randomUUID();
-  const at = (ms: number) => sql`${new Date(now.getTime() - ms).toISOString()}::timestamptz`;
-  const withinLinkLimits = sql`not exists (select 1 from ${verificationCodes} where ${verificationCodes.recipientId} = ${recipient.id} and ${verificationCodes.sentAt} > ${at(RESEND_AFTER_MS)})
-    and (select count(*) from ${verificationCodes} where ${verificationCodes.recipientId} = ${recipient.id} and ${verificationCodes.sentAt} > ${at(HOUR_MS)}) < ${SENDS_PER_HOUR}`;
-  const withinLimits = texted ? sql`${withinLinkLimits} and ${withinTextMessageLimits(texted, now)}` : withinLinkLimits;
-  await services.database
-    .atomic((q) => [
-      // The lock: a second send for this recipient waits here, then sees the first's code.
-      q.update(recipients).set({ status: sql`${recipients.status}` }).where(eq(recipients.id, recipient.id)),
-      // A text waits for the company's other texts too: the limits per number and company count them.
-      ...(texted ? [q.update(companies).set({ id: sql`${companies.id}` }).where(eq(companies.id, envelope.companyId))] : []),
-      insertWhen(
-        q,
-        verificationCodes,
-        {
-          id,
-          companyId: envelope.companyId,
-          envelopeId: envelope.id,
-          recipientId: recipient.id,
-          channel,
-          codeHash: hash,
-          sentAt: now,
-          expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS),
-          attempts: 0,
-          destination: texted?.number ?? null,
-        },
-        withinLimits,
-      ),
-    ])
-    .catch((err: unknown) => {
-      throw signingWriteFailed(err);
-    });
-  const { db } = services.database;
-  const [claimed] = await db.select({ id: verificationCodes.id }).from(verificationCodes).where(eq(verificationCodes.id, id)).limit(1);
-  if (!claimed) {
-    const again = nextSendAt(await recentCodes(services, recipient.id, now), now) ?? (texted && (await textMessagesFreeAt(services, texted, now)));
-    return again ? { kind: 'too_soon', nextSendAt: again } : { kind: 'not_sent' };
-  }
-
-  let unconfirmed = false;
-  try {
-    await deliver(services, link, code, id, language, texted?.number);
-  } catch (err) {
-    // Told without the code: the error names the provider's answer only.
-    logError(`a verification code could not be sent by ${channel}`, err);
-    // Refused, it counts for nothing. Unanswered, it may have gone out: it stays, usable and
-    // counted, or a provider slow to answer would let a page send text messages without limit.
-    if (!mayHaveGoneOut(err)) {
-      await db.delete(verificationCodes).where(eq(verificationCodes.id, id)).catch(() => {});
-      return { kind: 'not_sent' };
-    }
-    unconfirmed = true;
-  }
-  // Counted past the first few (repeated-events.ts): codes go on being asked for while the envelope is out.
-  const sent = await recordRepeatable(recipient.id, {
-    companyId: envelope.companyId,
-    envelopeId: envelope.id,
-    kind: 'recipient.code_sent',
-    createdAt: now,
-    ...signerAudit(recipient, who, { channel, to: destinationOf(recipient), code_id: id, ...(unconfirmed ? { unconfirmed: true } : {}) }),
-  });
-  await services.database.atomic(sent);
-  if (!unconfirmed) return { kind: 'sent' };
-  // When the next may be asked for, counting this one: a minute on, or an hour after the fifth last.
-  return { kind: 'unconfirmed', nextSendAt: nextSendAt([{ sentAt: now }, ...earlier], now)! };
-}
-
-/** `number`: the checked E.164 of a text message; an e-mail when none. */
-async function deliver(services: Services, link: Link, code: string, codeId: string, language: Language, number?: string): Promise<void> {
-  const { recipient, envelope } = link;
-  const m = messagesFor(language);
-  const look = await brandLook(services, envelope.companyId);
-  if (number) {
-    if (!services.sms) throw new Error('No text-message sender is configured.');
-    await services.sms.send({ to: number, body: codeTextMessage(m, look.displayName, code), tags: { envelope_id: envelope.id, recipient_id: recipient.id, kind: 'verification_code' } });
-    return;
-  }
-  const values = { code, title: asSingleLine(envelope.title), from: look.displayName, minutes: CODE_LIFETIME_MS / 60_000 };
-  const letter: Letter = {
-    subject: m.text('email.code.subject', values),
-    preheader: m.text('email.code.preheader', values),
-    paragraphs: [{ text: m.text('email.code.lead', values), html: m.html('email.code.lead', values) }],
-    notes: [m.text('email.code.notes', values)],
-    footer: m.text('email.request.footer', { sender: envelope.senderEmail, company: look.displayName }),
-  };
-  await services.mailer.send(
-    brandedEmail(look, { language, dir: m.dir }, letter, {
-      to: { name: asSingleLine(recipient.name), email: recipient.email },
-      tags: { envelope_id: envelope.id, recipient_id: recipient.id, kind: 'verification_code' },
-      idempotencyKey: `${recipient.id}.code.${codeId}`,
-    }),
-  );
-}
-
-export type CodeCheckOutcome =
-  | { kind: 'not_needed'; state: SigningState }
-  /** The right code: the browser's proof, to keep. */
-  | { kind: 'verified'; proof: string }
-  | { kind: 'wrong'; triesLeft: number }
-  /** The newest code is past its ten minutes, or had its five tries, or none was sent: send a new one. */
-  | { kind: 'expired' }
-  | { kind: 'dead' }
-  | { kind: 'no_code' };
-
-/** Checks `presented` (six digits) against the recipient's newest code; every try counts, right or wrong. */
-export async function checkVerificationCode(
-  services: Services,
-  token: string,
-  presented: string,
-  who: SignerContext,
-  head?: Promise<LinkHead | null>,
-): Promise<CodeCheckOutcome> {
-  const open = await linkAwaitingCode(services, token, who, head);
-  if (open.notNeeded) return open.notNeeded;
-  const { link, now } = open;
-  const { recipient, envelope } = link;
-  const codes = await recentCodes(services, recipient.id, now);
-  const newest = codes[0];
-  if (!newest || newest.usedAt !== null) return { kind: 'no_code' };
-
-  const { db } = services.database;
-  const audit = (kind: string, extra: Record<string, unknown>) => ({
-    companyId: envelope.companyId,
-    envelopeId: envelope.id,
-    kind,
-    createdAt: now,
-    ...signerAudit(recipient, who, { channel: newest.channel, code_id: newest.id, ...extra }),
-  });
-  // A failed try is counted past the first few rows (repeated-events.ts): tries at a dead code cost
-  // nothing, and must not grow the trail. They lock nobody out beyond the code's own rules (five
-  // tries a code, five codes an hour): a lock-out on failures would let whoever holds the link keep
-  // the signer from signing at all, and those rules already leave a guess one chance in 40,000 an hour.
-  const failed = async (extra: Record<string, unknown>) => {
-    const record = await recordRepeatable(recipient.id, audit('recipient.code_failed', extra));
-    await services.database.atomic(record).catch((err: unknown) => {
-      throw signingWriteFailed(err);
-    });
-  };
-  const refused = async (reason: 'expired' | 'dead') => {
-    await failed({ reason });
-    return { kind: reason } as const;
-  };
-  if (!liveCode(codes, now)) return refused(newest.attempts >= CODE_TRIES ? 'dead' : 'expired');
-
-  // The try is counted before the code is compared, so that no number of tries at once gets more than five.
-  const [counted] = await db
-    .update(verificationCodes)
-    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-    .where(and(eq(verificationCodes.id, newest.id), isNull(verificationCodes.usedAt), lt(verificationCodes.attempts, CODE_TRIES), gt(verificationCodes.expiresAt, now)))
-    .returning({ attempts: verificationCodes.attempts });
-  if (!counted) return refused(newest.expiresAt <= now ? 'expired' : 'dead');
-
-  const right = timingSafeEqual(await codeHash(services.config.tokenSecret, recipient.id, presented), newest.codeHash);
-  if (!right) {
-    await failed({ reason: 'wrong', attempt: counted.attempts, of: CODE_TRIES });
-    return { kind: 'wrong', triesLeft: CODE_TRIES - counted.attempts };
-  }
-  // Each verification takes a code of its own, but codes go on being sent while the envelope is out.
-  const verified = await recordRepeatable(recipient.id, audit('recipient.verified', { to: destinationOf(recipient) }));
-  await services.database
-    .atomic((q) => [
-      q.update(verificationCodes).set({ usedAt: now }).where(and(eq(verificationCodes.id, newest.id), isNull(verificationCodes.usedAt))),
-      ...verified(q),
-    ])
-    .catch((err: unknown) => {
-      throw signingWriteFailed(err);
-    });
-  return { kind: 'verified', proof: await makeProof(services.config.tokenSecret, recipient.id, now) };
-}
