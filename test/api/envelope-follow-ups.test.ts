@@ -247,12 +247,8 @@ describe('reminders (remindEnvelope)', () => {
     expect(reminderMails(sent.envelope_id).map((mail) => mail.tags?.recipient_id).sort()).toEqual([idOf('Alpha'), idOf('Gamma')].sort());
   });
 
-  // BUG: remindEnvelope counts only recipients with status 'sent' as waiting, so a signer who has
-  // opened the envelope ('viewed') but not signed is never reminded, and in sequential order the
-  // turn passes to the next order: here the Witness is reminded (with a live link) while the Client
-  // still has to sign first. sendSigningEmail also skips 'viewed' recipients. Fix: treat 'pending',
-  // 'sent' and 'viewed' as not yet signed in remind-envelope.ts (inArray on recipients.status), and
-  // let signing-email.ts send to 'viewed' recipients too.
+  // A signer who opened the envelope ('viewed') has not signed: the reminder goes to them, and in
+  // sequential order the turn stays with them rather than passing to the Witness.
   it('still reminds a signer who viewed but did not sign, and keeps the turn with them', async () => {
     const { sent, idOf } = await sendTemplate(company);
     await setRecipientStatus(idOf('Client'), 'viewed');

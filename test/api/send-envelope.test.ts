@@ -787,11 +787,8 @@ describe('Idempotency-Key', () => {
     }
   });
 
-  // BUG: at exactly 24 hours replayOf() (>= window) treats the record as expired, but
-  // recordAnswer() only deletes records strictly older (lt), so the insert hits the unique index,
-  // replayWinner finds no live record and the send answers 503. Fix: delete with
-  // `lte(idempotencyRecords.createdAt, at - IDEMPOTENCY_WINDOW_MS)` in
-  // src/domain/envelopes/idempotency.ts, the same boundary as replayOf.
+  // A record is expired at exactly 24 hours, and the one written for the new send replaces it at
+  // that same boundary: the key is free again, not stuck between two rules.
   it('lets a key be used again at exactly 24 hours', async () => {
     const { company, body } = await companyWithTemplate();
     const key = `order-${unique()}`;
