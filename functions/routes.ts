@@ -85,6 +85,31 @@ export const adminEndpoints: EndpointEntry[] = [
 /** Every endpoint of a table, loaded: for the OpenAPI documents and the tests that read every route. */
 export const loadEndpoints = (entries: EndpointEntry[]) => Promise.all(entries.map((entry) => entry.load()));
 
+/**
+ * The signing page behind the links (`/sign/{token}` and its forms), its paths relative to `/sign`:
+ * HTML for people, so one app (src/signing-page/signing-app.ts) with its own errors, body limit and
+ * security, loaded with all its endpoints on a link's first request.
+ */
+export async function signingPages(): Promise<Hono<AppEnv>> {
+  const [{ signingApp }, show, submit, decline, pdf, sendCode, checkCode] = await Promise.all([
+    import('../src/signing-page/signing-app.js'),
+    import('./signing/show-signing-page.js'),
+    import('./signing/submit-signature.js'),
+    import('./signing/decline-signing.js'),
+    import('./signing/get-signing-document.js'),
+    import('./signing/send-verification-code.js'),
+    import('./signing/check-verification-code.js'),
+  ]);
+  return signingApp([
+    ['/:token', 'GET', show.showSigningPage],
+    ['/:token', 'POST', submit.submitSignature],
+    ['/:token/decline', 'POST', decline.declineSigning],
+    ['/:token/document.pdf', 'GET', pdf.getSigningDocument],
+    ['/:token/code', 'POST', sendCode.sendVerificationCodeHandler],
+    ['/:token/verify', 'POST', checkCode.checkVerificationCodeHandler],
+  ]);
+}
+
 /** Every route of the service but the queue callbacks, which only the Worker serves. */
 export const routes: RouteEntry[] = [
   document('/v1/openapi.json', async (services) => {
@@ -98,7 +123,7 @@ export const routes: RouteEntry[] = [
   }),
   ...adminEndpoints,
   // The signing page behind the links: HTML with its own body limit, errors and security headers.
-  pages('/sign/*', async () => (await import('./signing/signing-routes.js')).signingRoutes),
+  pages('/sign/*', signingPages),
   // The brand's logo and accent colour, which e-mails and the signing page load.
   pages('/brand/*', async () => (await import('./brand/brand-routes.js')).brandRoutes),
   // The API reference: Redoc over the public document.
@@ -110,7 +135,7 @@ export const routes: RouteEntry[] = [
  * `/dev/embed-example`): the Node entry adds this route to the table; no deployment has it.
  */
 export const developmentPages = (services: EmbeddedServices) =>
-  pages('/dev/*', async () => (await import('../src/http/dev-pages.js')).devPages(services));
+  pages('/dev/*', async () => (await import('../src/dev-pages/dev-pages.js')).devPages(services));
 
 /**
  * Where QStash delivers queued messages, in production only: the Worker adds this route to the

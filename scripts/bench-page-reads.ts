@@ -25,10 +25,11 @@ import { openPgliteDatabase } from '../src/adapters/embedded/pglite-database.js'
 import { createApp } from '../src/app.js';
 import { openSigningLink } from '../src/domain/signing/open-link.js';
 import type { AppEnv } from '../src/http/app-env.js';
-import { signingGuard } from '../src/http/signing-security.js';
+import { signingGuard } from '../src/signing-page/security.js';
 import { loadSeedFile } from '../src/seed/load-seed.js';
 import { showSigningPage } from '../functions/signing/show-signing-page.js';
-import { respondWithState, signerOf, tokenOf } from '../functions/signing/signing-page.js';
+import { signerOf, tokenOf } from '../src/signing-page/link-request.js';
+import { respondWithState } from '../src/signing-page/respond-with-state.js';
 
 const { values } = parseArgs({ options: { 'delay-ms': { type: 'string', default: '20' }, runs: { type: 'string', default: '25' } } });
 const delayMs = Number(values['delay-ms']);

@@ -7,12 +7,12 @@ import type { Context } from 'hono';
 import { signingDocument } from '../../src/domain/signing/signing-document.js';
 import { VerificationRequired } from '../../src/domain/signing/verification-gate.js';
 import type { AppEnv } from '../../src/http/app-env.js';
-import { isTokenShaped } from '../../src/http/signing-form.js';
-import { pageMessages } from '../../src/http/signing-language.js';
-import { invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
-import { linkHeadOf } from '../../src/http/signing-security.js';
-import { documentLockedPage } from '../../src/http/signing-page/verification-page.js';
-import { signerOf, tokenOf } from './signing-page.js';
+import { isTokenShaped } from '../../src/signing-page/forms.js';
+import { pageMessages } from '../../src/signing-page/language.js';
+import { invalidLinkPage } from '../../src/signing-page/html/notice-pages.js';
+import { linkHeadOf } from '../../src/signing-page/security.js';
+import { documentLockedPage } from '../../src/signing-page/html/verification-page.js';
+import { signerOf, tokenOf } from '../../src/signing-page/link-request.js';
 
 export async function getSigningDocument(c: Context<AppEnv>): Promise<Response> {
   const token = tokenOf(c);

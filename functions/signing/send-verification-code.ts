@@ -10,13 +10,14 @@ import type { Context } from 'hono';
 import { sendVerificationCode } from '../../src/domain/signing/send-verification-code.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import type { AppEnv } from '../../src/http/app-env.js';
-import { linkHeadOf } from '../../src/http/signing-security.js';
-import { verifyFormToken } from '../../src/http/form-token.js';
-import { formLanguageOf, formTokenOf, isTokenShaped, readForm } from '../../src/http/signing-form.js';
-import { chosenLanguage, pageLanguage, pageMessages } from '../../src/http/signing-language.js';
-import { embedOriginOf } from '../../src/http/signing-embedding.js';
-import { forbiddenPage, invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
-import { linksOf, respondWithState, signerOf, tokenOf } from './signing-page.js';
+import { linkHeadOf } from '../../src/signing-page/security.js';
+import { verifyFormToken } from '../../src/signing-page/form-token.js';
+import { formLanguageOf, formTokenOf, isTokenShaped, readForm } from '../../src/signing-page/forms.js';
+import { chosenLanguage, pageLanguage, pageMessages } from '../../src/signing-page/language.js';
+import { embedOriginOf } from '../../src/signing-page/embedding.js';
+import { forbiddenPage, invalidLinkPage } from '../../src/signing-page/html/notice-pages.js';
+import { signerOf, tokenOf } from '../../src/signing-page/link-request.js';
+import { linksOf, respondWithState } from '../../src/signing-page/respond-with-state.js';
 
 export async function sendVerificationCodeHandler(c: Context<AppEnv>): Promise<Response> {
   const token = tokenOf(c);

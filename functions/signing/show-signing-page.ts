@@ -2,11 +2,12 @@
 import type { Context } from 'hono';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import type { AppEnv } from '../../src/http/app-env.js';
-import { isTokenShaped } from '../../src/http/signing-form.js';
-import { pageMessages } from '../../src/http/signing-language.js';
-import { invalidLinkPage } from '../../src/http/signing-page/notice-pages.js';
-import { linkHeadOf } from '../../src/http/signing-security.js';
-import { pageLookOf, respondWithState, signerOf, tokenOf } from './signing-page.js';
+import { isTokenShaped } from '../../src/signing-page/forms.js';
+import { pageMessages } from '../../src/signing-page/language.js';
+import { invalidLinkPage } from '../../src/signing-page/html/notice-pages.js';
+import { linkHeadOf } from '../../src/signing-page/security.js';
+import { signerOf, tokenOf } from '../../src/signing-page/link-request.js';
+import { pageLookOf, respondWithState } from '../../src/signing-page/respond-with-state.js';
 
 export async function showSigningPage(c: Context<AppEnv>): Promise<Response> {
   const token = tokenOf(c);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { DevMailbox } from '../../src/adapters/embedded/dev-mailbox.js';
-import { devMailboxRoutes } from '../../src/http/dev-mailbox.js';
+import { devMailboxRoutes } from '../../src/dev-pages/mailbox-page.js';
 import type { Standin } from './standin.js';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { DevSmsBox } from '../../src/adapters/embedded/dev-sms-box.js';
-import { devSmsRoutes } from '../../src/http/dev-sms.js';
+import { devSmsRoutes } from '../../src/dev-pages/sms-page.js';
 import type { Standin } from './standin.js';
 
 /**

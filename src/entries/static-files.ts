@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { handleNotFound } from '../http/error-handler.js';
-import { staticFileHeaders } from '../http/signing-security.js';
+import { staticFileHeaders } from '../signing-page/security.js';
 
 export const publicRoot = fileURLToPath(new URL('../../public', import.meta.url));
 

@@ -19,7 +19,7 @@ import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import { signingDocument } from '../../src/domain/signing/signing-document.js';
 import type { SigningState } from '../../src/domain/signing/signing-state.js';
-import { devMailboxRoutes } from '../../src/http/dev-mailbox.js';
+import { devMailboxRoutes } from '../../src/dev-pages/mailbox-page.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { logoPng } from '../support/logo-images.js';

@@ -12,11 +12,11 @@ import fc from 'fast-check';
 import { Hono } from 'hono';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devMailboxRoutes } from '../../src/http/dev-mailbox.js';
-import { devWebhookRoutes } from '../../src/http/dev-webhooks.js';
+import { devMailboxRoutes } from '../../src/dev-pages/mailbox-page.js';
+import { devWebhookRoutes } from '../../src/dev-pages/webhook-inbox-page.js';
 import { queueCallbackRoutes } from '../../src/http/queue-callback.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
-import { signingRoutes } from '../../functions/signing/signing-routes.js';
+import { signingPages } from '../../functions/routes.js';
 import { asPathSegment, body, expectDocumentedAnswer, pathId, query, uniqueRoutes, who } from '../support/hostile-input.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
   ids.template = template.id;
   ids.company = company.id;
   // The signing pages are mounted behind `/sign/*` and loaded on their first request: their own table.
-  routes = uniqueRoutes([...stack.app.routes, ...new Hono().route('/sign', signingRoutes).routes]);
+  routes = uniqueRoutes([...stack.app.routes, ...new Hono().route('/sign', await signingPages()).routes]);
 }, 60_000);
 afterAll(() => stack.close());
 

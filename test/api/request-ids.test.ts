@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentDownloadUrl } from '../../src/domain/webhooks/document-link.js';
-import { devMailboxRoutes } from '../../src/http/dev-mailbox.js';
+import { devMailboxRoutes } from '../../src/dev-pages/mailbox-page.js';
 import type { RequestLogLine } from '../../src/http/request-log.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { call, type Call, errorCode } from '../support/http.js';

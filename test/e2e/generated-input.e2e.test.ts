@@ -9,7 +9,7 @@ import { Receiver } from '@upstash/qstash';
 import fc from 'fast-check';
 import { Hono } from 'hono';
 import { describe, expect, inject, it } from 'vitest';
-import { signingRoutes } from '../../functions/signing/signing-routes.js';
+import { signingPages } from '../../functions/routes.js';
 import { createApp } from '../../src/app.js';
 import { queueCallbackRoutes } from '../../src/http/queue-callback.js';
 import type { Services } from '../../src/services.js';
@@ -20,7 +20,7 @@ const RUNS = Number(process.env.FUZZ_RUNS_E2E ?? 6);
 const app = createApp({ config: { baseUrl: 'http://routes.local' } } as Services);
 app.route('/internal', queueCallbackRoutes(new Receiver({ currentSigningKey: 'x', nextSigningKey: 'y' })));
 // The signing pages are mounted behind `/sign/*` and loaded on their first request: their own table.
-const routes = uniqueRoutes([...app.routes, ...new Hono().route('/sign', signingRoutes).routes]).filter((route) => route.path !== '/v1/auth/token');
+const routes = uniqueRoutes([...app.routes, ...new Hono().route('/sign', await signingPages()).routes]).filter((route) => route.path !== '/v1/auth/token');
 
 describe('generated hostile input on npm run dev', () => {
   it('answers every route with a documented code or page, never a 5xx', async () => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newWebhookSecret, signWebhook } from '../../src/domain/webhooks/standard-webhooks.js';
-import { devWebhookRoutes, type InboxDelivery } from '../../src/http/dev-webhooks.js';
+import { devWebhookRoutes, type InboxDelivery } from '../../src/dev-pages/webhook-inbox-page.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';

@@ -19,7 +19,7 @@ import { CODE_RETENTION_MS, purgeSpentCodes } from '../../src/domain/signing/cod
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { COUNTED_KIND, KEPT_ROWS } from '../../src/domain/signing/repeated-events.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
-import { formToken } from '../../src/http/form-token.js';
+import { formToken } from '../../src/signing-page/form-token.js';
 import { DEFAULT_PDF_DEADLINE_MS } from '../../src/lib/deadline.js';
 import type { FinishRequest } from '../../src/ports/pdf-maker.js';
 import { type ThreadedPdfMaker, threadedPdfMaker } from '../../src/pdf/threaded-pdf-maker.js';

@@ -11,7 +11,7 @@ import { createUpstashRedisRestStandin } from '../../local/standins/upstash-redi
 import { UpstashRateLimiter } from '../../src/adapters/production/upstash-rate-limiter.js';
 import { openUpstashRedis } from '../../src/adapters/production/upstash-redis.js';
 import { REDIS_WAIT_MS } from '../support/eventually.js';
-import { signingRateRule, unverifiedLinkRateRule } from '../../src/http/signing-security.js';
+import { signingRateRule, unverifiedLinkRateRule } from '../../src/signing-page/security.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { openStack, type TestStack } from '../support/stack.js';

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddingSettings } from '../../src/data/schema.js';
 import { putEmbedding } from '../../src/domain/companies/embedding.js';
-import { SIGNING_CSP } from '../../src/http/signing-security.js';
+import { SIGNING_CSP } from '../../src/signing-page/security.js';
 import { createTestCompany, sendTestEnvelope, type TestCompany } from '../support/factories.js';
 import { openStack, type TestStack } from '../support/stack.js';
 

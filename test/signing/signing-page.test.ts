@@ -14,9 +14,9 @@ import { MemoryRateLimiter } from '../../src/adapters/embedded/memory-rate-limit
 import { createApp } from '../../src/app.js';
 import { type SigningState, consent } from '../../src/domain/signing/signing-state.js';
 import { publicRoot, staticFiles } from '../../src/entries/static-files.js';
-import { formToken } from '../../src/http/form-token.js';
-import { readDeclineForm, readSignForm } from '../../src/http/signing-form.js';
-import { PDF_WORKER_CSP, SIGNING_CSP, staticFileHeaders } from '../../src/http/signing-security.js';
+import { formToken } from '../../src/signing-page/form-token.js';
+import { readDeclineForm, readSignForm } from '../../src/signing-page/forms.js';
+import { PDF_WORKER_CSP, SIGNING_CSP, staticFileHeaders } from '../../src/signing-page/security.js';
 import { ManualClock } from '../../src/ports/clock.js';
 import type { Services } from '../../src/services.js';
 import { fakeDomain, sampleEnvelope, sampleFields, sampleToken, signState } from './fake-signing-domain.js';

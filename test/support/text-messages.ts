@@ -5,7 +5,7 @@
 import { verificationCodes } from '../../src/data/schema.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
-import { formToken } from '../../src/http/form-token.js';
+import { formToken } from '../../src/signing-page/form-token.js';
 import { createTestTemplate, type TestCompany } from './factories.js';
 import { call } from './http.js';
 import { BASE_URL, type TestStack } from './stack.js';

@@ -3,7 +3,7 @@
  * each language's rules, dates in the signer's locale, and a page in Arabic, right to left.
  */
 import { describe, expect, it } from 'vitest';
-import { statePage } from '../../src/http/signing-page/state-pages.js';
+import { statePage } from '../../src/signing-page/html/state-pages.js';
 import { messagesFor } from '../../src/i18n/index.js';
 
 const envelope = { id: 'env_x', title: 'NDA', message: null, senderEmail: 'olivia@acme.test', expiresAt: new Date('2026-12-22T12:00:00.000Z'), language: null };

@@ -1,5 +1,5 @@
 /**
- * What a page inside an integrator's frame tells its parent (src/http/signing-embedding.ts), for
+ * What a page inside an integrator's frame tells its parent (src/signing-page/embedding.ts), for
  * sign.js to send: the page allows no inline script, so it reads it from this element.
  */
 import { html } from 'hono/html';

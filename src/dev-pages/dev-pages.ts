@@ -5,11 +5,11 @@
  */
 import { Hono } from 'hono';
 import type { EmbeddedServices } from '../adapters/embedded/embedded-services.js';
-import type { AppEnv } from './app-env.js';
-import { devEmbedExampleRoutes } from './dev-embed-example.js';
-import { devMailboxRoutes } from './dev-mailbox.js';
-import { devSmsRoutes } from './dev-sms.js';
-import { devWebhookRoutes } from './dev-webhooks.js';
+import type { AppEnv } from '../http/app-env.js';
+import { devEmbedExampleRoutes } from './embed-example-page.js';
+import { devMailboxRoutes } from './mailbox-page.js';
+import { devSmsRoutes } from './sms-page.js';
+import { devWebhookRoutes } from './webhook-inbox-page.js';
 
 export function devPages(services: EmbeddedServices): Hono<AppEnv> {
   return new Hono<AppEnv>()

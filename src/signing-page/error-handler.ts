@@ -8,11 +8,11 @@ import { HTTPException } from 'hono/http-exception';
 import { isDataException } from '../data/errors.js';
 import { DomainError } from '../errors.js';
 import { logError } from '../lib/log-error.js';
-import type { AppEnv } from './app-env.js';
-import { requestIdOf } from './request-log.js';
-import { pageMessages } from './signing-language.js';
-import { errorPage, tooLargePage, unreadableFormPage } from './signing-page/notice-pages.js';
-import { tokenInPath } from './signing-security.js';
+import type { AppEnv } from '../http/app-env.js';
+import { requestIdOf } from '../http/request-log.js';
+import { pageMessages } from './language.js';
+import { errorPage, tooLargePage, unreadableFormPage } from './html/notice-pages.js';
+import { tokenInPath } from './security.js';
 
 export const signingErrorHandler: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof HTTPException && err.status === 413) return c.html(tooLargePage(pageMessages(c)), 413);

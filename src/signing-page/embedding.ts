@@ -10,8 +10,8 @@
 import type { Context } from 'hono';
 import { allowedOriginsOfRecipient, MAX_ORIGIN_CHARS } from '../domain/companies/embedding.js';
 import type { SigningState } from '../domain/signing/signing-state.js';
-import type { AppEnv } from './app-env.js';
-import type { PageEmbed } from './signing-page/embed-meta.js';
+import type { AppEnv } from '../http/app-env.js';
+import type { PageEmbed } from './html/embed-meta.js';
 
 export type { PageEmbed };
 

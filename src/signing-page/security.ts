@@ -14,11 +14,11 @@ import { createMiddleware } from 'hono/factory';
 import { secondsUntilReset } from '../domain/shared/rate-decision.js';
 import { type LinkHead, readLinkHead } from '../domain/signing/resolve-link.js';
 import type { RateRule } from '../ports/rate-limiter.js';
-import type { AppEnv } from './app-env.js';
-import { clientIpOf } from './client-ip.js';
-import { frameOriginsOf } from './signing-embedding.js';
-import { pageMessages } from './signing-language.js';
-import { forbiddenPage, tooManyRequestsPage } from './signing-page/notice-pages.js';
+import type { AppEnv } from '../http/app-env.js';
+import { clientIpOf } from '../http/client-ip.js';
+import { frameOriginsOf } from './embedding.js';
+import { pageMessages } from './language.js';
+import { forbiddenPage, tooManyRequestsPage } from './html/notice-pages.js';
 
 /**
  * pdf.js needs nothing beyond this on the page: it is a module script of ours, its worker is a

@@ -10,7 +10,7 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { isProofShaped, PROOF_LIFETIME_MS } from '../domain/signing/verification-proof.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 
 export const PROOF_QUERY = 'vp';
 const PROOF_COOKIE = 'esign_verified';

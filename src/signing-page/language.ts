@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { type Language, type Messages, languageOfTag, messagesFor, negotiateLanguage } from '../i18n/index.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 
 export function pageLanguage(c: Context<AppEnv>, options: { envelope?: Language | null; form?: Language | null } = {}): Language {
   if (options.form) return options.form;

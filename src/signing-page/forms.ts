@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { MAX_DRAWN_SIGNATURE_CHARS, MAX_TEXT_VALUE_CHARS, type Problem, type ProblemCode, type SigningSubmission } from '../domain/signing/signing-state.js';
 import { type Language, isLanguage } from '../i18n/languages.js';
 import { hasLoneSurrogate, hasNul } from '../lib/storable-text.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 
 export type FormEntries = [string, FormDataEntryValue][];
 

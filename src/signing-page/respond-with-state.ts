@@ -1,39 +1,27 @@
 /**
- * What the signing handlers share: the link's token, who is acting, and the page for a state.
+ * The page a signing handler answers with for a link's state: the page's addresses, the brand it
+ * wears, and the sign, verification or state page, with a refusal's problems where there are any.
  */
 import type { Context } from 'hono';
-import type { SignerContext, SigningState } from '../../src/domain/signing/signing-state.js';
-import type { AppEnv } from '../../src/http/app-env.js';
-import { clientIpOf } from '../../src/http/client-ip.js';
-import type { Language } from '../../src/i18n/index.js';
-import { messagesFor } from '../../src/i18n/index.js';
-import { type BrandLook, brandLookOfRecipient } from '../../src/domain/companies/brand-look.js';
-import { signingReadFailed } from '../../src/domain/shared/unavailable.js';
-import { formToken } from '../../src/http/form-token.js';
-import { pageBrandOf } from '../../src/http/signing-page/brand-header.js';
-import { chosenLanguage, pageLanguage } from '../../src/http/signing-language.js';
-import { embedOriginOf, pageEmbedOf } from '../../src/http/signing-embedding.js';
-import { type Problem, signPage } from '../../src/http/signing-page/sign-page.js';
-import { statePage } from '../../src/http/signing-page/state-pages.js';
-import { verificationPage, type VerificationNotice } from '../../src/http/signing-page/verification-page.js';
-import { keepProof, proofInAddress, proofOf } from '../../src/http/signing-verification.js';
-
-/** How much of the user agent goes to the audit trail. */
-const MAX_USER_AGENT_CHARS = 500;
-
-export const tokenOf = (c: Context<AppEnv>) => c.req.param('token') ?? '';
-
-export function signerOf(c: Context<AppEnv>): SignerContext {
-  // A header holds bytes, never NUL; the replacement only keeps the audit trail's text storable.
-  const userAgent = c.req.header('user-agent')?.replace(/\u0000/g, '').slice(0, MAX_USER_AGENT_CHARS);
-  const proof = proofOf(c);
-  return { ip: clientIpOf(c), userAgent: userAgent || null, ...(proof ? { proof } : {}) };
-}
+import type { SigningState } from '../domain/signing/signing-state.js';
+import type { AppEnv } from '../http/app-env.js';
+import type { Language } from '../i18n/index.js';
+import { messagesFor } from '../i18n/index.js';
+import { type BrandLook, brandLookOfRecipient } from '../domain/companies/brand-look.js';
+import { signingReadFailed } from '../domain/shared/unavailable.js';
+import { formToken } from './form-token.js';
+import { pageBrandOf } from './html/brand-header.js';
+import { chosenLanguage, pageLanguage } from './language.js';
+import { embedOriginOf, pageEmbedOf } from './embedding.js';
+import { type Problem, signPage } from './html/sign-page.js';
+import { statePage } from './html/state-pages.js';
+import { verificationPage, type VerificationNotice } from './html/verification-page.js';
+import { keepProof, proofInAddress } from './proof-in-browser.js';
 
 /**
  * The page's addresses, relative: the link's own origin is the page's. The token was checked for
  * shape. A language the signer chose (`?lang=`) stays on the forms and the page they lead back to,
- * and so does the parent's origin of an embedded page (`?embed_origin=`, signing-embedding.ts).
+ * and so does the parent's origin of an embedded page (`?embed_origin=`, embedding.ts).
  */
 export const linksOf = (token: string, chosen: Language | null = null, embedOrigin: string | null = null) => {
   const embed = embedOrigin ? `embed_origin=${encodeURIComponent(embedOrigin)}` : '';
@@ -50,7 +38,7 @@ export const linksOf = (token: string, chosen: Language | null = null, embedOrig
 
 export type Refusal = { problems: Problem[]; values?: Record<string, string>; consentGiven?: boolean; reason?: string; verification?: VerificationNotice };
 
-/** The page's language: see signing-language.ts; `form` is the language of the page a form came from. */
+/** The page's language: see language.ts; `form` is the language of the page a form came from. */
 const messagesOf = (c: Context<AppEnv>, state: SigningState, form: Language | null) =>
   messagesFor(pageLanguage(c, { envelope: 'envelope' in state ? state.envelope.language : null, form }));
 

@@ -1,0 +1,21 @@
+/**
+ * What a request to a link says of itself: the link's token, and who is acting (their address,
+ * browser and, once they entered a code, the proof of it) for the audit trail and the checks.
+ */
+import type { Context } from 'hono';
+import type { SignerContext } from '../domain/signing/signing-state.js';
+import type { AppEnv } from '../http/app-env.js';
+import { clientIpOf } from '../http/client-ip.js';
+import { proofOf } from './proof-in-browser.js';
+
+/** How much of the user agent goes to the audit trail. */
+const MAX_USER_AGENT_CHARS = 500;
+
+export const tokenOf = (c: Context<AppEnv>) => c.req.param('token') ?? '';
+
+export function signerOf(c: Context<AppEnv>): SignerContext {
+  // A header holds bytes, never NUL; the replacement only keeps the audit trail's text storable.
+  const userAgent = c.req.header('user-agent')?.replace(/\u0000/g, '').slice(0, MAX_USER_AGENT_CHARS);
+  const proof = proofOf(c);
+  return { ip: clientIpOf(c), userAgent: userAgent || null, ...(proof ? { proof } : {}) };
+}
