@@ -1,13 +1,12 @@
 import { expireEnvelope } from '../domain/envelopes/expire-envelope.js';
-import { topics } from '../domain/envelopes/follow-ups.js';
 import { remindEnvelope } from '../domain/envelopes/remind-envelope.js';
 import { sendSigningEmail } from '../domain/envelopes/signing-email.js';
 import { releaseQuota } from '../domain/quota/release-quota.js';
 import { advanceTurn } from '../domain/signing/advance-turn.js';
 import { sendCompletedEmail, sendDeclinedEmail, sendDocumentReadyEmails } from '../domain/signing/ceremony-emails.js';
 import { finishEnvelope } from '../domain/signing/finish-envelope.js';
-import { signingTopics } from '../domain/signing/signing-topics.js';
-import { deliverWebhookEvent, dispatchWebhookEvent, webhookTopics } from '../domain/webhooks/dispatch-event.js';
+import { type QueueTopic, queueTopics as topics } from '../domain/queue-topics.js';
+import { deliverWebhookEvent, dispatchWebhookEvent } from '../domain/webhooks/dispatch-event.js';
 import type { QueueMessage } from '../ports/queue.js';
 import type { Services } from '../services.js';
 import { arrival } from './timer-hops.js';
@@ -15,25 +14,29 @@ import { arrival } from './timer-hops.js';
 /** What the service does with a queued message of one topic, once it is due. */
 export type QueueConsumer = (services: Services, body: Record<string, unknown>) => Promise<void>;
 
-/** Every topic the service publishes, and its consumer. */
-export const queueConsumers: Record<string, QueueConsumer> = {
+/** Every topic of the registry, and its consumer: a topic without one does not compile. */
+export const queueConsumers: { readonly [Topic in QueueTopic]: QueueConsumer } = {
   [topics.signingEmail]: sendSigningEmail,
   [topics.remind]: remindEnvelope,
   [topics.expire]: expireEnvelope,
   [topics.webhookDispatch]: dispatchWebhookEvent,
-  [webhookTopics.deliver]: deliverWebhookEvent,
+  [topics.webhookDeliver]: deliverWebhookEvent,
   [topics.quotaRelease]: releaseQuota,
-  [signingTopics.advance]: advanceTurn,
-  [signingTopics.finish]: finishEnvelope,
-  [signingTopics.completedEmail]: sendCompletedEmail,
-  [signingTopics.declinedEmail]: sendDeclinedEmail,
-  [signingTopics.documentReadyEmail]: sendDocumentReadyEmails,
+  [topics.advance]: advanceTurn,
+  [topics.finish]: finishEnvelope,
+  [topics.completedEmail]: sendCompletedEmail,
+  [topics.declinedEmail]: sendDeclinedEmail,
+  [topics.documentReadyEmail]: sendDocumentReadyEmails,
 };
 
 export class UnknownTopicError extends Error {}
 
 /** Runs the consumer of a message's topic; an error makes the queue deliver it again later. */
-export async function dispatchMessage(services: Services, message: QueueMessage, consumers = queueConsumers): Promise<void> {
+export async function dispatchMessage(
+  services: Services,
+  message: QueueMessage,
+  consumers: Readonly<Record<string, QueueConsumer | undefined>> = queueConsumers,
+): Promise<void> {
   const consumer = consumers[message.topic];
   if (!consumer) throw new UnknownTopicError(`No consumer for topic ${message.topic}`);
   const next = arrival(message, services.clock);

@@ -14,10 +14,10 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, envelopes, outboxMessages, recipients, type RecipientStatus, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../src/data/schema.js';
 import { expireEnvelope } from '../../src/domain/envelopes/expire-envelope.js';
-import { topics } from '../../src/domain/envelopes/follow-ups.js';
+import { queueTopics as topics } from '../../src/domain/queue-topics.js';
 import { REMINDER_ROUNDS, remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
 import { verifySigningToken } from '../../src/domain/envelopes/signing-links.js';
-import { deliverWebhookEvent, dispatchWebhookEvent, webhookTopics } from '../../src/domain/webhooks/dispatch-event.js';
+import { deliverWebhookEvent, dispatchWebhookEvent } from '../../src/domain/webhooks/dispatch-event.js';
 import { sealSecret, secretKeysOf } from '../../src/domain/webhooks/secret-box.js';
 import { newWebhookSecret } from '../../src/domain/webhooks/standard-webhooks.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
@@ -473,7 +473,7 @@ describe('webhooks: dispatch and delivery', () => {
     // Subscriptions made by earlier tests of this company want the event too; none other appears.
     const own = await stack.services.database.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.companyId, company.id));
     const expected = own.filter((s) => !s.deletedAt && s.events.includes('envelope.sent')).map((s) => s.id);
-    expect(messages.map((m) => m.topic)).toEqual(expected.map(() => webhookTopics.deliver));
+    expect(messages.map((m) => m.topic)).toEqual(expected.map(() => topics.webhookDeliver));
     expect(messages.map((m) => m.body.subscription_id).sort()).toEqual(expected.sort());
     expect(messages.map((m) => m.body.subscription_id)).toContain(wanted.id);
     expect(await dispatch(`msg_${'n'.repeat(24)}`)).toEqual([]);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevMailbox } from '../../src/adapters/embedded/dev-mailbox.js';
-import { topics } from '../../src/domain/envelopes/follow-ups.js';
+import { queueTopics as topics } from '../../src/domain/queue-topics.js';
 import { remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
 import { sendSigningEmail } from '../../src/domain/envelopes/signing-email.js';
 import type { QueueMessage } from '../../src/ports/queue.js';

@@ -1,20 +1,12 @@
-import type { RecipientStatus, Reminders, RoleType, SigningOrder } from '../../data/schema.js';
+import type { Reminders, RoleType, SigningOrder } from '../../data/schema.js';
 import type { OutboxMessage } from '../../outbox/outbox.js';
+import { queueTopics as topics } from '../queue-topics.js';
 import { firstTurn } from './resolve-recipients.js';
 
-export const topics = {
-  signingEmail: 'email.signing-request',
-  webhookDispatch: 'webhook.dispatch',
-  remind: 'envelope.remind',
-  expire: 'envelope.expire',
-  /** A quota unit whose refund the store refused at the time. */
-  quotaRelease: 'quota.release',
-} as const;
+/** The registry under the name the send's admission still imports (its quota refund). */
+export { queueTopics as topics } from '../queue-topics.js';
 
 const DAY_MS = 24 * 3600 * 1000;
-
-/** A recipient in one of these has not yet signed or declined: it may still be their turn. */
-export const waitingStatuses: RecipientStatus[] = ['pending', 'sent', 'viewed'];
 
 /**
  * What a sent envelope will hand to the queue, written to the outbox with it: the signing e-mails

@@ -3,7 +3,7 @@ import type { Db, Statement } from '../../data/database.js';
 import { insertWhen } from '../../data/insert-when.js';
 import { auditEvents, outboxMessages, webhookEvents } from '../../data/schema.js';
 import type { OutboxMessage } from '../../outbox/outbox.js';
-import { topics } from './follow-ups.js';
+import { queueTopics } from '../queue-topics.js';
 
 export type AuditEntry = {
   /** Fixed by what it records (uuidFromName), so that a repeated change records it once. */
@@ -27,7 +27,7 @@ export type ChangeRecord = {
 
 /** The side effects of a change, the dispatch of its webhook event included: what to relay once committed. */
 export function sideEffectsOf(record: ChangeRecord): OutboxMessage[] {
-  const dispatch: OutboxMessage[] = record.event ? [{ topic: topics.webhookDispatch, body: { event_id: record.event.id }, dedupeId: record.event.id }] : [];
+  const dispatch: OutboxMessage[] = record.event ? [{ topic: queueTopics.webhookDispatch, body: { event_id: record.event.id }, dedupeId: record.event.id }] : [];
   return [...dispatch, ...(record.outbox ?? [])];
 }
 

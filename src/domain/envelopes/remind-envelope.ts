@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
 import type { Services } from '../../services.js';
-import { topics, waitingStatuses } from './follow-ups.js';
+import { queueTopics } from '../queue-topics.js';
+import { waitingStatuses } from '../shared/waiting-recipients.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -27,7 +28,7 @@ export async function remindEnvelope(services: Services, body: Record<string, un
   const waiting = await services.database.db
     .select({ id: recipients.id, order: recipients.order })
     .from(recipients)
-    .where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.type, 'signer'), inArray(recipients.status, waitingStatuses)))
+    .where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.type, 'signer'), inArray(recipients.status, [...waitingStatuses])))
     .orderBy(asc(recipients.order));
   if (waiting.length === 0) return;
   const turn = envelope.signingOrder === 'sequential' ? waiting.filter((r) => r.order === waiting[0]!.order) : waiting;
@@ -35,13 +36,13 @@ export async function remindEnvelope(services: Services, body: Record<string, un
   const next = new Date(now.getTime() + envelope.reminders.every_days * DAY_MS);
   await services.queue.publish([
     ...turn.map((recipient) => ({
-      topic: topics.signingEmail,
+      topic: queueTopics.signingEmail,
       // The round names this reminder's e-mail, so a delivery again does not send it twice.
       body: { envelope_id: envelopeId, recipient_id: recipient.id, reminder: true, round },
       dedupeId: `${envelopeId}.${recipient.id}.reminder.${round}`,
     })),
     ...(round < REMINDER_ROUNDS && (!envelope.expiresAt || next < envelope.expiresAt)
-      ? [{ topic: topics.remind, body: { envelope_id: envelopeId, round: round + 1 }, notBefore: next, dedupeId: `${envelopeId}.remind.${round + 1}` }]
+      ? [{ topic: queueTopics.remind, body: { envelope_id: envelopeId, round: round + 1 }, notBefore: next, dedupeId: `${envelopeId}.remind.${round + 1}` }]
       : []),
   ]);
 }

@@ -6,7 +6,7 @@ import type { Services } from '../../services.js';
 import { brandLook } from '../companies/brand-look.js';
 import { brandedEmail } from '../emails/branded-email.js';
 import { emailWordsFor } from '../emails/email-words.js';
-import { waitingStatuses } from './follow-ups.js';
+import { isWaiting } from '../shared/waiting-recipients.js';
 import { signingToken, signingUrl } from './signing-links.js';
 
 /**
@@ -38,7 +38,7 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
     .leftJoin(templates, eq(templates.id, envelopes.templateId))
     .where(and(eq(recipients.id, recipientId), eq(recipients.envelopeId, envelopeId)))
     .limit(1);
-  if (row?.envelope.status !== 'sent' || !waitingStatuses.includes(row.recipient.status) || row.recipient.type !== 'signer') return;
+  if (row?.envelope.status !== 'sent' || !isWaiting(row.recipient.status) || row.recipient.type !== 'signer') return;
   const { envelope: stored, recipient } = row;
   // Text stored before the API refused control characters is cleaned, not refused: the mailer
   // would refuse it on every delivery of this message, and the recipient would never be asked.

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
 import type { Services } from '../../services.js';
-import { topics } from '../envelopes/follow-ups.js';
+import { queueTopics } from '../queue-topics.js';
 import { isTheirTurn } from './link-state.js';
 
 /**
@@ -21,7 +21,7 @@ export async function advanceTurn(services: Services, body: Record<string, unkno
   const turn = everyone.filter((person) => person.type === 'signer' && person.status === 'sent' && isTheirTurn({ envelope, everyone }, person.id));
   await services.queue.publish(
     turn.map((person) => ({
-      topic: topics.signingEmail,
+      topic: queueTopics.signingEmail,
       body: { envelope_id: envelopeId, recipient_id: person.id, reminder: false },
       dedupeId: `${envelopeId}.${person.id}.request`,
     })),

@@ -6,14 +6,15 @@ import { relayOutbox } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
-import { linkState, waiting } from './link-state.js';
+import { waitingStatuses } from '../shared/waiting-recipients.js';
+import { linkState } from './link-state.js';
 import { type LinkHead, resolveLink } from './resolve-link.js';
 import { verificationGate } from './verification-gate.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { declinedAt, envelopeOpen } from './signing-conditions.js';
 import { MAX_TEXT_VALUE_CHARS, type SignerContext, SigningRefused, type SigningState } from './signing-state.js';
-import { signingTopics } from './signing-topics.js';
+import { queueTopics } from '../queue-topics.js';
 
 /**
  * A signer declines, with a reason. One batch: the recipient declined, the envelope declined (so
@@ -50,7 +51,7 @@ export async function declineAsRecipient(
       kind: 'envelope.declined',
       payload: eventData({ envelope: { ...envelope, status: 'declined' }, at: now, recipient, reason: why }),
     },
-    outbox: [{ topic: signingTopics.declinedEmail, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.declined.email` }],
+    outbox: [{ topic: queueTopics.declinedEmail, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.declined.email` }],
   };
   const declinedNow = declinedAt(recipient.id, now);
   const results = await services.database.atomic((q) => [
@@ -58,7 +59,7 @@ export async function declineAsRecipient(
     q
       .update(recipients)
       .set({ status: 'declined', declinedAt: now })
-      .where(and(eq(recipients.id, recipient.id), eq(recipients.type, 'signer'), inArray(recipients.status, [...waiting]), envelopeOpen(envelope.id, now)))
+      .where(and(eq(recipients.id, recipient.id), eq(recipients.type, 'signer'), inArray(recipients.status, [...waitingStatuses]), envelopeOpen(envelope.id, now)))
       .returning({ id: recipients.id }),
     q.update(envelopes).set({ status: 'declined' }).where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), declinedNow)),
     ...recordChange(q, declined, declinedNow),

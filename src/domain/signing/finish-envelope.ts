@@ -11,7 +11,7 @@ import { certificateTrail, consentSection, consentsGiven } from './certificate-t
 import { boundedTrail } from './repeated-events.js';
 import { fileNameOf } from './signing-document.js';
 import { consent } from './signing-state.js';
-import { signingTopics } from './signing-topics.js';
+import { queueTopics } from '../queue-topics.js';
 
 /**
  * Queue consumer, after completion: makes the finished PDF (every value drawn in place, the
@@ -84,7 +84,7 @@ export async function finishEnvelope(services: Services, body: Record<string, un
         document: { file_name: fileName, sha256: finished.sha256, size: finished.bytes.length },
       }),
     },
-    outbox: [{ topic: signingTopics.documentReadyEmail, body: { envelope_id: envelopeId }, dedupeId: `${envelopeId}.ready.emails` }],
+    outbox: [{ topic: queueTopics.documentReadyEmail, body: { envelope_id: envelopeId }, dedupeId: `${envelopeId}.ready.emails` }],
   };
   const [stored] = await services.database.atomic((q) => [
     q

@@ -1,11 +1,8 @@
 import { languageOfTag } from '../../i18n/languages.js';
+import { isWaiting } from '../shared/waiting-recipients.js';
 import { placementOf } from '../templates/field-placement.js';
 import type { Link } from './resolve-link.js';
 import type { SigningEnvelope, SigningField, SigningState } from './signing-state.js';
-
-/** Statuses in which a signer has not acted yet. */
-export const waiting = ['pending', 'sent', 'viewed'] as const;
-const isWaiting = (status: string) => (waiting as readonly string[]).includes(status);
 
 /**
  * Whose turn it is: in sequential order, the signers of the lowest order that has not finished;

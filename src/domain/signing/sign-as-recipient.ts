@@ -6,13 +6,14 @@ import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
 import { acceptSubmission } from './accept-submission.js';
-import { linkState, waiting } from './link-state.js';
+import { waitingStatuses } from '../shared/waiting-recipients.js';
+import { linkState } from './link-state.js';
 import { type LinkHead, resolveLink } from './resolve-link.js';
 import { verificationGate } from './verification-gate.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { allSigned, completedAt, earlierSignersDone, envelopeOpen, signedAt } from './signing-conditions.js';
-import { signingTopics } from './signing-topics.js';
+import { queueTopics } from '../queue-topics.js';
 import { consentFor, type SignerContext, type SigningState, type SigningSubmission } from './signing-state.js';
 
 /**
@@ -59,7 +60,7 @@ export async function signAsRecipient(
       kind: 'envelope.signed',
       payload: eventData({ envelope, at: now, recipient }),
     },
-    outbox: [{ topic: signingTopics.advance, body: { envelope_id: envelope.id }, dedupeId: `${recipient.id}.signed.advance` }],
+    outbox: [{ topic: queueTopics.advance, body: { envelope_id: envelope.id }, dedupeId: `${recipient.id}.signed.advance` }],
   };
   const completed: ChangeRecord = {
     companyId: envelope.companyId,
@@ -72,8 +73,8 @@ export async function signAsRecipient(
       payload: eventData({ envelope: { ...envelope, status: 'completed' }, at: now, recipients: link.everyone }),
     },
     outbox: [
-      { topic: signingTopics.finish, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.finish` },
-      { topic: signingTopics.completedEmail, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.completed.email` },
+      { topic: queueTopics.finish, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.finish` },
+      { topic: queueTopics.completedEmail, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.completed.email` },
     ],
   };
 
@@ -89,7 +90,7 @@ export async function signAsRecipient(
         .where(
           and(
             eq(recipients.id, recipient.id),
-            inArray(recipients.status, [...waiting]),
+            inArray(recipients.status, [...waitingStatuses]),
             envelopeOpen(envelope.id, now),
             envelope.signingOrder === 'sequential' ? earlierSignersDone(envelope.id, recipient.order) : undefined,
           ),

@@ -4,9 +4,8 @@ import type { Services } from '../../services.js';
 import { attemptDelivery, DELIVERY_ATTEMPTS, type Delivery, disableIfDead, ownDeliveryId } from './deliver-event.js';
 import { settleRedelivery } from './redeliver.js';
 import { continueReplay, endReplay } from './replay-events.js';
-import { webhookTopics } from './webhook-topics.js';
+import { queueTopics } from '../queue-topics.js';
 
-export { webhookTopics };
 
 /** Queue consumer: one delivery message per live subscription of the company that wants this event. */
 export async function dispatchWebhookEvent(services: Services, body: Record<string, unknown>): Promise<void> {
@@ -23,7 +22,7 @@ export async function dispatchWebhookEvent(services: Services, body: Record<stri
   const wanting = rows.flatMap(({ kind, subscriptionId, events }) => (subscriptionId && events?.includes(kind) ? [{ id: subscriptionId }] : []));
   await services.queue.publish(
     wanting.map((subscription) => ({
-      topic: webhookTopics.deliver,
+      topic: queueTopics.webhookDeliver,
       body: { event_id: eventId, subscription_id: subscription.id },
       dedupeId: `${eventId}.${subscription.id}`,
     })),

@@ -8,7 +8,7 @@ import { attemptStillOpen, DELIVERY_ATTEMPTS, RETRIED_FOR_AT_MOST_MS } from './d
 import { testEventKind } from './event-catalog.js';
 import { liveSubscription } from './subscriptions.js';
 import { before, DAY_MS, lockCompanyWebhooks, REDELIVERIES_PER_DAY, secondsUntilFree } from './webhook-bounds.js';
-import { webhookTopics } from './webhook-topics.js';
+import { queueTopics } from '../queue-topics.js';
 
 export const deliveryNotFound = (id: string) =>
   new DomainError('delivery_not_found', 'This subscription has no delivery with that id (see GET /v1/webhooks/{id}/deliveries).', { delivery_id: id });
@@ -77,7 +77,7 @@ export async function redeliver(services: Services, companyId: string, subscript
   try {
     await services.queue.publish([
       {
-        topic: webhookTopics.deliver,
+        topic: queueTopics.webhookDeliver,
         body: { event_id: latest.eventId, subscription_id: subscription.id, delivery_id: id, origin: 'redelivery' },
         dedupeId: `redeliver.${id}`,
       },

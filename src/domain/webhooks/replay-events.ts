@@ -7,7 +7,7 @@ import type { Services } from '../../services.js';
 import { EVENT_RETENTION_MS } from './event-retention.js';
 import { liveSubscription } from './subscriptions.js';
 import { before, DAY_MS, lockCompanyWebhooks, REPLAYED_EVENTS_PER_DAY, REPLAYS_PER_DAY, secondsUntilFree } from './webhook-bounds.js';
-import { webhookTopics } from './webhook-topics.js';
+import { queueTopics } from '../queue-topics.js';
 
 type Replay = typeof webhookReplays.$inferSelect;
 
@@ -165,7 +165,7 @@ export async function continueReplay(services: Services, replayId: string, curre
   const deliveryId = await uuidFromName(`replay.${replay.id}.${next.id}`);
   await services.queue.publish([
     {
-      topic: webhookTopics.deliver,
+      topic: queueTopics.webhookDeliver,
       body: { event_id: next.id, subscription_id: replay.subscriptionId, delivery_id: deliveryId, origin: 'replay', replay_id: replay.id },
       dedupeId: `replay.${replay.id}.${next.id}`,
     },
