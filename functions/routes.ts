@@ -54,7 +54,7 @@ export const v1Endpoints: EndpointEntry[] = [
   at('post', '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', () => import('./webhooks/redeliver-delivery.js')),
   at('post', '/v1/webhooks/{id}/rotate-secret', () => import('./webhooks/rotate-webhook-secret.js')),
   // The download link of envelope.document_ready: the link itself is the credential.
-  at('get', '/v1/documents/{envelope_id}', () => import('./webhooks/download-document.js')),
+  at('get', '/v1/documents/{envelope_id}', () => import('./documents/download-document.js')),
 ];
 
 /** The management plane under `/admin/v1` (docs/admin.md). */

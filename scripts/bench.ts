@@ -42,7 +42,7 @@ import type { TemplateDefinition } from '../src/domain/templates/template-defini
 import { importTemplate } from '../src/domain/templates/import-template.js';
 import { generateDocument } from '../src/pdf/generate-document.js';
 import { nodeFontSource } from '../src/pdf/fonts/node-font-source.js';
-import { localPdfMaker } from '../src/pdf/local-pdf-maker.js';
+import { inlinePdfMaker } from '../src/pdf/inline-pdf-maker.js';
 import { measureWorkerd, type WorkerdRoute } from './bench-workerd.js';
 import { readWorkerConfig } from '../src/entries/worker-config.js';
 import { randomBase62 } from '../src/lib/crypto.js';
@@ -284,7 +284,7 @@ async function productionRoundTrips(seed: Seed) {
     };
     const config = readWorkerConfig(workerEnv);
     // No route measured here makes a PDF; a template import would read its pages in this process.
-    const services = productionServices(config, localPdfMaker({}, nodeFontSource()));
+    const services = productionServices(config, inlinePdfMaker({}, nodeFontSource()));
     const app = createApp(services);
     // The send's CPU is measured at several sizes: a template of each, in the database the stand-in serves.
     const sized = new Map<number, string>();

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { auditTrail } from '../../src/domain/envelopes/envelope-record.js';
+import { auditTrail } from '../../src/domain/envelopes/audit-trail.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { paginationQuery, paginationSchema, timestamp } from '../../src/http/schemas.js';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { finishedDocument } from '../../src/domain/envelopes/envelope-record.js';
+import { finishedDocument } from '../../src/domain/envelopes/finished-document.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses } from '../../src/http/openapi-helpers.js';
 import { adminSecurity } from './admin-schemas.js';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { envelopeNotFound } from '../../src/domain/envelopes/get-signing-links.js';
+import { envelopeNotFound } from '../../src/domain/envelopes/envelope-not-found.js';
 import { voidEnvelope } from '../../src/domain/envelopes/void-envelope.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';

@@ -8,13 +8,13 @@
  */
 import { env, WorkerEntrypoint } from 'cloudflare:workers';
 import { type AssetFetcher, assetFontSource, urlFetcher } from '../pdf/fonts/asset-font-source.js';
-import { localPdfMaker } from '../pdf/local-pdf-maker.js';
+import { inlinePdfMaker } from '../pdf/inline-pdf-maker.js';
 import type { FinishRequest, PdfMaker as PdfMakerPort } from '../ports/pdf-maker.js';
 import { readPdfWorkerConfig } from './pdf-worker-config.js';
 
 const config = readPdfWorkerConfig(env);
 const fonts = assetFontSource(fontFiles(env));
-const maker = localPdfMaker({ seal: { keyPem: config.SEAL_KEY_PEM, certPem: config.SEAL_CERT_PEM }, timestampUrl: config.TSA_URL }, fonts);
+const maker = inlinePdfMaker({ seal: { keyPem: config.SEAL_KEY_PEM, certPem: config.SEAL_CERT_PEM }, timestampUrl: config.TSA_URL }, fonts);
 
 /** The methods the API Worker calls (src/adapters/production/bound-pdf-maker.ts). */
 export class PdfMaker extends WorkerEntrypoint implements PdfMakerPort {

@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { PdfMaker } from '../ports/pdf-maker.js';
-import type { SealSettings } from './local-pdf-maker.js';
+import type { SealSettings } from './inline-pdf-maker.js';
 
 export type PdfCall = { id: number; method: keyof PdfMaker; args: unknown[]; settings: SealSettings };
 export type PdfAnswer = { ready: true } | { id: number; result: unknown } | { id: number; error: { name: string; message: string } };

@@ -1,7 +1,7 @@
 /** The PDF thread of the Node process: the same PDF work as in a Worker, off the process's event loop. */
 import { nodeFontSource } from './fonts/node-font-source.js';
-import { localPdfMaker } from './local-pdf-maker.js';
+import { inlinePdfMaker } from './inline-pdf-maker.js';
 import { sameSettings, servePdfWork } from './pdf-thread-protocol.js';
 
 const settingsOf = sameSettings();
-servePdfWork((settings) => localPdfMaker(settingsOf(settings), nodeFontSource()));
+servePdfWork((settings) => inlinePdfMaker(settingsOf(settings), nodeFontSource()));

@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_PDF_DEADLINE_MS, DeadlineExceeded, withinDeadline } from '../lib/deadline.js';
 import type { PdfMaker } from '../ports/pdf-maker.js';
-import type { SealSettings } from './local-pdf-maker.js';
+import type { SealSettings } from './inline-pdf-maker.js';
 import type { PdfAnswer, PdfCall } from './pdf-thread-protocol.js';
 
 /** Starting a thread (the TypeScript loader, then the PDF modules) is not the work, and is bounded apart. */

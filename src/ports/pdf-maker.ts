@@ -3,7 +3,7 @@
  * PDF. pdf-lib, its fonts and the CMS code behind the seal are most of the service's code by size,
  * and no API request but a template import needs them, so the deployed service keeps them in a
  * Worker of their own (src/entries/pdf-worker.ts), reached through a service binding; the seal's
- * private key lives only there. On Node the same work runs in the process (src/pdf/local-pdf-maker.ts).
+ * private key lives only there. On Node the same work runs in the process or a worker thread (src/pdf/inline-pdf-maker.ts).
  */
 import type { FieldType, PageSize } from '../data/schema.js';
 

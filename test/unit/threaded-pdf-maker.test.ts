@@ -6,7 +6,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeadlineExceeded } from '../../src/lib/deadline.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
-import { localPdfMaker } from '../../src/pdf/local-pdf-maker.js';
+import { inlinePdfMaker } from '../../src/pdf/inline-pdf-maker.js';
 import { type ThreadedPdfMaker, threadedPdfMaker } from '../../src/pdf/threaded-pdf-maker.js';
 import { finishRequest } from '../support/finish-input.js';
 import { canvasRows, encodePng, pngDataUrl } from '../support/png.js';
@@ -35,10 +35,10 @@ describe('threadedPdfMaker', () => {
     const drawn = pngDataUrl(encodePng(canvasRows(300, 100), 300, 100));
     const request = await finishRequest('Threaded', 2, { fields: [{ type: 'signature', page: 2, x: 72, y: 300, width: 220, height: 50, value: drawn }] });
     const threaded = made(settings);
-    const [inThread, inProcess] = [await threaded.finish(request), await localPdfMaker(settings, nodeFontSource()).finish(request)];
+    const [inThread, inProcess] = [await threaded.finish(request), await inlinePdfMaker(settings, nodeFontSource()).finish(request)];
     expect(inThread.sha256).toBe(inProcess.sha256);
     expect(Buffer.from(inThread.bytes).equals(Buffer.from(inProcess.bytes))).toBe(true);
-    expect(await threaded.pageSizes(request.original)).toEqual(await localPdfMaker(settings, nodeFontSource()).pageSizes(request.original));
+    expect(await threaded.pageSizes(request.original)).toEqual(await inlinePdfMaker(settings, nodeFontSource()).pageSizes(request.original));
     expect(await threaded.pageSizes(new TextEncoder().encode('not a PDF'))).toBeNull();
   });
 
@@ -65,7 +65,7 @@ describe('threadedPdfMaker', () => {
   it('tells the error of the work in the thread as its own', async () => {
     const mismatched = { seal: { keyPem: TEST_SEAL_KEY_PEM.replace(/[A-Za-z]{8}\n/, 'AAAAAAAA\n'), certPem: TEST_SEAL_CERT_PEM } };
     const request = await finishRequest('Bad seal', 1);
-    const inProcess = await localPdfMaker(mismatched, nodeFontSource()).finish(request).then(() => null, (err: Error) => err);
+    const inProcess = await inlinePdfMaker(mismatched, nodeFontSource()).finish(request).then(() => null, (err: Error) => err);
     expect(inProcess?.message).toMatch(/^The sealing identity is unusable/);
     await expect(made(mismatched).finish(request)).rejects.toThrow(inProcess!.message);
   });

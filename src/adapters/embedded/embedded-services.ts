@@ -1,7 +1,7 @@
 import type { Database } from '../../data/database.js';
 import { sendsInPeriod } from '../../domain/quota/sends-in-period.js';
 import { nodeFontSource } from '../../pdf/fonts/node-font-source.js';
-import { localPdfMaker } from '../../pdf/local-pdf-maker.js';
+import { inlinePdfMaker } from '../../pdf/inline-pdf-maker.js';
 import { type Clock, systemClock } from '../../ports/clock.js';
 import { dispatchMessage } from '../../queue/consumers.js';
 import { HoppingQueue } from '../../queue/timer-hops.js';
@@ -40,7 +40,7 @@ export function embeddedServices(options: {
     sms: smsBox,
     smsBox,
     // Reads the seal and the authority from the config at each use (a test may change them).
-    pdf: options.pdf ?? localPdfMaker(options.config, nodeFontSource()),
+    pdf: options.pdf ?? inlinePdfMaker(options.config, nodeFontSource()),
     clock,
     config: options.config,
     clientIp: options.clientIp ?? (() => 'unknown'),

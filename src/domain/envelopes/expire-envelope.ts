@@ -2,7 +2,7 @@ import { eq, lte } from 'drizzle-orm';
 import { envelopes } from '../../data/schema.js';
 import type { Services } from '../../services.js';
 import { eventData } from '../webhooks/event-data.js';
-import { endEnvelope } from './envelope-events.js';
+import { endEnvelope } from './end-envelope.js';
 
 /**
  * Queue consumer: an envelope still out for signature when its expiry comes is expired, which

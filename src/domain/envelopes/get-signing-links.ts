@@ -3,10 +3,8 @@ import { envelopes, recipients } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
+import { envelopeNotFound } from './envelope-not-found.js';
 import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
-
-export const envelopeNotFound = (id: string) =>
-  new DomainError('envelope_not_found', 'No envelope with that id exists in this company.', { envelope_id: id });
 
 /**
  * GET /v1/envelopes/{id}/signing-links: the same entries the send returned, at any time after it.

@@ -4,8 +4,8 @@ import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { eventData } from '../webhooks/event-data.js';
-import { endEnvelope } from './envelope-events.js';
-import { envelopeNotFound } from './get-signing-links.js';
+import { endEnvelope } from './end-envelope.js';
+import { envelopeNotFound } from './envelope-not-found.js';
 
 export type VoidedEnvelope = { envelope_id: string; status: 'voided'; voided_at: string };
 

@@ -6,10 +6,11 @@ import type { SealSource } from './seal-pem.js';
 export type SealSettings = { seal?: SealSource; timestampUrl?: string };
 
 /**
- * The PDF work in this runtime: Node's processes, and the PDF Worker. Each module is loaded on its
- * first use; a process that never finishes a document never evaluates pdf-lib or the CMS code.
+ * The PDF work done inline, in the runtime that asks for it: the PDF Worker, a worker thread of
+ * `npm start` (threaded-pdf-maker.ts) and the tests' processes. Each module is loaded on its first
+ * use; a runtime that never finishes a document never evaluates pdf-lib or the CMS code.
  */
-export function localPdfMaker(settings: SealSettings, fonts: FontSource): PdfMaker {
+export function inlinePdfMaker(settings: SealSettings, fonts: FontSource): PdfMaker {
   return {
     async pageSizes(bytes) {
       const { readPageSizes } = await import('./inspect-document.js');
