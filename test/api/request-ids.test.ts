@@ -3,7 +3,7 @@
  * names it too, with the route's pattern and never a path, a query or a credential. The test stack
  * writes no log by default; here it is turned on, into a list.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentDownloadUrl } from '../../src/domain/webhooks/document-link.js';
 import { devMailboxRoutes } from '../../src/dev-pages/mailbox-page.js';
 import type { RequestLogLine } from '../../src/http/request-log.js';
@@ -72,7 +72,31 @@ describe('X-Request-Id on every kind of answer', () => {
       duration_ms: expect.any(Number),
       company_id: named === 'company' ? company.id : null,
     });
-    expect(answer.line.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('times the request in milliseconds, from its arrival to its answer', async () => {
+    // The rate limit check, inside the request, takes 250 ms more of the clock the log reads.
+    const realNow = performance.now.bind(performance);
+    let skipped = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + skipped);
+    const limiter = stack.services.rateLimiter;
+    const limit = limiter.limit;
+    limiter.limit = (...args) => {
+      skipped += 250;
+      return limit.apply(limiter, args);
+    };
+    try {
+      const before = performance.now();
+      const answer = await traced('GET', '/v1/templates', owner());
+      const elapsed = performance.now() - before;
+      expect(answer.status).toBe(200);
+      expect(answer.line.duration_ms).toBeGreaterThanOrEqual(250);
+      // Within the time the caller waited (the log rounds to a tenth of a millisecond).
+      expect(answer.line.duration_ms).toBeLessThanOrEqual(elapsed + 0.05);
+    } finally {
+      limiter.limit = limit;
+      clock.mockRestore();
+    }
   });
 
   it('names the company of the token, on success and on refusal after authentication (422, 405 not)', async () => {
