@@ -1,10 +1,12 @@
 /**
  * The layers of the code, as a table, checked against every import of src/ and functions/:
  * static imports, `export … from`, dynamic `import('…')` and `import('…')` types. The endpoints
- * (functions/) sit on the edge (src/http), which sits on the domain, its ports and what they are
- * made of; an import never runs up. A rule is made true by fixing the code; an exception says why.
+ * (functions/) sit on the edge (src/http) and on the homes of pages (the signing page, the
+ * development pages, the company application), which sit on the domain, its ports and what they
+ * are made of; an import never runs up, and one home of pages never reaches into another. A rule
+ * is made true by fixing the code; an exception says why.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +45,22 @@ const belowTheEdge = [
   'src/services.ts',
 ];
 
+/**
+ * The homes of the service's pages for people, each beside the API's edge (src/http) and built the
+ * same way: its endpoints in functions/ (one file each, named by the routing table), and in its home
+ * what they share (its app, HTML, forms, security, language). A home is reached only by its own
+ * endpoints, the routing table and the entries, so that a page can change without the API, the
+ * domain or another set of pages knowing.
+ */
+const pageHomes = [
+  { home: 'src/signing-page/', serves: 'the signing page behind the links (/sign/*)', endpoints: 'functions/signing/' },
+  // The embedded server's alone: its routes are its own app, mounted by the Node entry.
+  { home: 'src/dev-pages/', serves: 'the development pages of npm start (/dev/*)', endpoints: undefined },
+  // Not built yet: its place is kept, so that it starts as the signing page is built.
+  { home: 'src/company-app/', serves: "the company application (/app/*), a company's people signed in", endpoints: 'functions/app/' },
+];
+const homes = pageHomes.map(({ home }) => home);
+
 const escapingOnly =
   'an HTML template tag that escapes what it is given, and no part of serving a request: the e-mails and the catalogue of page texts write their HTML with it';
 
@@ -57,14 +75,32 @@ const layerRules: Rule[] = [
     refuse: ['functions/'],
   },
   {
-    rule: 'below the edge nothing knows HTTP: no src/http, no app or entry, no Hono',
+    rule: 'below the edge nothing knows HTTP: no src/http, no home of pages, no app or entry, no Hono',
     from: belowTheEdge,
-    refuse: ['functions/', 'src/http/', 'src/app.ts', 'src/entries/', 'hono', '@hono/'],
+    refuse: ['functions/', 'src/http/', ...homes, 'src/app.ts', 'src/entries/', 'hono', '@hono/'],
     allow: { 'hono/html': escapingOnly, 'hono/utils/html': escapingOnly },
   },
   {
     rule: 'the domain reaches outside services through its ports, never their implementations',
     from: ['src/domain/'],
+    refuse: ['src/adapters/', 'src/pdf/', 'src/queue/', 'src/seed/'],
+  },
+  ...pageHomes.map(
+    ({ home, serves, endpoints }): Rule => ({
+      rule: `${home} holds ${serves}: only its endpoints, the routing table and the entries import it`,
+      from: ['src/', 'functions/'],
+      exceptFrom: {
+        [home]: 'the home itself',
+        ...(endpoints ? { [endpoints]: 'its endpoints' } : {}),
+        'functions/routes.ts': 'the routing table, which mounts the pages',
+        'src/entries/': 'the entries, which serve the static files with the same headers as the pages',
+      },
+      refuse: [home],
+    }),
+  ),
+  {
+    rule: 'a page served to the public reaches outside services through the domain and its ports, never their implementations',
+    from: ['src/signing-page/', 'src/company-app/'],
     refuse: ['src/adapters/', 'src/pdf/', 'src/queue/', 'src/seed/'],
   },
   {
@@ -160,6 +196,8 @@ function breachesOf(file: string, text?: string): string[] {
 }
 
 const files = [...sourceFiles('src'), ...sourceFiles('functions')];
+/** The rule that starts with these words. */
+const ruleOf = (start: string) => layerRules.find(({ rule }) => rule.startsWith(start))?.rule ?? `no rule starts with ${start}`;
 
 describe('the layer rules', () => {
   it('read every kind of import of src/ and functions/', () => {
@@ -172,6 +210,15 @@ describe('the layer rules', () => {
     expect(all.some((found) => found.file === 'src/http/schemas.ts' && found.target === 'src/domain/shared/text-fields.js')).toBe(true);
   });
 
+  it('name the homes of pages, and the routing table mounts each that exists', () => {
+    const table = readFileSync(join(root, 'functions/routes.ts'), 'utf8');
+    const built = pageHomes.filter(({ home }) => existsSync(join(root, home)));
+    expect(built.map(({ home }) => home)).toEqual(['src/signing-page/', 'src/dev-pages/']);
+    for (const { home } of built) expect(importsOf('functions/routes.ts', table).some((found) => found.target.startsWith(home))).toBe(true);
+    // The API's edge holds no page: each of those files has moved to its home.
+    expect(files.filter((file) => /^src\/http\/(signing|dev)-/.test(file))).toEqual([]);
+  });
+
   it('hold for every file', () => {
     expect(files.flatMap((file) => breachesOf(file))).toEqual([]);
   });
@@ -180,19 +227,33 @@ describe('the layer rules', () => {
     const imports = [
       "import { v1Endpoints } from '../../../functions/routes.js';",
       "import type { Context } from 'hono';",
-      "const pages = () => import('../../http/signing-page/sign-page.js');",
+      "const pages = () => import('../../signing-page/html/sign-page.js');",
       "export { html } from 'hono/html';",
     ].join('\n');
     expect(breachesOf('src/domain/envelopes/an-example.ts', imports)).toEqual([
       `src/domain/envelopes/an-example.ts imports '../../../functions/routes.js' (functions/routes.js): refused by the rule "${layerRules[0]?.rule}"`,
       `src/domain/envelopes/an-example.ts imports '../../../functions/routes.js' (functions/routes.js): refused by the rule "${layerRules[1]?.rule}"`,
       `src/domain/envelopes/an-example.ts imports 'hono' (hono): refused by the rule "${layerRules[1]?.rule}"`,
-      `src/domain/envelopes/an-example.ts imports '../../http/signing-page/sign-page.js' (src/http/signing-page/sign-page.js): refused by the rule "${layerRules[1]?.rule}"`,
+      `src/domain/envelopes/an-example.ts imports '../../signing-page/html/sign-page.js' (src/signing-page/html/sign-page.js): refused by the rule "${layerRules[1]?.rule}"`,
+      `src/domain/envelopes/an-example.ts imports '../../signing-page/html/sign-page.js' (src/signing-page/html/sign-page.js): refused by the rule "${ruleOf('src/signing-page/')}"`,
     ]);
+    // The API's edge imports no page; a home of pages none of another; an endpoint none of another home's.
+    expect(breachesOf('src/http/an-example.ts', "import { signingGuard } from '../signing-page/security.js';")).toEqual([
+      `src/http/an-example.ts imports '../signing-page/security.js' (src/signing-page/security.js): refused by the rule "${ruleOf('src/signing-page/')}"`,
+    ]);
+    expect(breachesOf('src/signing-page/an-example.ts', "import { devPages } from '../dev-pages/dev-pages.js';")).toEqual([
+      `src/signing-page/an-example.ts imports '../dev-pages/dev-pages.js' (src/dev-pages/dev-pages.js): refused by the rule "${ruleOf('src/dev-pages/')}"`,
+    ]);
+    expect(breachesOf('functions/app/an-example.ts', "import type { PageLinks } from '../../src/signing-page/html/layout.js';")).toEqual([
+      `functions/app/an-example.ts imports '../../src/signing-page/html/layout.js' (src/signing-page/html/layout.js): refused by the rule "${ruleOf('src/signing-page/')}"`,
+    ]);
+    // Its own endpoints, the routing table and the entries may; the signing page reaches no adapter.
+    expect(breachesOf('functions/signing/an-example.ts', "import { tokenOf } from '../../src/signing-page/link-request.js';")).toEqual([]);
+    expect(breachesOf('src/signing-page/an-example.ts', "import { DevMailbox } from '../adapters/embedded/dev-mailbox.js';")).toHaveLength(1);
     // A port may take a type from the data layer's schema, not a value.
     expect(breachesOf('src/ports/an-example.ts', "import type { PageSize } from '../data/schema.js';")).toEqual([]);
     expect(breachesOf('src/ports/an-example.ts', "import { companies } from '../data/schema.js';")).toEqual([
-      `src/ports/an-example.ts imports '../data/schema.js' (src/data/schema.js): allowed for its types only by the rule "${layerRules[4]?.rule}"`,
+      `src/ports/an-example.ts imports '../data/schema.js' (src/data/schema.js): allowed for its types only by the rule "${ruleOf('a port is')}"`,
     ]);
   });
 });
