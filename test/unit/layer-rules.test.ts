@@ -230,12 +230,13 @@ describe('the layer rules', () => {
       "const pages = () => import('../../signing-page/html/sign-page.js');",
       "export { html } from 'hono/html';",
     ].join('\n');
+    const page = "imports '../../signing-page/html/sign-page.js' (src/signing-page/html/sign-page.js)";
     expect(breachesOf('src/domain/envelopes/an-example.ts', imports)).toEqual([
       `src/domain/envelopes/an-example.ts imports '../../../functions/routes.js' (functions/routes.js): refused by the rule "${layerRules[0]?.rule}"`,
       `src/domain/envelopes/an-example.ts imports '../../../functions/routes.js' (functions/routes.js): refused by the rule "${layerRules[1]?.rule}"`,
       `src/domain/envelopes/an-example.ts imports 'hono' (hono): refused by the rule "${layerRules[1]?.rule}"`,
-      `src/domain/envelopes/an-example.ts imports '../../signing-page/html/sign-page.js' (src/signing-page/html/sign-page.js): refused by the rule "${layerRules[1]?.rule}"`,
-      `src/domain/envelopes/an-example.ts imports '../../signing-page/html/sign-page.js' (src/signing-page/html/sign-page.js): refused by the rule "${ruleOf('src/signing-page/')}"`,
+      `src/domain/envelopes/an-example.ts ${page}: refused by the rule "${layerRules[1]?.rule}"`,
+      `src/domain/envelopes/an-example.ts ${page}: refused by the rule "${ruleOf('src/signing-page/')}"`,
     ]);
     // The API's edge imports no page; a home of pages none of another; an endpoint none of another home's.
     expect(breachesOf('src/http/an-example.ts', "import { signingGuard } from '../signing-page/security.js';")).toEqual([
@@ -245,7 +246,9 @@ describe('the layer rules', () => {
       `src/signing-page/an-example.ts imports '../dev-pages/dev-pages.js' (src/dev-pages/dev-pages.js): refused by the rule "${ruleOf('src/dev-pages/')}"`,
     ]);
     expect(breachesOf('functions/app/an-example.ts', "import type { PageLinks } from '../../src/signing-page/html/layout.js';")).toEqual([
-      `functions/app/an-example.ts imports '../../src/signing-page/html/layout.js' (src/signing-page/html/layout.js): refused by the rule "${ruleOf('src/signing-page/')}"`,
+      `functions/app/an-example.ts imports '../../src/signing-page/html/layout.js' (src/signing-page/html/layout.js): refused by the rule "${
+        ruleOf('src/signing-page/')
+      }"`,
     ]);
     // Its own endpoints, the routing table and the entries may; the signing page reaches no adapter.
     expect(breachesOf('functions/signing/an-example.ts', "import { tokenOf } from '../../src/signing-page/link-request.js';")).toEqual([]);
