@@ -1,6 +1,4 @@
-import { requestHash } from '../../src/domain/envelopes/idempotency.js';
 import { loadSendContext } from '../../src/domain/envelopes/load-send-context.js';
-import { startSendAdmission } from '../../src/domain/envelopes/send-admission.js';
 import { sendEnvelope } from '../../src/domain/envelopes/send-envelope.js';
 import { relayOutbox } from '../../src/outbox/outbox.js';
 import { afterResponse } from '../../src/http/after-response.js';
@@ -12,25 +10,16 @@ import type { RateDecision } from '../../src/ports/rate-limiter.js';
 import { Envelope, IdempotencyHeaders, SendRequest } from './envelope-schemas.js';
 
 /**
- * The send's reads and its admission by the send limits start while the key is checked: one
- * network wave for all three. A request the validator then refuses, or a key the check refuses,
- * gives back what the admission took (`settle`).
+ * The send's reads, made while the key is checked: one network wave for both. Its admission by
+ * the send limits comes after, once the reads passed validation (sendEnvelope), so a request the
+ * key check or the validator refuses has taken nothing.
  */
-const sendReads = preload(
-  async (c, scope) => {
-    const services = c.get('services');
-    const request = SendRequest.parse(await c.req.json());
-    const idempotencyKey = IdempotencyHeaders.parse({ 'idempotency-key': c.req.header('idempotency-key') })['idempotency-key'];
-    const claim = idempotencyKey ? { key: idempotencyKey, requestHash: await requestHash(request) } : undefined;
-    const admission = startSendAdmission(services, scope, services.clock.now(), claim);
-    const context = await loadSendContext(services.database.db, scope, request, idempotencyKey).catch(async (err: unknown) => {
-      await admission.abandon();
-      throw err;
-    });
-    return { request, idempotencyKey, context, admission };
-  },
-  { settle: ({ admission }) => admission.abandon() },
-);
+const sendReads = preload(async (c, scope) => {
+  const request = SendRequest.parse(await c.req.json());
+  const idempotencyKey = IdempotencyHeaders.parse({ 'idempotency-key': c.req.header('idempotency-key') })['idempotency-key'];
+  const context = await loadSendContext(c.get('services').database.db, scope, request, idempotencyKey);
+  return { request, idempotencyKey, context };
+});
 
 export const route = endpointRoute({
   operationId: 'sendEnvelopeFromTemplate',
@@ -60,9 +49,9 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const services = c.get('services');
-  const { request, idempotencyKey, context, admission } = await sendReads.get(c);
+  const { request, idempotencyKey, context } = await sendReads.get(c);
   const reportRate = (decision: RateDecision) => reportRateHeaders(c, decision);
-  const outcome = await sendEnvelope({ services, principal: c.get('principal'), request, context, admission, idempotencyKey, reportRate });
+  const outcome = await sendEnvelope({ services, principal: c.get('principal'), request, context, idempotencyKey, reportRate });
   afterResponse(c, () => relayOutbox(services, outcome.outbox));
   if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
   return c.json(outcome.envelope, 201);

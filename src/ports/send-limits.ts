@@ -1,10 +1,10 @@
 /**
  * What a send must be allowed before it writes anything, decided in one atomic step (one Redis
- * round trip in production): the Idempotency-Key is claimed first, so a twin of a send in flight
- * never takes quota; the attempt is counted against the send rate limit (refused sends count
- * too, so invalid requests cannot be retried without bound); and one unit of the company's
- * quota is taken when the limit allows it. A send asks while it still reads its template, so the
- * unit of a send that validation then refuses is given back (`release`) before it answers.
+ * round trip in production) once its reads have passed validation: the attempt counted against the
+ * send rate limit, the Idempotency-Key claimed, one unit of the company's quota taken. The order is
+ * the rule: a send the limit refuses takes nothing; a twin of a send in flight takes no quota; a
+ * send refused for quota holds no claim. A send its reads refuse (404, 422) is only counted: refused
+ * sends count against the limit too, so invalid requests cannot be retried without bound.
  */
 import type { RateDecision } from './rate-limiter.js';
 
@@ -13,39 +13,29 @@ export type SendAttempt = {
   companyId: string;
   /** Quota period (`YYYY-MM`, UTC). */
   period: string;
-  /**
-   * The plan's allowance for the period, as the database has it now; or `remembered`: the one the
-   * last admission of this company was given. A send asks while its reads are still on their way,
-   * and checks the decision against the allowance they bring (see send-admission.ts).
-   */
-  allowance: number | 'remembered';
-  /** Take one quota unit (given back if the send is then refused). */
-  takeQuota: boolean;
-  /** Count the attempt against the send rate limit: false for the second step of one send. */
-  countAttempt?: boolean;
+  /** The plan's allowance for the period, as the send's reads found it. */
+  allowance: number;
   /** Claim this Idempotency-Key for the send, remembering the hash of its body. */
   claim?: { key: string; requestHash: string };
 };
 
-export type SendAdmission = {
-  rate: RateDecision;
-  /**
-   * `taken`; `exceeded` when none is left; `not_asked` when not asked for or refused before it;
-   * `allowance_unknown` when asked against a remembered allowance that no admission gave yet.
-   */
-  quota: 'taken' | 'exceeded' | 'not_asked' | 'allowance_unknown';
-  /** With `taken` or `exceeded`: the units used in the period (this one included) and the allowance they were held against. */
-  used?: number;
-  allowance?: number;
-  /** Null without a claim; else whether it was won, or the body hash of the send holding it. */
-  claim: null | { won: true } | { won: false; heldFor: string };
-};
+export type SendAdmission =
+  /** A unit taken (`used` counts it) and the claim, if asked, won. */
+  | { outcome: 'admitted'; rate: RateDecision; used: number }
+  /** Refused by the send rate limit: nothing taken, nothing counted. */
+  | { outcome: 'limited'; rate: RateDecision }
+  /** The Idempotency-Key is held by a send still running, of a body with this hash: no unit taken. */
+  | { outcome: 'held'; rate: RateDecision; heldFor: string }
+  /** None of the allowance left: no unit taken, no claim held. */
+  | { outcome: 'exceeded'; rate: RateDecision; used: number; allowance: number };
 
-export type SendRelease = { apiKeyId: string; companyId: string; period: string; quota: boolean; claimKey?: string };
+/** What an admitted send whose write failed gives back: its unit, and its claim if it had one. */
+export type SendRelease = { apiKeyId: string; companyId: string; period: string; claimKey?: string };
 
 export interface SendLimits {
   admit(attempt: SendAttempt, now: Date): Promise<SendAdmission>;
-  /** Gives back what an admitted send took but did not use: its quota unit, its claim. */
+  /** Counts a send answered without an admission (refused by its reads, or a replay) against the key's send limit. */
+  count(apiKeyId: string, now: Date): Promise<RateDecision>;
   release(release: SendRelease): Promise<void>;
   /** Quota units used in a period (for tests and operators). */
   used(companyId: string, period: string): Promise<number>;

@@ -34,8 +34,8 @@ describe('the quota of a process started again on the same database', () => {
     // What a restarted process builds: fresh in-process limits, counting from the database.
     const restarted = new MemorySendLimits(systemClock, (companyId, month) => sendsInPeriod(stack.services.database.db, companyId, month));
     expect(await restarted.used(company.id, period)).toBe(2);
-    const attempt = { apiKeyId: company.owner.id, companyId: company.id, period, allowance: 3, takeQuota: true };
-    expect((await restarted.admit(attempt, now)).quota).toBe('taken');
-    expect((await restarted.admit(attempt, now)).quota).toBe('exceeded');
+    const attempt = { apiKeyId: company.owner.id, companyId: company.id, period, allowance: 3 };
+    expect((await restarted.admit(attempt, now)).outcome).toBe('admitted');
+    expect((await restarted.admit(attempt, now)).outcome).toBe('exceeded');
   });
 });

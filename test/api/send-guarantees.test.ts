@@ -1,7 +1,8 @@
 /**
  * What a send promises at its edges: once committed it happens (the outbox relays it, or the
  * sweeper does), Idempotency-Key twins get one envelope and no spurious 402, a replay shows the
- * envelope as it is now, and refused sends count against the send limit.
+ * envelope as it is now, refused sends count against the send limit, and nothing is taken before
+ * the send's reads pass.
  *
  * One file although long: the guarantees of one send at its edges, each step failed on purpose
  * over one stack.
@@ -9,6 +10,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { revokeApiKey } from '../../src/domain/auth/manage-api-keys.js';
+import { putUser } from '../../src/domain/users/put-user.js';
 import { companies, envelopes, outboxMessages } from '../../src/data/schema.js';
 import { housekeeping } from '../../src/outbox/housekeeping.js';
 import { SWEEP_GRACE_MS } from '../../src/outbox/outbox.js';
@@ -265,24 +267,45 @@ describe('the send limit counts refused sends', () => {
     expect([noSender.status, noSender.headers.get('RateLimit-Remaining')]).toEqual([422, '98']);
   });
 
-  it('gives a refund the store refused to the queue, which restores the count', async () => {
-    const { company, body } = await companyWithTemplate(5);
-    expectLogged(/^send failed Error: disk full/, /^quota refund failed; queued for a retry Error: redis timeout/);
+  it('gives back the unit of a send whose write failed in the request, and queues no refund', async () => {
+    const { company, body } = await companyWithTemplate(1);
+    const key = `order-${unique()}`;
+    expectLogged(/^send failed Error: disk full/);
     const write = failNextSendWrite(stack.services.database, 'disk full');
-    const refund = vi.spyOn(stack.services.sendLimits, 'release').mockRejectedValueOnce(new Error('redis timeout'));
+    const publish = vi.spyOn(stack.services.queue, 'publish');
     try {
-      const answer = await send(company.owner.token, body());
-      expect(answer.status).toBe(503);
+      expectError(await send(company.owner.token, body(), key), 503, 'service_unavailable');
+      expect(await quotaUsed(company.id)).toBe(0);
     } finally {
       write.mockRestore();
     }
-    await vi.waitFor(async () => expect(await quotaUsed(company.id)).toBe(0));
-    expect(refund).toHaveBeenCalledTimes(2);
-    refund.mockRestore();
+    expect(publish).not.toHaveBeenCalled();
+    publish.mockRestore();
+    // The company's one unit and the key are free again: the retry sends.
+    const retry = await send(company.owner.token, body(), key);
+    expect([retry.status, retry.headers.get('Idempotent-Replayed')]).toEqual([201, null]);
+    expect(await quotaUsed(company.id)).toBe(1);
+  });
+
+  it('keeps the unit counted, never fewer, when the send limits refuse to give it back after a failed write', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    expectLogged(/^send failed Error: disk full/, /^the admission of a send that failed could not be given back; its unit stays counted Error: redis timeout/);
+    const write = failNextSendWrite(stack.services.database, 'disk full');
+    const release = vi.spyOn(stack.services.sendLimits, 'release').mockRejectedValueOnce(new Error('redis timeout'));
+    try {
+      expectError(await send(company.owner.token, body()), 503, 'service_unavailable');
+      expect(release).toHaveBeenCalledTimes(1);
+    } finally {
+      write.mockRestore();
+      release.mockRestore();
+    }
+    await drained(stack);
+    expect(await quotaUsed(company.id)).toBe(1);
+    expect(await envelopesOf(company.id)).toEqual([]);
   });
 });
 
-describe('the admission asked with the reads', () => {
+describe('the admission, asked once the reads passed', () => {
   const setAllowance = (companyId: string, allowance: number) =>
     stack.services.database.db.update(companies).set({ apiSignatureRequestsPerPeriod: allowance }).where(eq(companies.id, companyId));
 
@@ -308,10 +331,9 @@ describe('the admission asked with the reads', () => {
     expect(await envelopesOf(company.id)).toHaveLength(3);
   });
 
-  it('gives back the unit and the Idempotency-Key claim of a key revoked since its token was issued', async () => {
+  it('takes no unit and no Idempotency-Key claim for a key revoked since its token was issued', async () => {
     const { company, body } = await companyWithTemplate(5);
     const holder = await addKeyHolder(stack, company.id);
-    // A first send, so that the allowance is known and the next admission takes its unit early.
     expect((await send(holder.token, body())).status).toBe(201);
     await revokeApiKey(stack.services, holder.id);
     expectError(await send(holder.token, body(), 'revoked-key-send'), 401, 'unauthorized');
@@ -320,7 +342,7 @@ describe('the admission asked with the reads', () => {
     expect((await send(company.owner.token, body(), 'revoked-key-send')).status).toBe(201);
   });
 
-  it('gives back the unit of a send without the scope, and of one the validator refuses', async () => {
+  it('takes no unit for a send without the scope, nor for one the validator refuses', async () => {
     const { company, body } = await companyWithTemplate(5);
     const reader = await addKeyHolder(stack, company.id, { scopes: ['templates:read'] });
     expect((await send(company.owner.token, body())).status).toBe(201);
@@ -329,10 +351,20 @@ describe('the admission asked with the reads', () => {
     const plain = await call(stack, 'POST', SEND, { token: company.owner.token, rawBody: JSON.stringify(body()), headers: { 'content-type': 'text/plain', 'Idempotency-Key': 'plain-send' } });
     expectError(plain, 422, 'validation_failed');
     expect(await quotaUsed(company.id)).toBe(1);
-    // The claims were given back too: the keys send now.
+    // No claim was held either: the keys send now.
     expect((await send(company.owner.token, body(), 'no-scope-send')).status).toBe(201);
     expect((await send(company.owner.token, body(), 'plain-send')).status).toBe(201);
     expect(await quotaUsed(company.id)).toBe(3);
+  });
+
+  it('counts no send the key check refuses against the send limit: a key allowed again has all 100', async () => {
+    const { company, body } = await companyWithTemplate(5);
+    const holder = await addKeyHolder(stack, company.id, { role: 'viewer' });
+    for (let i = 0; i < 101; i++) expectError(await send(holder.token, body()), 403, 'permission_denied');
+    await putUser(stack.services, company.id, holder.ownerEmail, { name: 'Now a member', role: 'member', active: true, esign_seat: true });
+    const allowed = await send(holder.token, body());
+    expect([allowed.status, allowed.headers.get('RateLimit-Remaining')]).toEqual([201, '99']);
+    expect(await quotaUsed(company.id)).toBe(1);
   });
 
   it('gives a replayed send its first answer and keeps one unit for it', async () => {

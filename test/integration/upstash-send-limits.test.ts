@@ -33,31 +33,34 @@ describe('UpstashSendLimits over real Redis', () => {
     companyId: crypto.randomUUID(),
     period: '2026-11',
     allowance: 10,
-    takeQuota: true,
     ...overrides,
   });
 
   it('gives exactly min(N, Q) quota units to 50 parallel sends with 10 left', async () => {
     const companyId = crypto.randomUUID();
     const results = await Promise.all(Array.from({ length: 50 }, () => limits.admit(attempt({ companyId, apiKeyId: `key_${crypto.randomUUID()}` }), now)));
-    expect(results.filter((result) => result.quota === 'taken')).toHaveLength(10);
-    expect(results.filter((result) => result.quota === 'exceeded')).toHaveLength(40);
+    expect(results.filter((result) => result.outcome === 'admitted')).toHaveLength(10);
+    expect(results.filter((result) => result.outcome === 'exceeded')).toHaveLength(40);
     expect(await limits.used(companyId, '2026-11')).toBe(10);
   });
 
   it('admits exactly 100 of 120 parallel sends of one key, and takes quota for none it limited', async () => {
     const base = attempt({ allowance: 1000 });
     const results = await Promise.all(Array.from({ length: 120 }, () => limits.admit(base, now)));
-    expect(results.filter((result) => result.rate.success)).toHaveLength(100);
-    expect(results.filter((result) => !result.rate.success).every((result) => result.quota === 'not_asked')).toBe(true);
+    expect(results.filter((result) => result.outcome === 'admitted')).toHaveLength(100);
+    expect(results.filter((result) => result.outcome === 'limited')).toHaveLength(20);
+    expect(results.filter((result) => !result.rate.success)).toHaveLength(20);
     expect(await limits.used(base.companyId, '2026-11')).toBe(100);
   });
 
-  it('counts refused sends (no quota asked) against the limit', async () => {
-    const base = attempt({ takeQuota: false });
-    for (let i = 0; i < 100; i++) expect((await limits.admit(base, now)).rate.success).toBe(true);
-    const limited = await limits.admit({ ...base, takeQuota: true }, now);
-    expect([limited.rate.success, limited.rate.remaining, limited.quota]).toEqual([false, 0, 'not_asked']);
+  it('counts sends answered without an admission against the limit, exactly at 100 and one past it', async () => {
+    const base = attempt();
+    const counted = await Promise.all(Array.from({ length: 100 }, () => limits.count(base.apiKeyId, now)));
+    expect(counted.every((rate) => rate.success)).toBe(true);
+    expect(Math.min(...counted.map((rate) => rate.remaining))).toBe(0);
+    const past = await limits.count(base.apiKeyId, now);
+    expect([past.success, past.remaining]).toEqual([false, 0]);
+    expect(await limits.admit(base, now)).toMatchObject({ outcome: 'limited', rate: { success: false, remaining: 0 } });
     expect(await limits.used(base.companyId, '2026-11')).toBe(0);
   });
 
@@ -65,45 +68,35 @@ describe('UpstashSendLimits over real Redis', () => {
     const base = attempt();
     const claim = { key: 'order-1', requestHash: 'hash-a' };
     const [a, b] = await Promise.all([limits.admit({ ...base, claim }, now), limits.admit({ ...base, claim: { ...claim, requestHash: 'hash-b' } }, now)]);
-    const claims = [a.claim, b.claim];
-    expect(claims).toContainEqual({ won: true });
-    expect(claims.filter((c) => c && !c.won)).toHaveLength(1);
+    const outcomes = [a, b].map((result) => (result.outcome === 'held' ? `held for ${result.heldFor}` : result.outcome)).sort();
+    expect(outcomes[0]).toBe('admitted');
+    expect(outcomes[1]).toMatch(/^held for hash-[ab]$/);
     expect(await limits.used(base.companyId, '2026-11')).toBe(1);
-    await limits.release({ ...base, quota: true, claimKey: 'order-1' });
+    await limits.release({ ...base, claimKey: 'order-1' });
     expect(await limits.used(base.companyId, '2026-11')).toBe(0);
-    expect((await limits.admit({ ...base, claim }, now)).claim).toEqual({ won: true });
+    expect((await limits.admit({ ...base, claim }, now)).outcome).toBe('admitted');
   });
 
-  it('frees the claim of a send refused for quota', async () => {
-    const base = attempt({ allowance: 0 });
+  it('holds no claim for a send refused for quota, at the allowance and one past it', async () => {
+    const base = attempt({ allowance: 1 });
     const claim = { key: 'order-2', requestHash: 'h' };
-    expect((await limits.admit({ ...base, claim }, now)).quota).toBe('exceeded');
-    expect((await limits.admit({ ...base, claim }, now)).claim).toEqual({ won: true });
+    expect(await limits.admit(base, now)).toMatchObject({ outcome: 'admitted', used: 1 });
+    expect(await limits.admit({ ...base, claim }, now)).toMatchObject({ outcome: 'exceeded', used: 1, allowance: 1 });
+    expect((await limits.admit({ ...base, allowance: 2, claim }, now)).outcome).toBe('admitted');
   });
 
   it('rebuilds a missing quota key from the database count', async () => {
     const base = attempt({ allowance: 5 });
     baselines.set(base.companyId, 4);
-    expect((await limits.admit(base, now)).quota).toBe('taken');
-    expect((await limits.admit(base, now)).quota).toBe('exceeded');
+    expect(await limits.admit(base, now)).toMatchObject({ outcome: 'admitted', used: 5, rate: { remaining: 99 } });
+    expect((await limits.admit(base, now)).outcome).toBe('exceeded');
     expect(await limits.used(base.companyId, '2026-11')).toBe(5);
   });
 
-  it('takes a unit against the allowance remembered from the last admission that gave one', async () => {
-    const base = attempt({ allowance: 'remembered' });
-    const first = await limits.admit(base, now);
-    expect(first).toMatchObject({ quota: 'allowance_unknown', rate: { success: true, remaining: 99 } });
-    expect(await limits.used(base.companyId, '2026-11')).toBe(0);
-    expect(await limits.admit({ ...base, allowance: 2, countAttempt: false }, now)).toMatchObject({ quota: 'taken', used: 1, allowance: 2, rate: { remaining: 99 } });
-    expect(await limits.admit(base, now)).toMatchObject({ quota: 'taken', used: 2, allowance: 2, rate: { remaining: 98 } });
-    expect(await limits.admit(base, now)).toMatchObject({ quota: 'exceeded', used: 2, allowance: 2, rate: { remaining: 97 } });
-  });
-
-  it('counts no attempt for the second step of one send, and refuses none by the rate limit there', async () => {
-    const base = attempt({ allowance: 1000, takeQuota: false });
-    for (let i = 0; i < 100; i++) expect((await limits.admit(base, now)).rate.success).toBe(true);
-    expect((await limits.admit(base, now)).rate.success).toBe(false);
-    const second = await limits.admit({ ...base, takeQuota: true, countAttempt: false }, now);
-    expect(second).toMatchObject({ quota: 'taken', rate: { success: true } });
+  it('holds the allowance each send brings: lowered at once, raised at once', async () => {
+    const base = attempt({ allowance: 3 });
+    for (let i = 0; i < 2; i++) expect((await limits.admit(base, now)).outcome).toBe('admitted');
+    expect(await limits.admit({ ...base, allowance: 2 }, now)).toMatchObject({ outcome: 'exceeded', used: 2, allowance: 2 });
+    expect(await limits.admit({ ...base, allowance: 3 }, now)).toMatchObject({ outcome: 'admitted', used: 3 });
   });
 });

@@ -36,14 +36,6 @@ export class MemoryRateLimiter implements RateLimiter {
     return { success: true, limit: rule.limit, remaining: rule.limit - weighted - 1, reset };
   }
 
-  /** Where an identifier stands, without counting: for the second step of a request counted already. */
-  peek(rule: RateRule, identifier: string, now: number): RateDecision {
-    const start = Math.floor(now / rule.windowMs) * rule.windowMs;
-    const window = this.advance(this.windows.get(identifier), start, rule.windowMs);
-    const weighted = Math.floor(window.previous * (1 - (now - start) / rule.windowMs) + window.count);
-    return { success: true, limit: rule.limit, remaining: Math.max(0, rule.limit - weighted), reset: start + rule.windowMs };
-  }
-
   private advance(window: Window | undefined, start: number, windowMs: number): Window {
     if (!window || window.start < start - windowMs) return { start, count: 0, previous: 0 };
     if (window.start === start) return window;

@@ -1,6 +1,6 @@
 import type { Redis } from '@upstash/redis/cloudflare';
 import { withinDeadline } from '../../lib/deadline.js';
-import { rateRules } from '../../ports/rate-limiter.js';
+import { type RateDecision, rateRules } from '../../ports/rate-limiter.js';
 import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt, type SendLimits, type SendRelease } from '../../ports/send-limits.js';
 import { REDIS_TIMEOUT_MS } from './upstash-redis.js';
 
@@ -23,50 +23,40 @@ weighted = weighted + 1`;
 
 // One script, so Redis decides the whole admission atomically in one round trip. The order is
 // the rule: the limit first (a refused send takes nothing), then the Idempotency-Key claim (a
-// twin of a send in flight takes no quota), then the quota. The sliding window is the same as the
-// in-process one (the previous fixed window weighted by its overlap). A missing quota key is not
-// guessed: the caller rebuilds it from the database and asks again with that baseline, before the
-// attempt was counted. A claim holds `hash|expiry`, its expiry on the caller's clock like the window.
-// An empty allowance means the one remembered from the company's last admission that gave one
-// (KEYS[5]); a send asks before its own read of the allowance is back.
+// twin of a send in flight takes no quota), then the quota (a send refused for it holds no claim).
+// A missing quota key is not guessed: the caller rebuilds it from the database and asks again with
+// that baseline, before the attempt was counted. A claim holds `hash|expiry`, its expiry on the
+// caller's clock like the window.
 const ADMIT = `
-local take_quota = ARGV[6] == '1'
-if take_quota and redis.call('EXISTS', KEYS[4]) == 0 then
-  if ARGV[9] == '' then return {'rebuild', 0, '', 0, 0} end
-  redis.call('SET', KEYS[4], ARGV[9], 'EX', tonumber(ARGV[8]), 'NX')
+if redis.call('EXISTS', KEYS[4]) == 0 then
+  if ARGV[8] == '' then return {'rebuild', 0, '', 0} end
+  redis.call('SET', KEYS[4], ARGV[8], 'EX', tonumber(ARGV[7]), 'NX')
 end
 ${WEIGHTED_COUNT}
-if ARGV[10] == '1' then
-  if weighted >= limit then return {'limited', weighted, '', 0, 0} end
-  ${COUNT_REQUEST}
-end
+if weighted >= limit then return {'limited', weighted, '', 0} end
+${COUNT_REQUEST}
+local now = tonumber(ARGV[3])
 if ARGV[4] ~= '' then
-  local now = tonumber(ARGV[3])
   local held = redis.call('GET', KEYS[3])
   if held then
     local bar = string.find(held, '|', 1, true)
-    if bar and tonumber(string.sub(held, bar + 1)) > now then return {'held', weighted, string.sub(held, 1, bar - 1), 0, 0} end
+    if bar and tonumber(string.sub(held, bar + 1)) > now then return {'held', weighted, string.sub(held, 1, bar - 1), 0} end
   end
-  redis.call('SET', KEYS[3], ARGV[4] .. '|' .. (now + tonumber(ARGV[5])), 'PX', tonumber(ARGV[5]))
 end
-if not take_quota then return {'ok', weighted, '', 0, 0} end
-local allowance = ARGV[7]
-if allowance == '' then
-  allowance = redis.call('GET', KEYS[5])
-  if not allowance then return {'unknown', weighted, '', 0, 0} end
-else
-  redis.call('SET', KEYS[5], allowance, 'EX', tonumber(ARGV[8]))
-end
-allowance = tonumber(allowance)
 local used = tonumber(redis.call('GET', KEYS[4]) or '0')
-if used >= allowance then
-  if ARGV[4] ~= '' then redis.call('DEL', KEYS[3]) end
-  return {'exceeded', weighted, '', used, allowance}
-end
-return {'taken', weighted, '', redis.call('INCR', KEYS[4]), allowance}`;
+if used >= tonumber(ARGV[6]) then return {'exceeded', weighted, '', used} end
+if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4] .. '|' .. (now + tonumber(ARGV[5])), 'PX', tonumber(ARGV[5])) end
+return {'admitted', weighted, '', redis.call('INCR', KEYS[4])}`;
+
+/** A send answered without an admission, counted against the limit alone: {1 or 0 (refused), the weighted count}. */
+const COUNT = `
+${WEIGHTED_COUNT}
+if weighted >= limit then return {0, weighted} end
+${COUNT_REQUEST}
+return {1, weighted}`;
 
 const RELEASE = `
-if ARGV[1] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then
+if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('DECR', KEYS[1]) < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL') end
 end
 if KEYS[2] ~= '' then redis.call('DEL', KEYS[2]) end
@@ -78,7 +68,7 @@ const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
 /** What the service calls of @upstash/redis's Script: EVALSHA, falling back to EVAL on NOSCRIPT. */
 type RedisScript<T> = { exec(keys: string[], args: string[]): Promise<T> };
 
-type AdmitReply = [code: 'rebuild' | 'limited' | 'held' | 'ok' | 'unknown' | 'exceeded' | 'taken', counted: number, heldFor: string, used: number, allowance: number];
+type AdmitReply = [code: 'rebuild' | 'limited' | 'held' | 'exceeded' | 'admitted', counted: number, heldFor: string, used: number];
 
 /**
  * The send's limits in Upstash Redis, shared by every isolate in every location: the scripts above,
@@ -91,6 +81,7 @@ type AdmitReply = [code: 'rebuild' | 'limited' | 'held' | 'ok' | 'unknown' | 'ex
  */
 export class UpstashSendLimits implements SendLimits {
   private readonly admitScript: RedisScript<AdmitReply>;
+  private readonly countScript: RedisScript<[counted: 0 | 1, weighted: number]>;
   private readonly releaseScript: RedisScript<number>;
 
   constructor(
@@ -99,6 +90,7 @@ export class UpstashSendLimits implements SendLimits {
     private readonly timeoutMs = REDIS_TIMEOUT_MS,
   ) {
     this.admitScript = redis.createScript<AdmitReply>(ADMIT);
+    this.countScript = redis.createScript<[0 | 1, number]>(COUNT);
     this.releaseScript = redis.createScript<number>(RELEASE);
   }
 
@@ -106,21 +98,30 @@ export class UpstashSendLimits implements SendLimits {
     let reply = await this.run(attempt, now, '');
     // Once a month per company (or after Redis lost the key): rebuild the count from the database.
     if (reply[0] === 'rebuild') reply = await this.run(attempt, now, String(await this.baseline(attempt.companyId, attempt.period)));
-    const [code, counted, heldFor, used, allowance] = reply;
+    const [outcome, counted, heldFor, used] = reply;
+    const rate = decision(outcome !== 'limited', counted, now);
+    switch (outcome) {
+      case 'admitted':
+        return { outcome, rate, used };
+      case 'held':
+        return { outcome, rate, heldFor };
+      case 'exceeded':
+        return { outcome, rate, used, allowance: attempt.allowance };
+      default:
+        return { outcome: 'limited', rate };
+    }
+  }
+
+  async count(apiKeyId: string, now: Date): Promise<RateDecision> {
     const rule = rateRules.send;
-    const windowStart = Math.floor(now.getTime() / rule.windowMs) * rule.windowMs;
-    const rate = { success: code !== 'limited', limit: rule.limit, remaining: Math.max(0, rule.limit - counted), reset: windowStart + rule.windowMs };
-    if (code === 'limited') return { rate, quota: 'not_asked', claim: null };
-    const claim: SendAdmission['claim'] = !attempt.claim ? null : code === 'held' ? { won: false, heldFor } : { won: true };
-    if (code === 'taken' || code === 'exceeded') return { rate, quota: code, claim, used, allowance };
-    return { rate, quota: code === 'unknown' ? 'allowance_unknown' : 'not_asked', claim };
+    const counting = this.countScript.exec(sendWindowKeys(apiKeyId, now), [String(rule.limit), String(rule.windowMs), String(now.getTime())]);
+    const [counted, weighted] = await withinDeadline(counting, this.timeoutMs, 'The send limit in Redis');
+    return decision(counted === 1, weighted, now);
   }
 
   async release(release: SendRelease): Promise<void> {
-    await this.releaseScript.exec(
-      [quotaKey(release.companyId, release.period), release.claimKey ? claimKey(release.apiKeyId, release.claimKey) : ''],
-      [release.quota ? '1' : '0'],
-    );
+    const releasing = this.releaseScript.exec([quotaKey(release.companyId, release.period), release.claimKey ? claimKey(release.apiKeyId, release.claimKey) : ''], []);
+    await withinDeadline(releasing, this.timeoutMs, "The release of a send's admission in Redis");
   }
 
   async used(companyId: string, period: string): Promise<number> {
@@ -130,33 +131,33 @@ export class UpstashSendLimits implements SendLimits {
   private run(attempt: SendAttempt, now: Date, baseline: string): Promise<AdmitReply> {
     const rule = rateRules.send;
     const admission = this.admitScript.exec(
-      [
-        ...windowKeys(`esign:send:${attempt.apiKeyId}`, rule.windowMs, now.getTime()),
-        attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none',
-        quotaKey(attempt.companyId, attempt.period),
-        `esign:allowance:${attempt.companyId}`,
-      ],
+      [...sendWindowKeys(attempt.apiKeyId, now), attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none', quotaKey(attempt.companyId, attempt.period)],
       [
         String(rule.limit),
         String(rule.windowMs),
         String(now.getTime()),
         attempt.claim?.requestHash ?? '',
         String(CLAIM_TTL_MS),
-        attempt.takeQuota ? '1' : '0',
-        attempt.allowance === 'remembered' ? '' : String(attempt.allowance),
+        String(attempt.allowance),
         String(QUOTA_TTL_SECONDS),
         baseline,
-        attempt.countAttempt === false ? '0' : '1',
       ],
     );
     return withinDeadline(admission, this.timeoutMs, "The send's admission in Redis");
   }
 }
 
-/** The keys of one identifier's current and previous windows, the order WEIGHTED_COUNT reads them. */
-function windowKeys(prefix: string, windowMs: number, now: number): [current: string, previous: string] {
-  const window = Math.floor(now / windowMs);
-  return [`${prefix}:${window}`, `${prefix}:${window - 1}`];
+/** The send limit's decision from the weighted count a script answered (this send included when it counted). */
+function decision(success: boolean, counted: number, now: Date): RateDecision {
+  const rule = rateRules.send;
+  const windowStart = Math.floor(now.getTime() / rule.windowMs) * rule.windowMs;
+  return { success, limit: rule.limit, remaining: Math.max(0, rule.limit - counted), reset: windowStart + rule.windowMs };
+}
+
+/** The keys of a key's current and previous send windows, the order WEIGHTED_COUNT reads them. */
+function sendWindowKeys(apiKeyId: string, now: Date): [current: string, previous: string] {
+  const window = Math.floor(now.getTime() / rateRules.send.windowMs);
+  return [`esign:send:${apiKeyId}:${window}`, `esign:send:${apiKeyId}:${window - 1}`];
 }
 
 const quotaKey = (companyId: string, period: string) => `esign:quota:${companyId}:${period}`;

@@ -1,13 +1,14 @@
 /**
  * POST /v1/envelopes/from-template: create the envelope from a template and send it, atomically.
  *
- * On the request path a send costs two sequential network waves: the send's reads (made while the
- * caller's key is checked) together with its admission by the send limits (rate limit,
- * Idempotency-Key claim and quota in one Redis step), then one write batch. The batch holds the
- * envelope and every side effect as outbox rows, so once it commits the send has happened: its
- * e-mails, webhook event, reminders and expiry will go out, relayed after the answer (or by the
- * sweeper, should this request die first). Before it commits, nothing exists anywhere, and a send
- * refused after its admission gives back what the admission took.
+ * On the request path a send costs three sequential network waves, in the plain order: its reads
+ * (made while the caller's key is checked); then, once they passed validation, its admission by the
+ * send limits (rate limit, Idempotency-Key claim and quota in one Redis step); then one write batch.
+ * Nothing is taken before the reads succeed, so a refused send has nothing to give back. The batch
+ * holds the envelope and every side effect as outbox rows, so once it commits the send has
+ * happened: its e-mails, webhook event, reminders and expiry will go out, relayed after the answer
+ * (or by the sweeper, should this request die first). Before it commits, nothing exists anywhere;
+ * a write that fails gives back what the admission took.
  */
 import { type SQLWrapper, sql } from 'drizzle-orm';
 import { auditEvents, envelopeFields, envelopes, recipients, webhookEvents } from '../../data/schema.js';
@@ -26,7 +27,7 @@ import { envelopeFollowUps } from './follow-ups.js';
 import { type Earlier, keyReused, liveRecord, readEarlier, recordAnswer, requestHash, requestInProgress } from './idempotency.js';
 import type { SendContext } from './load-send-context.js';
 import { duplicateRoleIssues, type EnvelopeRecipient, resolveRecipients } from './resolve-recipients.js';
-import type { RateReport, StartedAdmission } from './send-admission.js';
+import { admitSend, countSend, type RateReport, releaseAdmission } from './send-admission.js';
 import type { SendRequest } from './send-request.js';
 import { signingLinkEntries } from './signing-links.js';
 
@@ -47,21 +48,20 @@ export type SendInput = {
   principal: Principal;
   request: SendRequest;
   context: SendContext;
-  /** Started with the reads (startSendAdmission), with the same Idempotency-Key claim. */
-  admission: StartedAdmission;
   idempotencyKey?: string | undefined;
   /** Told the send rate limit's decision as soon as it is known, whatever the answer. */
   reportRate: RateReport;
 };
 
 export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
-  const { services, principal, request, context, idempotencyKey, admission, reportRate } = input;
+  const { services, principal, request, context, idempotencyKey, reportRate } = input;
   const now = services.clock.now();
+  const scope = { companyId: principal.companyId, apiKeyId: principal.apiKeyId };
   const hash = idempotencyKey ? await requestHash(request) : '';
 
   const earlier = liveRecord(context.earlier, now);
   if (idempotencyKey && earlier) {
-    await admission.refuse(null, reportRate);
+    await countSend(services, scope, now, reportRate);
     if (earlier.requestHash !== hash) throw keyReused(idempotencyKey);
     return replay(earlier, services, now);
   }
@@ -71,13 +71,14 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
     valid = validate(principal, request, context, { textMessages: services.sms !== undefined });
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
-    return admission.refuse(err, reportRate) as Promise<never>;
+    return countSend(services, scope, now, reportRate, err) as Promise<never>;
   }
   const { template, company, sender, envelopeRecipients } = valid;
 
-  const admitted = await admission.admit(company.allowance, reportRate);
-  if (idempotencyKey && admitted.claim && !admitted.claim.won) {
-    if (admitted.claim.heldFor !== hash) throw keyReused(idempotencyKey);
+  const claim = idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined;
+  const admitted = await admitSend(services, scope, { allowance: company.allowance, claim }, now, reportRate);
+  if (idempotencyKey && admitted !== 'admitted') {
+    if (admitted.heldFor !== hash) throw keyReused(idempotencyKey);
     return awaitFirstAnswer(services, principal, idempotencyKey, hash);
   }
 
@@ -154,7 +155,7 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
     if (idempotencyKey) await database.atomic(writes);
     else await database.writeAsOne((q) => writes(q) as unknown as SQLWrapper[]);
   } catch (err) {
-    await admission.release();
+    await releaseAdmission(services, scope, now, idempotencyKey);
     // The key's claim had lapsed and a twin committed first: answer as it did.
     if (idempotencyKey && isUniqueViolation(err)) return awaitFirstAnswer(services, principal, idempotencyKey, hash);
     throw unavailable(err);

@@ -1,12 +1,13 @@
 import type { Services } from '../../services.js';
 
 /**
- * Queue consumer: gives back a quota unit (and Idempotency-Key claim) of a send that failed to
- * commit, when the send limits refused the refund at the time. Throws while they still refuse, so
- * the queue keeps retrying until the count is right again.
+ * Queue consumer of `quota.release`: gives back the quota unit (and Idempotency-Key claim) of a send
+ * that failed to commit, for messages queued by earlier versions, which queued such a release when
+ * the send limits refused it at the time. A send now gives it back in the request (releaseAdmission)
+ * and queues nothing. Throws while the send limits refuse, so the queue keeps retrying.
  */
 export async function releaseQuota(services: Services, body: Record<string, unknown>): Promise<void> {
   const { company_id: companyId, api_key_id: apiKeyId, period, claim_key: claimKey } = body;
   if (typeof companyId !== 'string' || typeof apiKeyId !== 'string' || typeof period !== 'string') return;
-  await services.sendLimits.release({ companyId, apiKeyId, period, quota: true, ...(typeof claimKey === 'string' ? { claimKey } : {}) });
+  await services.sendLimits.release({ companyId, apiKeyId, period, ...(typeof claimKey === 'string' ? { claimKey } : {}) });
 }
