@@ -3,15 +3,19 @@
  * HTTP, Upstash Redis, QStash) against the machine's PostgreSQL and Redis.
  */
 import { beforeAll, describe, expect, it, inject } from 'vitest';
-import { admin, api, keyHolder, newCompany } from './client.js';
+import { type Answer, admin, api, keyHolder, newCompany } from './client.js';
 
 const demoKey = 'esk_test_acme_full_5Qm3x9Lr2Vt8Wp4Nz7Hc';
 const ndaId = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const globexTemplateId = 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e50';
 
 let demoToken: string;
+let exchange: { answer: Answer; before: number; after: number };
 beforeAll(async () => {
-  demoToken = (await api('POST', '/v1/auth/token', { body: { api_key: demoKey } })).body.access_token;
+  const before = Math.floor(Date.now() / 1000);
+  const answer = await api('POST', '/v1/auth/token', { body: { api_key: demoKey } });
+  exchange = { answer, before, after: Math.ceil(Date.now() / 1000) };
+  demoToken = answer.body.access_token;
 });
 
 describe('start-up', () => {
@@ -28,7 +32,14 @@ describe('start-up', () => {
 
 describe('authentication', () => {
   it('exchanges the demo key for a one-hour bearer token', async () => {
-    expect(demoToken).toMatch(/^eyJ/);
+    const { answer, before, after } = exchange;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ access_token: expect.stringMatching(/^eyJ/), token_type: 'Bearer', expires_in: 3600 });
+    // The token itself says so: issued during the exchange, expiring one hour later to the second.
+    const claims = JSON.parse(Buffer.from(demoToken.split('.')[1]!, 'base64url').toString('utf8'));
+    expect(claims.iat).toBeGreaterThanOrEqual(before);
+    expect(claims.iat).toBeLessThanOrEqual(after);
+    expect(claims.exp - claims.iat).toBe(3600);
   });
 
   it('refuses a wrong key, a missing token and a forged one', async () => {
