@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { AuditKind, WebhookEventKind } from './event-kinds.js';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array | string }>({
   dataType: () => 'bytea',
@@ -364,7 +365,7 @@ export const auditEvents = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     companyId: companyId(),
     envelopeId: text('envelope_id').references(() => envelopes.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<AuditKind>().notNull(),
     actorType: text('actor_type').$type<'api_key' | 'admin' | 'recipient' | 'system'>().notNull(),
     actorId: text('actor_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
@@ -418,7 +419,7 @@ export const webhookEvents = pgTable(
     id: text('id').primaryKey(),
     companyId: companyId(),
     envelopeId: text('envelope_id').references(() => envelopes.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<WebhookEventKind>().notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     /**
      * The event's place in its envelope's history, 1, 2, 3…; null for test events. Numbered by the

@@ -471,7 +471,7 @@ describe('replay', () => {
     const bigHook = await subscribe(big, ['envelope.sent']);
     const ago = (ms: number) => new Date(stack.clock.now().getTime() - ms);
     await stack.services.database.db.insert(webhookEvents).values(
-      Array.from({ length: 10_001 }, (_, i) => ({ id: `msg_flood_${unique()}_${i}`, companyId: big.id, kind: 'envelope.sent', payload: {}, createdAt: ago(HOUR - i) })),
+      Array.from({ length: 10_001 }, (_, i) => ({ id: `msg_flood_${unique()}_${i}`, companyId: big.id, kind: 'envelope.sent' as const, payload: {}, createdAt: ago(HOUR - i) })),
     );
     const tooMany = await replay(big, bigHook.id, { since: ago(HOUR).toISOString(), until: ago(HOUR - 10_000).toISOString() });
     expect([tooMany.status, errorCode(tooMany), tooMany.body.error.details.issues?.[0]?.path]).toEqual([422, 'validation_failed', 'since']);

@@ -626,7 +626,7 @@ describe('bounds of the test deliveries', () => {
       Array.from({ length: count }, (_, i) => ({
         id: `msg_test_earlier_${unique()}_${i}`,
         companyId: company.id,
-        kind: 'webhook.test',
+        kind: 'webhook.test' as const,
         payload: {},
         createdAt: new Date(stack.clock.now().getTime() - ago),
       })),

@@ -5,6 +5,7 @@
  * most MAX_LINES_PER_RECIPIENT lines in all, each kind keeping its first event.
  */
 import { describe, expect, it } from 'vitest';
+import type { AuditKind } from '../../src/data/event-kinds.js';
 import type { auditEvents, recipients } from '../../src/data/schema.js';
 import { certificateTrail, MAX_LINES_PER_RECIPIENT } from '../../src/domain/signing/certificate-trail.js';
 import { COUNTED_KIND, KEPT_ROWS } from '../../src/domain/signing/repeated-events.js';
@@ -17,7 +18,7 @@ const dana = { id: 'rcp_dana', name: 'Dana', email: 'dana@example.test', role: '
 const walt = { id: 'rcp_walt', name: 'Walt', email: 'walt@example.test', role: 'Witness', type: 'signer' } as Recipient;
 
 let serial = 0;
-function row(kind: string, second: number, data: Record<string, unknown> = {}, recipient = dana): Audit {
+function row(kind: AuditKind, second: number, data: Record<string, unknown> = {}, recipient = dana): Audit {
   serial += 1;
   return {
     id: `row-${serial}`,
@@ -52,7 +53,7 @@ describe('the certificate trail of a recipient', () => {
   });
 
   it(`holds at most ${MAX_LINES_PER_RECIPIENT} lines however many kinds repeat, each kind keeping its first event, and counts every other`, () => {
-    const kinds: [string, Record<string, unknown>][] = [
+    const kinds: [AuditKind, Record<string, unknown>][] = [
       ['recipient.emailed', { reminder: true }],
       ['recipient.code_sent', { channel: 'email', to: 'd***@example.test' }],
       ['recipient.code_failed', { reason: 'wrong', attempt: 1, of: 5 }],

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../data/database.js';
 import { isUniqueViolation } from '../../data/errors.js';
+import type { AuditKind } from '../../data/event-kinds.js';
 import { apiKeys, auditEvents, users } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isApiKeyId } from '../../lib/ids.js';
@@ -19,7 +20,7 @@ export type NewApiKey = {
 
 export type ApiKeyRecord = { id: string; name: string | null; prefix: string; owner: string; scopes: Scope[]; created_at: string };
 
-const audit = (q: Db, companyId: string, kind: string, apiKeyId: string, at: Date) =>
+const audit = (q: Db, companyId: string, kind: Extract<AuditKind, `api_key.${string}`>, apiKeyId: string, at: Date) =>
   q.insert(auditEvents).values({ companyId, kind, actorType: 'admin', data: { api_key_id: apiKeyId }, createdAt: at });
 
 /** Creates a key for a user of the company. The plain key is returned here and never again. */

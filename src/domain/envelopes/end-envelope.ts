@@ -26,7 +26,7 @@ export async function endEnvelope(
 ): Promise<{ changed: boolean }> {
   const now = services.clock.now();
   const { envelope, status } = change;
-  const kind = `envelope.${status}`;
+  const kind = `envelope.${status}` as const;
   const record: ChangeRecord = {
     companyId: envelope.companyId,
     envelopeId: envelope.id,

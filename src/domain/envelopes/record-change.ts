@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db, Statement } from '../../data/database.js';
+import type { AuditKind, EventKind } from '../../data/event-kinds.js';
 import { insertWhen } from '../../data/insert-when.js';
 import { auditEvents, outboxMessages, webhookEvents } from '../../data/schema.js';
 import type { OutboxMessage } from '../../outbox/outbox.js';
@@ -8,7 +9,7 @@ import { queueTopics } from '../queue-topics.js';
 export type AuditEntry = {
   /** Fixed by what it records (uuidFromName), so that a repeated change records it once. */
   id: string;
-  kind: string;
+  kind: AuditKind;
   actorType: 'api_key' | 'admin' | 'recipient' | 'system';
   actorId?: string | null;
   data?: Record<string, unknown>;
@@ -21,7 +22,7 @@ export type ChangeRecord = {
   at: Date;
   audit: AuditEntry[];
   /** The webhook event, its id fixed by what happened (`msg_signed_<recipient>`); its dispatch is added. */
-  event?: { id: string; kind: string; payload: Record<string, unknown> };
+  event?: { id: string; kind: EventKind; payload: Record<string, unknown> };
   outbox?: OutboxMessage[];
 };
 

@@ -1,3 +1,4 @@
+import type { AuditKind } from '../../data/event-kinds.js';
 import type { auditEvents, recipients } from '../../data/schema.js';
 import { englishNames } from '../../i18n/languages.js';
 import type { CertificateRecipient } from '../../ports/pdf-maker.js';
@@ -7,11 +8,13 @@ import { type Consent, consentOfVersion } from './signing-state.js';
 type Audit = typeof auditEvents.$inferSelect;
 type Recipient = typeof recipients.$inferSelect;
 
+type Described = { line: (data: Record<string, unknown>) => string; further: [one: string, many: string] };
+
 /**
  * The kinds the certificate lists: each event's line, and what a counted line calls the further
  * events of the kind ("3 further failed tries at a verification code between t1 and t2").
  */
-const described: Record<string, { line: (data: Record<string, unknown>) => string; further: [one: string, many: string] }> = {
+const described: Record<string, Described> = {
   'recipient.emailed': { line: (data) => (data.reminder ? 'Reminded by e-mail' : 'Sent the signing e-mail'), further: ['e-mail (a reminder)', 'e-mails (reminders)'] },
   // The verification of a role that asks for a code: each code sent (masked), each failed try, the success.
   'recipient.code_sent': {
@@ -42,7 +45,7 @@ const described: Record<string, { line: (data: Record<string, unknown>) => strin
   },
   'recipient.signed': { line: () => 'Signed', further: ['signature', 'signatures'] },
   'recipient.declined': { line: (data) => `Declined: ${String(data.reason)}`, further: ['decline', 'declines'] },
-};
+} satisfies { [Kind in AuditKind]?: Described };
 
 function channelName(data: Record<string, unknown>): string {
   return data.channel === 'sms' ? 'text message' : 'e-mail';

@@ -3,6 +3,7 @@
  * and is counted before the comparison, so that no number of tries at once gets more than five.
  */
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { AuditKind } from '../../data/event-kinds.js';
 import { verificationCodes } from '../../data/schema.js';
 import { timingSafeEqual } from '../../lib/crypto.js';
 import type { Services } from '../../services.js';
@@ -42,7 +43,7 @@ export async function checkVerificationCode(
   if (!newest || newest.usedAt !== null) return { kind: 'no_code' };
 
   const { db } = services.database;
-  const audit = (kind: string, extra: Record<string, unknown>) => ({
+  const audit = (kind: Extract<AuditKind, 'recipient.code_failed' | 'recipient.verified'>, extra: Record<string, unknown>) => ({
     companyId: envelope.companyId,
     envelopeId: envelope.id,
     kind,

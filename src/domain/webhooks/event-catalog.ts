@@ -1,3 +1,7 @@
+import type { EventKind } from '../../data/event-kinds.js';
+
+export { type EventKind, testEventKind } from '../../data/event-kinds.js';
+
 /** Every event kind a subscription may ask for, with what it means: the catalog of GET /v1/webhooks/events. */
 export const eventCatalog = {
   'envelope.sent': 'The envelope was sent: its signers are being e-mailed.',
@@ -8,10 +12,6 @@ export const eventCatalog = {
   'envelope.expired': 'The envelope expired before everyone signed.',
   'envelope.completed': 'Every signer has signed; the finished PDF follows.',
   'envelope.document_ready': 'The finished, signed PDF is ready; the event carries it (base64) with its SHA-256 and a download link valid 24 hours.',
-} as const;
+} as const satisfies { readonly [Kind in EventKind]: string };
 
-export type EventKind = keyof typeof eventCatalog;
 export const eventKinds = Object.keys(eventCatalog) as EventKind[];
-
-/** The event a test delivery sends; never recorded for an envelope, never subscribable. */
-export const testEventKind = 'webhook.test';

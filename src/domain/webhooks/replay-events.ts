@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { insertWhen } from '../../data/insert-when.js';
+import type { EventKind } from '../../data/event-kinds.js';
 import { webhookEvents, webhookReplays, webhookSubscriptions } from '../../data/schema.js';
 import { DomainError, type Issue, validationFailed } from '../../errors.js';
 import { uuidFromName } from '../../lib/ids.js';
@@ -139,8 +140,9 @@ function windowIssues(since: Date, until: Date, untilGiven: boolean, now: Date):
   return issues;
 }
 
+// A subscription's kinds were checked against the catalog when it was made (EventKind).
 const inWindow = (companyId: string, kinds: string[], since: Date, until: Date) =>
-  and(eq(webhookEvents.companyId, companyId), inArray(webhookEvents.kind, kinds), gte(webhookEvents.createdAt, since), lte(webhookEvents.createdAt, until));
+  and(eq(webhookEvents.companyId, companyId), inArray(webhookEvents.kind, kinds as EventKind[]), gte(webhookEvents.createdAt, since), lte(webhookEvents.createdAt, until));
 
 /** The order events occurred in: by time, then (for one envelope's events at one instant) by sequence. */
 const occurrence = sql`(${webhookEvents.createdAt}, coalesce(${webhookEvents.sequence}, 0), ${webhookEvents.id})`;

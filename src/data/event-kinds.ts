@@ -1,0 +1,47 @@
+/**
+ * The kinds of the audit trail's rows and of webhook events, as typed unions: a row written with a
+ * kind not listed here does not compile. Stored as text (schema.ts types the columns with these),
+ * so adding a kind needs no migration; a kind once written stays, as old rows carry it.
+ */
+
+/** Every kind of audit row the service writes: what GET /admin/v1/envelopes/{id}/audit answers as `kind` (docs/admin.md). */
+export const auditKinds = [
+  'api_key.created',
+  'api_key.rotated',
+  'api_key.revoked',
+  'template.imported',
+  'envelope.sent',
+  'envelope.voided',
+  'envelope.expired',
+  'envelope.completed',
+  'envelope.document_ready',
+  'recipient.emailed',
+  'recipient.code_sent',
+  'recipient.code_failed',
+  'recipient.verified',
+  'recipient.viewed',
+  'recipient.consented',
+  'recipient.signed',
+  'recipient.declined',
+  /** Counts a recipient's further events of one kind past the first ten (src/domain/signing/repeated-events.ts). */
+  'recipient.repeated',
+] as const;
+
+export type AuditKind = (typeof auditKinds)[number];
+
+/** Every event kind a subscription may ask for; src/domain/webhooks/event-catalog.ts says what each means. */
+export type EventKind =
+  | 'envelope.sent'
+  | 'envelope.viewed'
+  | 'envelope.signed'
+  | 'envelope.declined'
+  | 'envelope.voided'
+  | 'envelope.expired'
+  | 'envelope.completed'
+  | 'envelope.document_ready';
+
+/** The event a test delivery sends; never recorded for an envelope, never subscribable. */
+export const testEventKind = 'webhook.test' as const;
+
+/** The kind of a stored webhook event. */
+export type WebhookEventKind = EventKind | typeof testEventKind;
