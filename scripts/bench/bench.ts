@@ -4,7 +4,7 @@
  *   first-request profile and the cold starts' callgrind profiles; --only embedded runs part 1 alone,
  *   which has no aim left, for its figures (a minute or two, for trying a change:
  *   `npm run bench -- --only embedded --sends 600 --rounds 3`)
- * (`npm run bench -- --soak …` runs the soak test of scripts/soak.ts instead)
+ * (`npm run bench -- --soak …` runs the soak test of scripts/bench/soak.ts instead)
  *
  * One file although long: each part below starts the stacks it measures and prints its own section
  * of the report, and the parts share the run's baseline; split by part, they would each restate it.
@@ -17,9 +17,9 @@
  *    the local stand-ins, counted by watching global fetch, which all three clients use. Requests to
  *    one service whose time intervals overlap form one wave; the waves are its sequential round trips.
  *    The aim (send-envelope.ts): at most 2 database waves and 1 Redis wave on the request path.
- * 3. The deployed API Worker in workerd (bench-workerd.ts): its cold start against the stack floor,
+ * 3. The deployed API Worker in workerd (workerd.ts): its cold start against the stack floor,
  *    a Worker of the same packages that does the least for one authenticated read
- *    (scripts/stack-floor/), and each route's CPU time.
+ *    (stack-floor/ here), and each route's CPU time.
  * Any non-2xx answer fails the run, and so does an aim that does not hold (exit 1).
  * Part 2 needs a Redis (REDIS_URL, default db 8 of the local one); DATABASE_URL replaces PGlite there.
  */
@@ -30,27 +30,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import { startStandins } from '../local/standins/start.js';
-import { embeddedServices } from '../src/adapters/embedded/embedded-services.js';
-import { openPgliteDatabase } from '../src/adapters/embedded/pglite-database.js';
-import { openNodePostgresDatabase } from '../src/adapters/postgres/node-postgres-database.js';
-import { productionServices } from '../src/adapters/production/production-services.js';
-import { createApp } from '../src/app.js';
-import { exchangeApiKey } from '../src/domain/auth/exchange-api-key.js';
-import { scopes } from '../src/domain/auth/scopes.js';
-import type { TemplateDefinition } from '../src/domain/templates/template-definition.js';
-import { importTemplate } from '../src/domain/templates/import-template.js';
-import { generateDocument } from '../src/pdf/generate-document.js';
-import { nodeFontSource } from '../src/pdf/fonts/node-font-source.js';
-import { inlinePdfMaker } from '../src/pdf/inline-pdf-maker.js';
-import { measureWorkerd, type WorkerdRoute } from './bench-workerd.js';
-import { readWorkerConfig } from '../src/entries/worker-config.js';
-import { randomBase62 } from '../src/lib/crypto.js';
-import { rateRules } from '../src/ports/rate-limiter.js';
-import { loadSeedFile } from '../src/seed/load-seed.js';
-import { freePort, projectRoot, startServer } from '../test/embedded/server-process.js';
+import { startStandins } from '../../local/standins/start.js';
+import { embeddedServices } from '../../src/adapters/embedded/embedded-services.js';
+import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
+import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
+import { productionServices } from '../../src/adapters/production/production-services.js';
+import { createApp } from '../../src/app.js';
+import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
+import { scopes } from '../../src/domain/auth/scopes.js';
+import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
+import { importTemplate } from '../../src/domain/templates/import-template.js';
+import { generateDocument } from '../../src/pdf/generate-document.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
+import { inlinePdfMaker } from '../../src/pdf/inline-pdf-maker.js';
+import { measureWorkerd, type WorkerdRoute } from './workerd.js';
+import { readWorkerConfig } from '../../src/entries/worker-config.js';
+import { randomBase62 } from '../../src/lib/crypto.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { loadSeedFile } from '../../src/seed/load-seed.js';
+import { freePort, projectRoot, startServer } from '../../local/embedded-server.js';
 
-// `npm run bench -- --soak`: the soak test (scripts/soak.ts) instead of the benchmark.
+// `npm run bench -- --soak`: the soak test (scripts/bench/soak.ts) instead of the benchmark.
 if (process.argv.includes('--soak')) {
   await import('./soak.js');
   process.exit(process.exitCode ?? 0);

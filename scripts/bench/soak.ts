@@ -24,10 +24,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { RespConnection } from '../local/standins/resp-connection.js';
-import { randomBase62 } from '../src/lib/crypto.js';
-import { rateRules } from '../src/ports/rate-limiter.js';
-import { freePort, projectRoot, startServer } from '../test/embedded/server-process.js';
+import { RespConnection } from '../../local/standins/resp-connection.js';
+import { randomBase62 } from '../../src/lib/crypto.js';
+import { rateRules } from '../../src/ports/rate-limiter.js';
+import { freePort, projectRoot, startServer } from '../../local/embedded-server.js';
 
 const { values: opts } = parseArgs({
   options: {

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../test/support/seal-fixture.js';
+import { createSelfSignedSeal } from '../../src/pdf/seal-identity.js';
 
 const BUDGET_GZIP_KIB = 500;
 const BUDGET_STARTUP_MS = 50;
@@ -28,14 +28,15 @@ const DUMMY_CONFIG: Record<string, string> = {
   UPSTASH_REDIS_REST_URL: 'https://redis.example.test', UPSTASH_REDIS_REST_TOKEN: 't',
   QSTASH_TOKEN: 't', QSTASH_CURRENT_SIGNING_KEY: 'k1', QSTASH_NEXT_SIGNING_KEY: 'k2',
   TOKEN_SECRET: 'bench-size-dummy-secret-of-32-chars!', EMAIL_API_KEY: 're_x', EMAIL_FROM: 'Sign <sign@example.test>', WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
-  // The shapes are checked at start-up, so the dummy must look like PEM; it is the tests' fixture.
-  SEAL_KEY_PEM: TEST_SEAL_KEY_PEM, SEAL_CERT_PEM: TEST_SEAL_CERT_PEM,
 };
+// The seal's PEM is checked at start-up, so the dummy is a real identity, made for this run.
+const seal = await createSelfSignedSeal('npm run size', new Date());
+Object.assign(DUMMY_CONFIG, { SEAL_KEY_PEM: seal.keyPem, SEAL_CERT_PEM: seal.certPem });
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '5' }, json: { type: 'string' }, 'no-fail': { type: 'boolean', default: false } } });
 const runs = Number(opts.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive whole number');
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../..');
 const tmp = await mkdtemp(join(tmpdir(), 'bench-size-'));
 const kib = (bytes: number) => bytes / 1024;
 

@@ -1,6 +1,6 @@
 /**
  * The Worker as deployed, inside workerd (part 3 of `npm run bench`): its bundle size, its cold
- * start against the stack floor's (scripts/stack-floor/) and a trivial Worker's, and the CPU time of
+ * start against the stack floor's (stack-floor/ here) and a trivial Worker's, and the CPU time of
  * each route measured against a trivial request, all in the same run.
  *
  * The bundle is built as `wrangler deploy` builds it (a dry run of wrangler.toml) and run by
@@ -33,7 +33,7 @@ import { Miniflare } from 'miniflare';
 import { writeStackFloorConfig } from './stack-floor/wrangler-config.js';
 import { callgrindAvailable, callgrindWorkerd, hotspots, openInspector, type Profile, profileCpu, threadNanos, workerdPid } from './workerd-profile.js';
 
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../..');
 export const BUDGET_GZIP_KIB = 500;
 
 export type WorkerdRoute = { name: string; path: string; init?: () => RequestInit; expect: number };

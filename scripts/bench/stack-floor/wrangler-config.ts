@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '../../..');
 
 /** Writes `wrangler.toml` for the stack floor into `dir` and returns its path. */
 export async function writeStackFloorConfig(dir: string, apiConfig = join(root, 'wrangler.toml')): Promise<string> {

@@ -2,8 +2,8 @@
  * `npm run bench:pdf [-- --runs N] [--cold N] [--json file]`: the CPU time of finishDocument inside
  * workerd, for a 10-page document with 20 fields (2 of them drawn signatures) and 3 recipients, and
  * of sealing that finished file (sealPdf: PAdES B-B with an RSA-2048 key; a time-stamp's network wait
- * is not CPU), and of serving the signing page of a 10-page envelope with 20 fields for its signer,
- * against a trivial request measured in the same run. Works offline; Linux only (it reads /proc).
+ * is not CPU), against a trivial request measured in the same run: the PDF Worker's work, whose CPU
+ * time the Workers plan bounds. Works offline; Linux only (it reads /proc).
  *
  * Inside workerd `performance.now()` stands still during synchronous work, so the time is taken from
  * outside. The main figure is the CPU time of workerd's isolate thread over each request, read from
@@ -14,26 +14,18 @@
  * the DevTools Profiler through workerd's inspector, as `npm run size` does for start-up: an
  * independent check of the figure, and where the time goes.
  *
- * The signing page is served as GET /sign/{token} serves it, with the database's answer in memory:
- * the token's shape and HMAC are checked (verifySigningToken, with the envelope lookup answered from
- * memory, as resolveLink asks it, and so is the sender's brand), the state is computed by linkState from the Link that resolveLink
- * would return (a signer who has viewed before, so opening it records nothing), and the route's own
- * respondWithState renders it, form token included, through Hono's `c.html`, with the headers the
- * signing guard sets. Not included: the guard's rate limit (a Redis round trip) and the database reads.
- *
  * The worker is bundled with esbuild (minified, as deploys are) and run by Miniflare with the
  * compatibility date and flags of wrangler.toml. Requests alternate between the subjects, so that a
  * noisy spell hits all of them alike; the first finishDocument of a fresh isolate (which evaluates
- * pdf-lib) is measured apart, in `--cold` fresh isolates, whose first request is a trivial one; and
- * so is the signing page as the first request of `--cold` other fresh isolates.
+ * pdf-lib) is measured apart, in `--cold` fresh isolates, whose first request is a trivial one.
  *
  * The same envelope with its names, title and values in other scripts (Polish, Arabic, Chinese,
  * Russian, Hindi, Thai, Japanese, Hebrew) is finished too (`intl`): the cost of shaping them and of
  * embedding their font subsets, against the Latin-only finish of the same run. The fonts come to
  * the Worker through a FONTS binding, as its static assets do in production.
  *
- * One file although long: the three measurements share one workerd run, its inspector session and
- * the baseline request they are reported against.
+ * One file although long: the measurements share one workerd run, its inspector session and the
+ * baseline request they are reported against.
  */
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -42,46 +34,36 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { Hono } from 'hono';
+import { encode as encodePng } from 'fast-png';
 import { Miniflare } from 'miniflare';
 import { hotspots as hotspotsOf, openInspector, type Profile, profileCpu, threadNanos, workerdPid } from './workerd-profile.js';
-import { tokenOf } from '../src/signing-page/link-request.js';
-import { respondWithState } from '../src/signing-page/respond-with-state.js';
-import type { FieldType } from '../src/data/schema.js';
-import { type BrandLook, DEFAULT_ACCENT } from '../src/domain/companies/brand-look.js';
-import { signingToken, verifySigningToken } from '../src/domain/envelopes/signing-links.js';
-import { linkState } from '../src/domain/signing/link-state.js';
-import type { Link } from '../src/domain/signing/resolve-link.js';
-import type { AppEnv } from '../src/http/app-env.js';
-import { type FinishInput, type FinishedField, finishDocument } from '../src/pdf/finish-document.js';
-import { nodeFontSource } from '../src/pdf/fonts/node-font-source.js';
-import { generateDocument } from '../src/pdf/generate-document.js';
-import { sha256Hex } from '../src/lib/crypto.js';
-import { encodePng } from '../test/support/png.js';
-import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../test/support/seal-fixture.js';
-import type { Services } from '../src/services.js';
+import { type FinishInput, type FinishedField, finishDocument } from '../../src/pdf/finish-document.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
+import { generateDocument } from '../../src/pdf/generate-document.js';
+import { createSelfSignedSeal } from '../../src/pdf/seal-identity.js';
+import { sha256Hex } from '../../src/lib/crypto.js';
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '15' }, cold: { type: 'string', default: '3' }, json: { type: 'string' } } });
 const [runs, coldRuns] = [Number(opts.runs), Number(opts.cold)];
 if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(coldRuns) || coldRuns < 1) throw new Error('--runs and --cold take a positive whole number');
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../..');
 
 // ---- The input: what a finished 10-page envelope looks like -------------------------------------
 
 /** A 600×200 RGBA PNG of a looping stroke on a transparent ground, as a signature pad's canvas exports it. */
 function signaturePng(seed: number): string {
   const [width, height] = [600, 200];
-  const rows = Buffer.alloc(height * (1 + width * 4));
+  const pixels = new Uint8Array(height * width * 4);
   for (let t = 0; t < 1; t += 0.0002) {
     const x = 30 + t * 540;
     const y = 100 + 55 * Math.sin(t * (14 + seed) * Math.PI) * Math.cos(t * 3 * Math.PI + seed);
     for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) {
       const [px, py] = [Math.round(x + dx), Math.round(y + dy)];
-      if (dx * dx + dy * dy <= 5) rows.set([20, 30, 80, 255], py * (1 + width * 4) + 1 + px * 4);
+      if (dx * dx + dy * dy <= 5) pixels.set([20, 30, 80, 255], (py * width + px) * 4);
     }
   }
-  const png = encodePng(rows, width, height);
-  return `data:image/png;base64,${png.toString('base64')}`;
+  const png = encodePng({ width, height, data: pixels, channels: 4, depth: 8 });
+  return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
 }
 
 async function benchInput(): Promise<Omit<FinishInput, 'fonts'>> {
@@ -150,101 +132,17 @@ function intlInput(latin: FinishInput): FinishInput {
   };
 }
 
-// ---- The signing page's input: what resolveLink reads for a signer of a 10-page envelope ------------
-
-/** The TOKEN_SECRET of the bench: the links' and the form tokens' keys are derived from it. */
-const SIGN_SECRET = 'bench-token-secret-0123456789abcdefghijklmnopqrstuvwxyz';
-/** The clock of the page (the date-signed fields show its day). */
-const SIGN_NOW = new Date(Date.UTC(2026, 10, 4, 9, 0));
-
-/** The second signer of a sequential envelope, after the first has signed: 20 fields of theirs on 10 pages. */
-function signingLink(): Link {
-  const companyId = '6f1c2a9e-4b7d-4e21-9a3c-5d8e7f6a1b2c';
-  const envelopeId = 'env_BenchSignPage00000000A';
-  const at = (day: number, minute = 0) => new Date(Date.UTC(2026, 10, day, 9, minute));
-  const recipient = (id: string, name: string, email: string, role: string, type: 'signer' | 'cc', order: number, status: Link['recipient']['status']): Link['recipient'] => ({
-    id, companyId, envelopeId, role, type, order, position: order - 1, name, email, contactNumber: null, verification: 'none', status,
-    viewedAt: status === 'viewed' || status === 'signed' ? at(3, 1) : null, signedAt: status === 'signed' ? at(3, 4) : null, declinedAt: null,
-  });
-  const everyone = [
-    recipient('rcp_BenchSignPage00000000A', 'Ada Lessor', 'ada.lessor@example.test', 'Landlord', 'signer', 1, 'signed'),
-    recipient('rcp_BenchSignPage00000000B', 'Ben Tenant', 'ben.tenant@example.test', 'Tenant', 'signer', 2, 'viewed'),
-    recipient('rcp_BenchSignPage00000000C', 'Cy Counsel', 'cy@example.test', 'Counsel', 'cc', 3, 'sent'),
-  ];
-  const me = everyone[1]!;
-  const kinds: [FieldType, string | null, boolean][] = [
-    ['initials', null, true], ['text', 'Unit', true], ['initials', null, true], ['text', 'Term of the lease', true], ['initials', null, true],
-    ['text', 'Monthly rent', true], ['initials', null, true], ['checkbox', 'I have read the house rules', true], ['initials', null, true],
-    ['checkbox', 'Parking space wanted', false], ['initials', null, true], ['text', 'Notes for the landlord', false], ['checkbox', 'Pets', false],
-    ['name', null, true], ['email', null, true], ['date_signed', null, true], ['signature', 'Tenant', true], ['date_signed', 'Date of handover', true],
-    ['signature', 'Tenant, guarantor clause', true], ['signature', null, true],
-  ];
-  const fields: Link['fields'] = kinds.map(([type, label, required], i) => ({
-    id: `0b7e4c1a-3f2d-4e6a-8c9b-${String(i).padStart(12, '0')}`,
-    companyId, envelopeId, recipientId: me.id, type, label, required, value: null,
-    page: 1 + Math.floor(i / 2),
-    x: 72 + (i % 2) * 260,
-    y: 480 + (i % 2) * 140,
-    width: type === 'checkbox' ? 14 : type === 'signature' ? 220 : 200,
-    height: type === 'checkbox' ? 14 : type === 'signature' ? 50 : 22,
-  }));
-  return {
-    envelope: {
-      id: envelopeId, companyId, templateId: '2d4e6f80-1a3b-4c5d-8e9f-0a1b2c3d4e5f', apiKeyId: 'key_BenchSignPage0000000', senderUserId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
-      senderEmail: 'leasing@example.test', title: 'Commercial lease agreement', emailSubject: 'Please sign: Commercial lease agreement',
-      emailMessage: 'Hello Ben, here is the lease for Unit 4B as we agreed. Please initial each page and sign at the end.',
-      status: 'sent', signingOrder: 'sequential', shareSigningLinks: false, reminders: null, expiresAt: at(30), documentSha256: '0'.repeat(64),
-      signedDocumentSha256: null, createdAt: at(2), completedAt: null, voidedAt: null,
-    },
-    recipient: me,
-    everyone,
-    fields,
-    pages: Array.from({ length: 10 }, () => ({ width: 612, height: 792 })),
-  };
-}
-
-/** The sender's brand as the database would answer it: a company that chose none. */
-const BENCH_LOOK: BrandLook = { displayName: 'Bench Ltd', accentColor: DEFAULT_ACCENT, accentChosen: false, logoUrl: null, language: null };
-
-/** The page as the route renders it, on Node: what the Worker's answer is checked against. */
-async function signPageInNode(link: Link, token: string): Promise<string> {
-  const tokenSecret = new TextEncoder().encode(SIGN_SECRET);
-  const verified = await verifySigningToken(tokenSecret, token, async (id) => (id === link.recipient.id ? link.envelope.id : null));
-  if (verified?.recipientId !== link.recipient.id) throw new Error("The bench's signing token does not verify");
-  const app = new Hono<AppEnv>();
-  app.get('/sign/:token', (c) => {
-    c.set('services', { config: { tokenSecret } } as Services);
-    return respondWithState(c, tokenOf(c), linkState(link, SIGN_NOW), undefined, null, Promise.resolve(BENCH_LOOK));
-  });
-  const res = await app.request(`/sign/${token}`);
-  const page = await res.text();
-  const count = (marker: string) => page.split(marker).length - 1;
-  if (res.status !== 200 || count(' data-field-box="') !== link.fields.length || count(' data-page="') !== link.pages.length) {
-    throw new Error(`On Node the route answered ${res.status}, not the sign page with ${link.fields.length} fields on ${link.pages.length} pages`);
-  }
-  return page;
-}
-
 // ---- The Worker under test -------------------------------------------------------------------------
 
 /**
- * One Worker, five routes: the subjects (finishDocument and the signing page), a pdf-lib load and
- * save of the same original (for scale), and nothing. The signing page's input is built in, so that
- * it can be the first request of an isolate.
+ * One Worker, its routes: the subjects (finishDocument, in Latin and in other scripts, and the seal),
+ * a pdf-lib load and save of the same original (for scale), and nothing.
  */
-const workerSource = (signInput: string) => `
-import { Hono } from 'hono';
+const workerSource = `
 import { finishDocument } from './src/pdf/finish-document.ts';
 import { assetFontSource } from './src/pdf/fonts/asset-font-source.ts';
 import { loadSealIdentity } from './src/pdf/seal-identity.ts';
 import { sealPdf } from './src/pdf/seal-pdf.ts';
-import { verifySigningToken } from './src/domain/envelopes/signing-links.ts';
-import { linkState } from './src/domain/signing/link-state.ts';
-import { isTokenShaped } from './src/signing-page/forms.ts';
-import { invalidLinkPage } from './src/signing-page/html/notice-pages.ts';
-import { signingPageHeaders } from './src/signing-page/security.ts';
-import { tokenOf } from './src/signing-page/link-request.ts';
-import { respondWithState } from './src/signing-page/respond-with-state.ts';
 let input;
 let intl;
 let certified;
@@ -253,30 +151,9 @@ let fontSource;
 const fonts = (env) => (fontSource ??= assetFontSource(env.FONTS));
 let identity;
 
-// What the database would answer for the link, and the configuration (made once per isolate, as the app's is).
-const DATES = new Set(['expiresAt', 'createdAt', 'completedAt', 'voidedAt', 'viewedAt', 'signedAt', 'declinedAt', 'now']);
-const sign = JSON.parse(${JSON.stringify(signInput)}, (key, value) => (DATES.has(key) && typeof value === 'string' ? new Date(value) : value));
-const services = { config: { tokenSecret: new TextEncoder().encode(sign.tokenSecret) }, clock: { now: () => sign.now } };
-const signing = new Hono();
-// GET /sign/{token} (showSigningPage), with openSigningLink's resolveLink answered from memory.
-signing.get('/sign/:token', async (c) => {
-  c.set('services', services);
-  const token = tokenOf(c);
-  if (!isTokenShaped(token)) return c.html(invalidLinkPage(), 404);
-  const { link } = sign;
-  const verified = await verifySigningToken(services.config.tokenSecret, token, async (recipientId) =>
-    recipientId === link.recipient.id ? link.envelope.id : null).catch(() => null);
-  const state = verified ? linkState(link, services.clock.now()) : { kind: 'invalid' };
-  const res = await respondWithState(c, token, state, undefined, null, Promise.resolve(sign.look));
-  // What the signing guard adds to every answer under /sign/.
-  for (const [name, value] of Object.entries(signingPageHeaders)) res.headers.set(name, value);
-  return res;
-});
-
 export default {
   async fetch(request, env) {
     const path = new URL(request.url).pathname;
-    if (path.startsWith('/sign/')) return signing.fetch(request);
     if (path === '/prepare') {
       const { seal, intl: other, ...given } = await request.json();
       const revive = (given) => ({ ...given, original: Uint8Array.from(atob(given.original), (c) => c.charCodeAt(0)), completedAt: new Date(given.completedAt),
@@ -310,7 +187,7 @@ export default {
     return new Response('ok');
   },
 };`;
-const SUBJECT_NAMES = ['baseline', 'reference', 'finish', 'intl', 'seal', 'sign'] as const;
+const SUBJECT_NAMES = ['baseline', 'reference', 'finish', 'intl', 'seal'] as const;
 type Subject = (typeof SUBJECT_NAMES)[number];
 
 async function bundle(contents: string) {
@@ -373,33 +250,23 @@ const bySubject = <T>(make: () => T) => Object.fromEntries(SUBJECT_NAMES.map((s)
 const input = { ...(await benchInput()), fonts: nodeFontSource() };
 const intlGiven = intlInput(input);
 // The seal: an RSA-2048 key and certificate, as the embedded server makes and as most CAs issue.
+const seal = await createSelfSignedSeal('npm run bench:pdf', new Date());
 const { fonts: _fonts, ...wire } = input;
 const prepared = JSON.stringify({
-  ...wire, original: Buffer.from(input.original).toString('base64'), seal: { keyPem: TEST_SEAL_KEY_PEM, certPem: TEST_SEAL_CERT_PEM },
+  ...wire, original: Buffer.from(input.original).toString('base64'), seal,
   intl: { title: intlGiven.title, fields: intlGiven.fields, recipients: intlGiven.recipients },
 });
-const link = signingLink();
-const token = await signingToken(new TextEncoder().encode(SIGN_SECRET), link.envelope.id, link.recipient.id);
-const paths: Record<Subject, string> = { baseline: '/baseline', reference: '/reference', finish: '/finish', intl: '/intl', seal: '/seal', sign: `/sign/${token}` };
-const worker = await bundle(workerSource(JSON.stringify({ tokenSecret: SIGN_SECRET, now: SIGN_NOW, link, look: BENCH_LOOK })));
-// The route's page on Node; the Worker must answer these very bytes, every time.
-const pageInNode = await signPageInNode(link, token);
-const pageSha256 = await sha256Hex(pageInNode);
-let pageInWorkerd: string | undefined;
-async function checkPage(body: string) {
-  pageInWorkerd ??= body;
-  if ((await sha256Hex(body)) !== (await sha256Hex(pageInWorkerd))) throw new Error('The signing page differed from one run to the next');
-}
+const paths: Record<Subject, string> = { baseline: '/baseline', reference: '/reference', finish: '/finish', intl: '/intl', seal: '/seal' };
+const worker = await bundle(workerSource);
 
-// 1. Cold, in fresh isolates. In each of the first ones: a trivial first request, then the first
-// finishDocument (which also evaluates pdf-lib's modules); in each of the others, the signing page
-// as the isolate's first request.
-const cold = { baseline: [] as number[], finish: [] as number[], intl: [] as number[], seal: [] as number[], sign: [] as number[] };
+// 1. Cold, in fresh isolates: a trivial first request, then the first finishDocument (which also
+// evaluates pdf-lib's modules).
+const cold = { baseline: [] as number[], finish: [] as number[], intl: [] as number[], seal: [] as number[] };
 let finished: { bytes: number; sha256: string } | undefined;
 let finishedIntl: { bytes: number; sha256: string } | undefined;
 let sealed: { bytes: number; sha256: string } | undefined;
 for (let i = 0; i < coldRuns; i++) {
-  let mf = await start(worker.code, false);
+  const mf = await start(worker.code, false);
   try {
     const pid = workerdPid();
     cold.baseline.push((await threadCpu(mf, pid, paths.baseline)).isolate);
@@ -415,14 +282,6 @@ for (let i = 0; i < coldRuns; i++) {
     const firstSeal = await threadCpu(mf, pid, paths.seal);
     cold.seal.push(firstSeal.isolate);
     sealed = JSON.parse(firstSeal.body);
-  } finally {
-    await mf.dispose();
-  }
-  mf = await start(worker.code, false);
-  try {
-    const first = await threadCpu(mf, workerdPid(), paths.sign);
-    await checkPage(first.body);
-    cold.sign.push(first.isolate);
   } finally {
     await mf.dispose();
   }
@@ -445,7 +304,6 @@ const threadAll = bySubject(() => [] as number[]);
         if (subject === 'intl' && JSON.parse(body).sha256 !== finishedIntl!.sha256) throw new Error('finishDocument (other scripts) gave different bytes from one run to the next');
         // RSA PKCS#1 v1.5 is deterministic: every seal of the same file is the same bytes.
         if (subject === 'seal' && JSON.parse(body).sha256 !== sealed!.sha256) throw new Error('sealPdf gave different bytes from one run to the next');
-        if (subject === 'sign') await checkPage(body);
         thread[subject].push(isolate);
         threadAll[subject].push(all);
       }
@@ -481,8 +339,6 @@ const intlInNode = await finishDocument(intlGiven);
 const ms = Object.fromEntries(SUBJECT_NAMES.map((s) => [s, summary(thread[s])])) as Record<Subject, ReturnType<typeof summary>>;
 const profiled = Object.fromEntries(Object.entries(profiles).map(([s, ps]) => [s, summary(ps.map((p) => profileCpu(p).cpu))])) as Record<Subject, ReturnType<typeof summary>>;
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b) : null);
-const coldSign = median(cold.sign);
-const coldPagePart = Math.max(0, coldSign - median(cold.baseline));
 const result = {
   workload: {
     originalPages: 10, originalBytes: input.original.length, fields: input.fields.length, drawnSignatures: 2, drawnSignatureSize: '600x200 RGBA',
@@ -491,10 +347,6 @@ const result = {
     intl: {
       scripts: 'Polish, Arabic, Chinese, Russian, Devanagari, Thai, Japanese, Hebrew', finishedBytes: finishedIntl!.bytes, sha256: finishedIntl!.sha256,
       sameBytesOnNode: intlInNode.sha256 === finishedIntl!.sha256, bytesToLatin: round(finishedIntl!.bytes / finished!.bytes),
-    },
-    signPage: {
-      pages: link.pages.length, fields: link.fields.length, recipients: link.everyone.length, htmlBytes: Buffer.byteLength(pageInWorkerd!),
-      sha256: await sha256Hex(pageInWorkerd!), sameHtmlOnNode: (await sha256Hex(pageInWorkerd!)) === pageSha256,
     },
   },
   machine: { cpus: cpus().length, loadAverage1m: round(loadavg()[0]!) },
@@ -511,12 +363,7 @@ const result = {
     sealToFinish: ratio(ms.seal.median, ms.finish.median),
     sealAllThreads: summary(threadAll.seal),
     coldFirstSeal: summary(cold.seal),
-    signToBaseline: ratio(ms.sign.median, ms.baseline.median),
-    signAllThreads: summary(threadAll.sign),
     coldFirstBaseline: summary(cold.baseline),
-    coldFirstSign: summary(cold.sign),
-    coldFirstSignToBaseline: ratio(coldSign, ms.baseline.median),
-    coldFirstSignPagePart: { note: 'median first signing page minus median first trivial request, fresh isolates', ms: round(coldPagePart), share: ratio(coldPagePart, coldSign) },
   },
   profileMs: {
     note: 'DevTools CPU profile through the inspector: samples other than (idle) and (program)',
@@ -528,9 +375,6 @@ const result = {
     finishHotspots: hotspotsOf(profiles.finish, worker.map, 'bench-pdf-worker.js', root),
     sealToBaseline: ratio(profiled.seal.median, profiled.baseline.median),
     sealHotspots: hotspotsOf(profiles.seal, worker.map, 'bench-pdf-worker.js', root),
-    signToBaseline: ratio(profiled.sign.median, profiled.baseline.median),
-    signBySamples: summary(profiles.sign.map((p) => profileCpu(p).bySamples)),
-    signHotspots: hotspotsOf(profiles.sign, worker.map, 'bench-pdf-worker.js', root),
   },
 };
 
@@ -539,8 +383,6 @@ const row = (label: string, s: { median: number; min: number; max: number }, ext
 console.log(`\nfinishDocument in workerd: ${result.workload.originalPages}-page original (${(input.original.length / 1024).toFixed(1)} KiB), ${input.fields.length} fields (2 drawn signatures, 600x200), ${input.recipients.length} recipients -> ${(finished!.bytes / 1024).toFixed(1)} KiB`);
 console.log(`sha256 ${finished!.sha256.slice(0, 16)}..., ${result.workload.sameBytesOnNode ? 'the same bytes as on Node' : 'NOT the bytes Node makes from the same input'}`);
 console.log(`the same in other scripts -> ${(finishedIntl!.bytes / 1024).toFixed(1)} KiB (${result.workload.intl.bytesToLatin}x), ${result.workload.intl.sameBytesOnNode ? 'the same bytes as on Node' : 'NOT the bytes Node makes'}`);
-const { signPage } = result.workload;
-console.log(`signing page (GET /sign/{token}): ${signPage.pages} pages, ${signPage.fields} fields for the signer -> ${(signPage.htmlBytes / 1024).toFixed(1)} KiB of HTML, ${signPage.sameHtmlOnNode ? "the route's page on Node" : "NOT the route's page on Node"}`);
 console.log(`machine: ${result.machine.cpus} CPUs, load ${result.machine.loadAverage1m}; medians of ${runs} warm runs\n`);
 console.log('Thread CPU time (isolate thread, /proc schedstat)');
 row('  trivial request (baseline)', ms.baseline);
@@ -553,11 +395,7 @@ row(`  first finishDocument in a fresh isolate (${coldRuns})`, result.threadCpuM
 row('  seal (sealPdf of the finished file)', ms.seal, `   ${result.threadCpuMs.sealToBaseline}x baseline, ${result.threadCpuMs.sealToFinish}x finishDocument`);
 row('  seal, all workerd threads', result.threadCpuMs.sealAllThreads);
 row(`  first seal in a fresh isolate (${coldRuns})`, result.threadCpuMs.coldFirstSeal);
-row('  signing page', ms.sign, `   ${result.threadCpuMs.signToBaseline}x baseline`);
-row('  signing page, all workerd threads', result.threadCpuMs.signAllThreads);
 row(`  first request of a fresh isolate: trivial (${coldRuns})`, result.threadCpuMs.coldFirstBaseline);
-row(`  first request of a fresh isolate: page (${coldRuns})`, result.threadCpuMs.coldFirstSign,
-  `   ${result.threadCpuMs.coldFirstSignToBaseline}x warm baseline; the page's part ${result.threadCpuMs.coldFirstSignPagePart.ms} ms (${Math.round(100 * (result.threadCpuMs.coldFirstSignPagePart.share ?? 0))}%)`);
 console.log('\nCPU profile (DevTools Profiler through the inspector)');
 row('  trivial request (baseline)', profiled.baseline);
 row('  pdf-lib load + save of the original (ref.)', profiled.reference);
@@ -566,12 +404,8 @@ row('  finishDocument', profiled.finish, result.profileMs.finishToBaseline === n
 row(`    samples x interval (${result.profileMs.sampleIntervalMs} ms)`, result.profileMs.finishBySamples);
 row('    of which GC', result.profileMs.finishGc);
 row('  seal', profiled.seal, result.profileMs.sealToBaseline === null ? belowOneSample : `   ${result.profileMs.sealToBaseline}x baseline`);
-row('  signing page', profiled.sign, result.profileMs.signToBaseline === null ? belowOneSample : `   ${result.profileMs.signToBaseline}x baseline`);
-row(`    samples x interval`, result.profileMs.signBySamples);
 console.log('\nfinishDocument, self time by package (mean of the profiles)');
 for (const { name, ms: t } of result.profileMs.finishHotspots) console.log(`  ${`${t} ms`.padStart(9)}  ${name}`);
 console.log('\nseal, self time by package (mean of the profiles)');
 for (const { name, ms: t } of result.profileMs.sealHotspots.slice(0, 6)) console.log(`  ${`${t} ms`.padStart(9)}  ${name}`);
-console.log('\nsigning page, self time by package (mean of the profiles)');
-for (const { name, ms: t } of result.profileMs.signHotspots.slice(0, 6)) console.log(`  ${`${t} ms`.padStart(9)}  ${name}`);
 if (opts.json) await writeFile(opts.json, `${JSON.stringify(result, null, 2)}\n`);
