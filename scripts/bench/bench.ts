@@ -16,7 +16,7 @@
  * 2. Round trips of one send through the production adapters (Neon HTTP, Upstash Redis, QStash) over
  *    the local stand-ins, counted by watching global fetch, which all three clients use. Requests to
  *    one service whose time intervals overlap form one wave; the waves are its sequential round trips.
- *    The aim (send-envelope.ts): at most 2 database waves and 1 Redis wave on the request path.
+ *    The aim (send-envelope.ts): at most 3 waves on the request path (reads, admission, write).
  * 3. The deployed API Worker in workerd (workerd.ts): its cold start against the stack floor,
  *    a Worker of the same packages that does the least for one authenticated read
  *    (stack-floor/ here), and each route's CPU time.
@@ -357,7 +357,7 @@ async function productionRoundTrips(seed: Seed) {
       database: neon.backend,
       aims: {
         get_one_wave: steadyGets.every((r) => r.network_waves === 1),
-        send_two_waves: steady.every((r) => r.network_waves <= 2 && r.per_service.qstash!.requests === 0),
+        send_three_waves: steady.every((r) => r.network_waves <= 3 && r.per_service.qstash!.requests === 0),
       },
       requests,
     };
@@ -474,7 +474,7 @@ function judge(embedded: Awaited<ReturnType<typeof embeddedThroughput>>, p: Prod
   const counted = cold.instructions ? `: ${cold.instructions.worker_beyond_trivial_millions} M beyond a trivial Worker against the stack floor's ${cold.instructions.stack_floor_beyond_trivial_millions} M` : '';
   const aims: Aim[] = [
     { aim: 'an authenticated GET in 1 network wave', measured: `contacts ${waves('get_contacts')}, templates ${waves('get_templates')}, template ${waves('get_template')}`, holds: p.roundTrips.aims.get_one_wave },
-    { aim: 'a send in 2 network waves, the queue publish after the answer', measured: `${waves('send')} (2 roles), ${waves('send_10_roles')} (10 roles)`, holds: p.roundTrips.aims.send_two_waves },
+    { aim: 'a send in 3 network waves, the queue publish after the answer', measured: `${waves('send')} (2 roles), ${waves('send_10_roles')} (10 roles)`, holds: p.roundTrips.aims.send_three_waves },
     {
       aim: `cold start to the first authenticated answer ≤ ${STACK_FLOOR_RATIO}× the stack floor's`,
       measured: `×${cold.first_answer_vs_stack_floor ?? '?'} (${cold.method}${counted})`,
