@@ -4,11 +4,12 @@
  * translation that dropped `{max}` or `<b>` would show a sentence missing its number or emphasis).
  * Also how a language is chosen from what the request names.
  */
+import { createHash } from 'node:crypto';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
-import { consentFor, consentOfVersion, consentTexts } from '../../src/domain/signing/signing-state.js';
+import { CONSENT_EDITION, consentFor, consentOfVersion } from '../../src/domain/signing/signing-state.js';
 import { catalogues } from '../../src/i18n/catalogue.js';
-import { LANGUAGES, acceptedTags, languageOfTag, messagesFor, negotiateLanguage } from '../../src/i18n/index.js';
+import { LANGUAGES, type Language, acceptedTags, languageOfTag, messagesFor, negotiateLanguage } from '../../src/i18n/index.js';
 
 type Element = { type: number; value?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };
 
@@ -67,15 +68,36 @@ describe('the catalogues', () => {
   });
 
   it('has a consent text for every language, its version naming the language', () => {
-    expect(Object.keys(consentTexts).sort()).toEqual([...LANGUAGES].sort());
     for (const language of LANGUAGES) {
-      expect(consentFor(language).version).toBe(`esign-consent-2026-11/${language}`);
-      expect(consentOfVersion(`esign-consent-2026-11/${language}`)?.text).toBe(consentTexts[language]);
+      expect(consentFor(language)).toEqual({ version: `esign-consent-2026-11/${language}`, language, text: catalogues[language]['consent.text'] });
+      expect(consentOfVersion(`esign-consent-2026-11/${language}`)).toEqual(consentFor(language));
+      // The catalogue's text is shown as it is: it holds no value, tag or plural to format.
+      expect(messagesFor(language).text('consent.text')).toBe(consentFor(language).text);
     }
     // Records made before languages name the bare version: the English text.
-    expect(consentOfVersion('esign-consent-2026-11')).toMatchObject({ language: 'en', text: consentTexts.en });
+    expect(consentOfVersion('esign-consent-2026-11')).toMatchObject({ language: 'en', text: catalogues.en['consent.text'] });
     expect(consentOfVersion('esign-consent-2026-11/xx')).toBeNull();
     expect(consentOfVersion('other-2020/de')).toBeNull();
+  });
+
+  it(`keeps each language's consent text of ${CONSENT_EDITION} as signers agreed to it: a new text needs a new edition`, () => {
+    const agreed: Record<Language, string> = {
+      en: 'b209fabb686fe98c65c12b692275041c6201d5970e520e7bb7ce481129c12e12',
+      de: 'ab98522f893bde031b2e4dea6cbd43d43edefec4104da0d258766b87496006b6',
+      fr: 'c742324956b77f72a8211815d0a6fefb94339899cd4b37969697faad5f6b174e',
+      es: '0a41b4e6cb225e94a545ec330687380bb9433bc700e8f0e4b4628310418d93d9',
+      it: '94b1b38e18dd9a39628a1d1158cbd657a4230b04764b307727d054ad760bd7fe',
+      pt: 'd3fd5bfa653766a922c37dddeed458ad8f46e1f559b1d16877733da27cd602e3',
+      nl: '670b0dbd7d10f54bb62c5f973489191e71369d1b523706a88295ec2f8a8a5d7b',
+      pl: 'c5160ef126ca9a629643d726fe763aa3f9cb0576ae62316436b183fd7a2f7c06',
+      ja: 'f03267d0037d546e2f6fb5027387842f3a8c224a4249af6ad1a5aacee217132d',
+      'zh-Hans': '37ce46904ed48d2757e5e335b96e5298c97cd1af10be6d940c35273d995cc453',
+      ar: '67a0d97364567c24776daba9e3f7554ac984d7b98ceec8dcb7f67e74dce85108',
+      he: '316e3af5dcb3ae2dba07d883133b1af4874b05c0dea8b3464a0b8456c801dede',
+    };
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(Object.fromEntries(LANGUAGES.map((language) => [language, sha256(consentFor(language).text)]))).toEqual(agreed);
+    expect(CONSENT_EDITION).toBe('esign-consent-2026-11');
   });
 });
 

@@ -4,51 +4,22 @@
  * the reason (tampered, truncated, of another envelope, malformed), is `invalid` and tells nothing.
  */
 import type { PageSize } from '../../data/schema.js';
+import { catalogues } from '../../i18n/catalogue.js';
 import { type Language, isLanguage } from '../../i18n/languages.js';
 import type { FieldPlacement } from '../templates/field-placement.js';
 
 /**
  * The consent to sign electronically, versioned per language: a signer agrees to the text in the
- * language of their page, and the version recorded names both (`esign-consent-2026-11/de`). A
- * change to any text is a new version. Records made before languages name the bare version: English.
+ * language of their page (`consent.text` in the catalogue), and the version recorded names both
+ * (`esign-consent-2026-11/de`). A change to any text is a new version. Records made before
+ * languages name the bare version: English.
  */
 export const CONSENT_EDITION = 'esign-consent-2026-11';
-
-export const consentTexts: Readonly<Record<Language, string>> = {
-  en:
-    'I agree to sign this document electronically. My electronic signature has the same effect as a handwritten one. ' +
-    'I can download the signed document when everyone has signed.',
-  de:
-    'Ich bin damit einverstanden, dieses Dokument elektronisch zu unterschreiben. Meine elektronische Unterschrift hat dieselbe Wirkung wie eine handschriftliche. ' +
-    'Ich kann das unterschriebene Dokument herunterladen, wenn alle unterschrieben haben.',
-  fr:
-    'J’accepte de signer ce document électroniquement. Ma signature électronique a le même effet qu’une signature manuscrite. ' +
-    'Je peux télécharger le document signé lorsque tous les signataires auront signé.',
-  es:
-    'Acepto firmar este documento electrónicamente. Mi firma electrónica tiene el mismo efecto que una firma manuscrita. ' +
-    'Puedo descargar el documento firmado cuando todos hayan firmado.',
-  it:
-    'Accetto di firmare questo documento elettronicamente. La mia firma elettronica ha lo stesso effetto di una firma autografa. ' +
-    'Posso scaricare il documento firmato quando tutti avranno firmato.',
-  pt:
-    'Aceito assinar este documento eletronicamente. A minha assinatura eletrónica tem o mesmo efeito que uma assinatura manuscrita. ' +
-    'Posso transferir o documento assinado quando todos tiverem assinado.',
-  nl:
-    'Ik ga ermee akkoord dit document elektronisch te ondertekenen. Mijn elektronische handtekening heeft hetzelfde effect als een handgeschreven handtekening. ' +
-    'Ik kan het ondertekende document downloaden wanneer iedereen heeft ondertekend.',
-  pl:
-    'Wyrażam zgodę na elektroniczne podpisanie tego dokumentu. Mój podpis elektroniczny ma taki sam skutek jak podpis własnoręczny. ' +
-    'Mogę pobrać podpisany dokument, gdy wszyscy go podpiszą.',
-  ja: '私は、この文書に電子的に署名することに同意します。私の電子署名は、手書きの署名と同じ効力を持ちます。全員の署名が済んだ後、署名済みの文書をダウンロードできます。',
-  'zh-Hans': '我同意以电子方式签署本文档。我的电子签名与手写签名具有同等效力。所有人签署后，我可以下载已签署的文档。',
-  ar: 'أوافق على توقيع هذا المستند إلكترونيًا. لتوقيعي الإلكتروني الأثر نفسه الذي للتوقيع بخط اليد. يمكنني تنزيل المستند الموقَّع عندما يوقّع الجميع.',
-  he: 'אני מסכים/ה לחתום על מסמך זה באופן אלקטרוני. לחתימתי האלקטרונית אותו תוקף כמו לחתימה בכתב יד. אוכל להוריד את המסמך החתום לאחר שכולם יחתמו.',
-};
 
 export type Consent = { version: string; language: Language; text: string };
 
 /** The consent a signer sees and agrees to on a page in `language`. */
-export const consentFor = (language: Language): Consent => ({ version: `${CONSENT_EDITION}/${language}`, language, text: consentTexts[language] });
+export const consentFor = (language: Language): Consent => ({ version: `${CONSENT_EDITION}/${language}`, language, text: catalogues[language]['consent.text'] });
 
 /** The consent a recorded version names, or null for a version this service never had. */
 export function consentOfVersion(version: string): Consent | null {

@@ -52,6 +52,10 @@ export const de = {
   'signature.pad': '{kind, select, initials {Zeichenfläche für Ihre Initialen} other {Zeichenfläche für Ihre Unterschrift}}',
   'signature.clear': 'Zeichnung löschen',
   'signature.tooDetailed': 'Diese Zeichnung ist zu detailliert zum Senden. Löschen Sie sie und zeichnen Sie sie einfacher neu, oder tippen Sie stattdessen.',
+  'consent.text':
+    'Ich bin damit einverstanden, dieses Dokument elektronisch zu unterschreiben. ' +
+    'Meine elektronische Unterschrift hat dieselbe Wirkung wie eine handschriftliche. ' +
+    'Ich kann das unterschriebene Dokument herunterladen, wenn alle unterschrieben haben.',
   'consent.version': 'Version der Einwilligung {version}',
 
   'decline.summary': 'Unterschrift ablehnen',

@@ -55,6 +55,12 @@ export const en = {
   'signature.pad': '{kind, select, initials {Drawing area for your initials} other {Drawing area for your signature}}',
   'signature.clear': 'Clear the drawing',
   'signature.tooDetailed': 'This drawing is too detailed to send. Clear it and draw it again more simply, or type instead.',
+  // What a signer agrees to: signatures and audit rows name its edition (CONSENT_EDITION, signing-state.ts), so a change to
+  // this text in any language is a new edition, never an edit; test/signing/language-catalogues.test.ts pins each text.
+  'consent.text':
+    'I agree to sign this document electronically. ' +
+    'My electronic signature has the same effect as a handwritten one. ' +
+    'I can download the signed document when everyone has signed.',
   'consent.version': 'Consent version {version}',
 
   'decline.summary': 'Decline to sign',

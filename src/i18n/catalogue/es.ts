@@ -52,6 +52,10 @@ export const es = {
   'signature.pad': '{kind, select, initials {Área de dibujo para sus iniciales} other {Área de dibujo para su firma}}',
   'signature.clear': 'Borrar el dibujo',
   'signature.tooDetailed': 'Este dibujo es demasiado detallado para enviarlo. Bórrelo y dibújelo de nuevo de forma más sencilla, o escríbalo.',
+  'consent.text':
+    'Acepto firmar este documento electrónicamente. ' +
+    'Mi firma electrónica tiene el mismo efecto que una firma manuscrita. ' +
+    'Puedo descargar el documento firmado cuando todos hayan firmado.',
   'consent.version': 'Versión del consentimiento {version}',
 
   'decline.summary': 'Rechazar la firma',

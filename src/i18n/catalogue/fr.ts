@@ -52,6 +52,10 @@ export const fr = {
   'signature.pad': '{kind, select, initials {Zone de dessin de vos initiales} other {Zone de dessin de votre signature}}',
   'signature.clear': 'Effacer le dessin',
   'signature.tooDetailed': 'Ce dessin est trop détaillé pour être envoyé. Effacez-le et redessinez-le plus simplement, ou saisissez-le plutôt.',
+  'consent.text':
+    'J’accepte de signer ce document électroniquement. ' +
+    'Ma signature électronique a le même effet qu’une signature manuscrite. ' +
+    'Je peux télécharger le document signé lorsque tous les signataires auront signé.',
   'consent.version': 'Version du consentement {version}',
 
   'decline.summary': 'Refuser de signer',

@@ -52,6 +52,10 @@ export const it = {
   'signature.pad': '{kind, select, initials {Area di disegno per le tue iniziali} other {Area di disegno per la tua firma}}',
   'signature.clear': 'Cancella il disegno',
   'signature.tooDetailed': 'Questo disegno è troppo dettagliato per essere inviato. Cancellalo e ridisegnalo in modo più semplice, oppure digita.',
+  'consent.text':
+    'Accetto di firmare questo documento elettronicamente. ' +
+    'La mia firma elettronica ha lo stesso effetto di una firma autografa. ' +
+    'Posso scaricare il documento firmato quando tutti avranno firmato.',
   'consent.version': 'Versione del consenso {version}',
 
   'decline.summary': 'Rifiuta di firmare',

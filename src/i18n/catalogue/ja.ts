@@ -52,6 +52,7 @@ export const ja = {
   'signature.pad': '{kind, select, initials {イニシャルの手書き欄} other {署名の手書き欄}}',
   'signature.clear': '手書きを消去',
   'signature.tooDetailed': 'この手書きは細かすぎて送信できません。消去してもっと簡単に書き直すか、代わりに入力してください。',
+  'consent.text': '私は、この文書に電子的に署名することに同意します。私の電子署名は、手書きの署名と同じ効力を持ちます。全員の署名が済んだ後、署名済みの文書をダウンロードできます。',
   'consent.version': '同意のバージョン {version}',
 
   'decline.summary': '署名を辞退する',

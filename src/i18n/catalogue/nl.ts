@@ -52,6 +52,10 @@ export const nl = {
   'signature.pad': '{kind, select, initials {Tekenvlak voor uw paraaf} other {Tekenvlak voor uw handtekening}}',
   'signature.clear': 'Tekening wissen',
   'signature.tooDetailed': 'Deze tekening is te gedetailleerd om te verzenden. Wis haar en teken haar eenvoudiger opnieuw, of typ in plaats daarvan.',
+  'consent.text':
+    'Ik ga ermee akkoord dit document elektronisch te ondertekenen. ' +
+    'Mijn elektronische handtekening heeft hetzelfde effect als een handgeschreven handtekening. ' +
+    'Ik kan het ondertekende document downloaden wanneer iedereen heeft ondertekend.',
   'consent.version': 'Versie van de toestemming {version}',
 
   'decline.summary': 'Ondertekening weigeren',

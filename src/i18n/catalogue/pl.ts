@@ -52,6 +52,10 @@ export const pl = {
   'signature.pad': '{kind, select, initials {Obszar rysowania parafy} other {Obszar rysowania podpisu}}',
   'signature.clear': 'Wyczyść rysunek',
   'signature.tooDetailed': 'Ten rysunek jest zbyt szczegółowy, aby go wysłać. Wyczyść go i narysuj prościej albo wpisz tekst.',
+  'consent.text':
+    'Wyrażam zgodę na elektroniczne podpisanie tego dokumentu. ' +
+    'Mój podpis elektroniczny ma taki sam skutek jak podpis własnoręczny. ' +
+    'Mogę pobrać podpisany dokument, gdy wszyscy go podpiszą.',
   'consent.version': 'Wersja zgody {version}',
 
   'decline.summary': 'Odmów podpisania',

@@ -52,6 +52,10 @@ export const pt = {
   'signature.pad': '{kind, select, initials {Área de desenho da sua rubrica} other {Área de desenho da sua assinatura}}',
   'signature.clear': 'Apagar o desenho',
   'signature.tooDetailed': 'Este desenho é demasiado detalhado para ser enviado. Apague-o e desenhe-o de novo de forma mais simples, ou escreva.',
+  'consent.text':
+    'Aceito assinar este documento eletronicamente. ' +
+    'A minha assinatura eletrónica tem o mesmo efeito que uma assinatura manuscrita. ' +
+    'Posso transferir o documento assinado quando todos tiverem assinado.',
   'consent.version': 'Versão do consentimento {version}',
 
   'decline.summary': 'Recusar assinar',

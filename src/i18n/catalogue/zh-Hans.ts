@@ -52,6 +52,7 @@ export const zhHans = {
   'signature.pad': '{kind, select, initials {姓名缩写手写区} other {签名手写区}}',
   'signature.clear': '清除手写',
   'signature.tooDetailed': '此手写内容过于复杂，无法发送。请清除后更简单地重写，或改为输入。',
+  'consent.text': '我同意以电子方式签署本文档。我的电子签名与手写签名具有同等效力。所有人签署后，我可以下载已签署的文档。',
   'consent.version': '同意书版本 {version}',
 
   'decline.summary': '拒绝签署',
