@@ -3,12 +3,12 @@
  * retried, so one poison job neither blocks the others nor comes back at each start; an operator
  * lists them and hands one back to the queue once its cause is fixed.
  */
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../data/database.js';
 import { deadJobs } from '../data/schema.js';
 import { DomainError } from '../errors.js';
 import type { Services } from '../services.js';
-import { type Page, pageOffset, readPage } from '../domain/shared/pagination.js';
+import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../domain/shared/pagination.js';
 
 export type DeadJob = {
   id: string;
@@ -43,13 +43,13 @@ export async function recordDeadJob(db: Db, job: DeadJobRow): Promise<void> {
 
 export async function listDeadJobs(services: Services, page: number, perPage: number): Promise<Page<DeadJob>> {
   const { db } = services.database;
-  const rows = db
-    .select()
+  const rows = await db
+    .select({ ...getTableColumns(deadJobs), total: totalOfAll() })
     .from(deadJobs)
     .orderBy(desc(deadJobs.failedAt), desc(deadJobs.id))
     .limit(perPage)
     .offset(pageOffset(page, perPage));
-  return readPage(rows, db.select({ total: count() }).from(deadJobs), toDeadJob, page, perPage);
+  return pageWithTotal(rows, toDeadJob, page, perPage, () => db.select({ total: count() }).from(deadJobs));
 }
 
 export const deadJobNotFound = (id: string) => new DomainError('not_found', 'No dead job with that id.', { dead_job_id: id });

@@ -2,43 +2,43 @@
  * What the admin API lists (the management plane's read side): companies, and a company's users,
  * API keys and envelopes, each one page at a time, newest first, as the public lists are.
  */
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns } from 'drizzle-orm';
 import { apiKeys, brandSettings, companies, envelopes, users } from '../../data/schema.js';
 import type { Services } from '../../services.js';
 import type { Scope } from '../auth/scopes.js';
-import { type Page, pageOffset, readPage } from '../shared/pagination.js';
+import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import { toUser, type User } from '../users/put-user.js';
 import type { Company } from './create-company.js';
 
 export async function listCompanies(services: Services, page: number, perPage: number): Promise<Page<Company>> {
   const { db } = services.database;
-  const rows = db
-    .select({ company: companies, defaultEmailMessage: brandSettings.defaultEmailMessage })
+  const rows = await db
+    .select({ company: companies, defaultEmailMessage: brandSettings.defaultEmailMessage, total: totalOfAll() })
     .from(companies)
     .leftJoin(brandSettings, and(eq(brandSettings.companyId, companies.id), eq(brandSettings.active, true)))
     .orderBy(desc(companies.createdAt), desc(companies.id))
     .limit(perPage)
     .offset(pageOffset(page, perPage));
-  const toCompany = ({ company, defaultEmailMessage }: Awaited<typeof rows>[number]): Company => ({
+  const toCompany = ({ company, defaultEmailMessage }: (typeof rows)[number]): Company => ({
     id: company.id,
     name: company.name,
     api_signature_requests_per_period: company.apiSignatureRequestsPerPeriod,
     brand: { default_email_message: defaultEmailMessage ?? null },
     created_at: company.createdAt.toISOString(),
   });
-  return readPage(rows, db.select({ total: count() }).from(companies), toCompany, page, perPage);
+  return pageWithTotal(rows, toCompany, page, perPage, () => db.select({ total: count() }).from(companies));
 }
 
 export async function listUsers(services: Services, companyId: string, page: number, perPage: number): Promise<Page<User>> {
   const { db } = services.database;
-  const rows = db
-    .select()
+  const rows = await db
+    .select({ ...getTableColumns(users), total: totalOfAll() })
     .from(users)
     .where(eq(users.companyId, companyId))
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(perPage)
     .offset(pageOffset(page, perPage));
-  return readPage(rows, db.select({ total: count() }).from(users).where(eq(users.companyId, companyId)), toUser, page, perPage);
+  return pageWithTotal(rows, toUser, page, perPage, () => db.select({ total: count() }).from(users).where(eq(users.companyId, companyId)));
 }
 
 /** A key as an operator may see it: its prefix, never its hash or the key itself. */
@@ -57,7 +57,7 @@ export type ApiKeySummary = {
 export async function listApiKeys(services: Services, companyId: string, page: number, perPage: number): Promise<Page<ApiKeySummary>> {
   const { db } = services.database;
   // Only the columns shown are read: the hash never leaves the database.
-  const rows = db
+  const rows = await db
     .select({
       id: apiKeys.id,
       name: apiKeys.name,
@@ -67,6 +67,7 @@ export async function listApiKeys(services: Services, companyId: string, page: n
       createdAt: apiKeys.createdAt,
       rotatedAt: apiKeys.rotatedAt,
       revokedAt: apiKeys.revokedAt,
+      total: totalOfAll(),
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
@@ -74,7 +75,7 @@ export async function listApiKeys(services: Services, companyId: string, page: n
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     .limit(perPage)
     .offset(pageOffset(page, perPage));
-  const toSummary = (row: Awaited<typeof rows>[number]): ApiKeySummary => ({
+  const toSummary = (row: (typeof rows)[number]): ApiKeySummary => ({
     id: row.id,
     name: row.name,
     prefix: row.prefix,
@@ -85,7 +86,7 @@ export async function listApiKeys(services: Services, companyId: string, page: n
     rotated_at: row.rotatedAt?.toISOString() ?? null,
     revoked_at: row.revokedAt?.toISOString() ?? null,
   });
-  return readPage(rows, db.select({ total: count() }).from(apiKeys).where(eq(apiKeys.companyId, companyId)), toSummary, page, perPage);
+  return pageWithTotal(rows, toSummary, page, perPage, () => db.select({ total: count() }).from(apiKeys).where(eq(apiKeys.companyId, companyId)));
 }
 
 export type EnvelopeSummary = {
@@ -103,7 +104,7 @@ export type EnvelopeSummary = {
 export async function listEnvelopes(services: Services, companyId: string, page: number, perPage: number): Promise<Page<EnvelopeSummary>> {
   const { db } = services.database;
   // Not the documents: a page of envelopes stays small.
-  const rows = db
+  const rows = await db
     .select({
       id: envelopes.id,
       title: envelopes.title,
@@ -114,13 +115,14 @@ export async function listEnvelopes(services: Services, companyId: string, page:
       expiresAt: envelopes.expiresAt,
       completedAt: envelopes.completedAt,
       voidedAt: envelopes.voidedAt,
+      total: totalOfAll(),
     })
     .from(envelopes)
     .where(eq(envelopes.companyId, companyId))
     .orderBy(desc(envelopes.createdAt), desc(envelopes.id))
     .limit(perPage)
     .offset(pageOffset(page, perPage));
-  const toSummary = (row: Awaited<typeof rows>[number]): EnvelopeSummary => ({
+  const toSummary = (row: (typeof rows)[number]): EnvelopeSummary => ({
     envelope_id: row.id,
     title: row.title,
     status: row.status,
@@ -131,5 +133,5 @@ export async function listEnvelopes(services: Services, companyId: string, page:
     completed_at: row.completedAt?.toISOString() ?? null,
     voided_at: row.voidedAt?.toISOString() ?? null,
   });
-  return readPage(rows, db.select({ total: count() }).from(envelopes).where(eq(envelopes.companyId, companyId)), toSummary, page, perPage);
+  return pageWithTotal(rows, toSummary, page, perPage, () => db.select({ total: count() }).from(envelopes).where(eq(envelopes.companyId, companyId)));
 }

@@ -12,28 +12,13 @@ export function toPage<T>(data: T[], total: number, page: number, perPage: numbe
   return { data, pagination: { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) } };
 }
 
-/**
- * One page of a list read as two queries made together: the page's rows and the count of all.
- * Both must carry the same filter.
- */
-export async function readPage<Row, T>(
-  rows: PromiseLike<Row[]>,
-  totals: PromiseLike<{ total: number }[]>,
-  toRecord: (row: Row) => T,
-  page: number,
-  perPage: number,
-): Promise<Page<T>> {
-  const [found, [counted]] = await Promise.all([rows, totals]);
-  return toPage(found.map(toRecord), counted?.total ?? 0, page, perPage);
-}
-
 /** A column every row of a page carries: how many rows the query matches before LIMIT and OFFSET. */
 export const totalOfAll = () => sql<number>`count(*) over ()`.mapWith(Number);
 
 /**
  * One page of a list from one query whose rows carry `total` (totalOfAll), so the page and the
- * count come in one round trip. A page past the end has no row to carry it: only then is
- * `countAll` asked.
+ * count come in one round trip: every list of the service, public and admin, reads its pages so.
+ * A page past the end has no row to carry it: only then is `countAll` asked.
  */
 export async function pageWithTotal<Row extends { total: number }, T>(
   rows: Row[],
