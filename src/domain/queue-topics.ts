@@ -15,7 +15,7 @@ export const queueTopics = {
   remind: 'envelope.remind',
   /** An envelope's expiry. */
   expire: 'envelope.expire',
-  /** A quota unit whose refund the store refused at the time. */
+  /** Queued by earlier versions only (a quota unit whose refund the store refused); still consumed for what they left. */
   quotaRelease: 'quota.release',
   /** After a signature: e-mail the next signers in sequential order. */
   advance: 'envelope.advance',

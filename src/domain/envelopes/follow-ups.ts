@@ -1,10 +1,7 @@
 import type { Reminders, RoleType, SigningOrder } from '../../data/schema.js';
 import type { OutboxMessage } from '../../outbox/outbox.js';
-import { queueTopics as topics } from '../queue-topics.js';
+import { queueTopics } from '../queue-topics.js';
 import { firstTurn } from './resolve-recipients.js';
-
-/** The registry under the name the send's admission still imports (its quota refund). */
-export { queueTopics as topics } from '../queue-topics.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -23,14 +20,14 @@ export function envelopeFollowUps(input: {
 }): OutboxMessage[] {
   const { envelopeId, template, now } = input;
   const messages: OutboxMessage[] = firstTurn(input.recipients, template.signingOrder).map((recipient) => ({
-    topic: topics.signingEmail,
+    topic: queueTopics.signingEmail,
     body: { envelope_id: envelopeId, recipient_id: recipient.id, reminder: false },
     dedupeId: `${envelopeId}.${recipient.id}.request`,
   }));
-  messages.push({ topic: topics.webhookDispatch, body: { event_id: input.eventId }, dedupeId: input.eventId });
+  messages.push({ topic: queueTopics.webhookDispatch, body: { event_id: input.eventId }, dedupeId: input.eventId });
   if (template.reminders) {
     messages.push({
-      topic: topics.remind,
+      topic: queueTopics.remind,
       body: { envelope_id: envelopeId },
       notBefore: new Date(now.getTime() + template.reminders.first_after_days * DAY_MS),
       dedupeId: `${envelopeId}.remind.1`,
@@ -38,7 +35,7 @@ export function envelopeFollowUps(input: {
   }
   if (template.expiryDays) {
     messages.push({
-      topic: topics.expire,
+      topic: queueTopics.expire,
       body: { envelope_id: envelopeId },
       notBefore: new Date(now.getTime() + template.expiryDays * DAY_MS),
       dedupeId: `${envelopeId}.expire`,
