@@ -120,7 +120,8 @@ export class UpstashSendLimits implements SendLimits {
   }
 
   async release(release: SendRelease): Promise<void> {
-    const releasing = this.releaseScript.exec([quotaKey(release.companyId, release.period), release.claimKey ? claimKey(release.apiKeyId, release.claimKey) : ''], []);
+    const keys = [quotaKey(release.companyId, release.period), release.claimKey ? claimKey(release.apiKeyId, release.claimKey) : ''];
+    const releasing = this.releaseScript.exec(keys, []);
     await withinDeadline(releasing, this.timeoutMs, "The release of a send's admission in Redis");
   }
 
@@ -131,7 +132,11 @@ export class UpstashSendLimits implements SendLimits {
   private run(attempt: SendAttempt, now: Date, baseline: string): Promise<AdmitReply> {
     const rule = rateRules.send;
     const admission = this.admitScript.exec(
-      [...sendWindowKeys(attempt.apiKeyId, now), attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none', quotaKey(attempt.companyId, attempt.period)],
+      [
+        ...sendWindowKeys(attempt.apiKeyId, now),
+        attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none',
+        quotaKey(attempt.companyId, attempt.period),
+      ],
       [
         String(rule.limit),
         String(rule.windowMs),
