@@ -357,6 +357,17 @@ describe('the admission, asked once the reads passed', () => {
     expect(await quotaUsed(company.id)).toBe(3);
   });
 
+  it('gives the last unit to a valid send made at the same time as an invalid one, which takes none', async () => {
+    const { company, template, body } = await companyWithTemplate(2);
+    expect((await send(company.owner.token, body())).status).toBe(201);
+    const invalid = { template_id: template.id, recipients: [{ role: 'Nobody', name: 'N', email: 'n@example.test' }] };
+    const [refused, sent] = await Promise.all([send(company.owner.token, invalid), send(company.owner.token, body())]);
+    expectError(refused, 422, 'unknown_signer_role');
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(await quotaUsed(company.id)).toBe(2);
+    expect(await envelopesOf(company.id)).toHaveLength(2);
+  });
+
   it('counts no send the key check refuses against the send limit: a key allowed again has all 100', async () => {
     const { company, body } = await companyWithTemplate(5);
     const holder = await addKeyHolder(stack, company.id, { role: 'viewer' });
