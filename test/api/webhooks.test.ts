@@ -544,8 +544,11 @@ describe('delivering', () => {
     const event = await quietSend();
     const { db } = stack.services.database;
     const update = db.update.bind(db);
-    const spy = vi.spyOn(db, 'update').mockImplementationOnce((table) => {
-      if (table !== webhookDeliveries) return update(table);
+    // The first update of the deliveries fails, whatever other updates the queue's jobs make meanwhile.
+    let failed = false;
+    const spy = vi.spyOn(db, 'update').mockImplementation((table) => {
+      if (table !== webhookDeliveries || failed) return update(table);
+      failed = true;
       throw new Error('connection reset');
     });
     try {
