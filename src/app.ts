@@ -8,6 +8,7 @@ import type { AppEnv } from './http/app-env.js';
 import { handleError, handleNotFound, payloadTooLarge } from './http/error-handler.js';
 import { executionContextOf } from './http/execution-context.js';
 import { followRequest, handOver, noteUnknownRoute, trackRequests } from './http/request-log.js';
+import { relayAfterAnswer } from './http/relay-after-answer.js';
 import { requireAdmin } from './http/require-admin.js';
 import { validationHook } from './http/validation-hook.js';
 import type { Services } from './services.js';
@@ -87,6 +88,7 @@ function withServices<T extends Hono<AppEnv>>(app: T, services: Services): T {
     c.set('services', services);
     return followRequest(c, next);
   });
+  app.use('*', relayAfterAnswer);
   return app;
 }
 

@@ -1,4 +1,5 @@
 import type { Principal } from '../domain/auth/principal.js';
+import type { OutboxMessage } from '../outbox/outbox.js';
 import type { Services } from '../services.js';
 import type { RequestRecord } from './request-log.js';
 
@@ -11,5 +12,7 @@ export type AppEnv = {
     services: Services;
     principal: Principal;
     request: RequestRecord;
+    /** Side effects the request's verbs committed: relayed to the queue after the answer (relay-after-answer.ts). */
+    outbox: OutboxMessage[];
   };
 };
