@@ -1,11 +1,13 @@
 /**
- * Reading the signing page's forms. Whatever a browser (or anything else) posts is checked here
- * before the signing domain sees it: text the database can store, within the limits of
- * signing-state.ts, each field once. What fails comes back as problems by field, shown on the page
+ * Reading the signing page's forms: how a browser's post becomes what the signing domain takes.
+ * Here only the form itself is checked (its field names, each field once, no files, the consent
+ * box); what a value must be to be stored and signed is the domain's to say (accept-submission.ts),
+ * for every way of signing alike. What fails comes back as problems by field, shown on the page
  * like the domain's own refusals, never as an error of ours.
  */
 import type { Context } from 'hono';
-import { MAX_DRAWN_SIGNATURE_CHARS, MAX_TEXT_VALUE_CHARS, type Problem, type ProblemCode, type SigningSubmission } from '../domain/signing/signing-state.js';
+import { acceptDeclineReason } from '../domain/signing/accept-submission.js';
+import { type Problem, SigningRefused, type SigningSubmission } from '../domain/signing/signing-state.js';
 import { type Language, isLanguage } from '../i18n/languages.js';
 import { hasLoneSurrogate, hasNul } from '../lib/storable-text.js';
 import type { AppEnv } from '../http/app-env.js';
@@ -19,7 +21,6 @@ export const isTokenShaped = (token: string) => /^[A-Za-z0-9_-]{1,64}\.[A-Za-z0-
 const MAX_FIELD_ID_CHARS = 64;
 /** Far more than any template has fields; bounds the work a post can cause. */
 const MAX_ENTRIES = 200;
-const DRAWN = /^data:image\/png;base64,[A-Za-z0-9+/]*={0,2}$/;
 const FIELD_PREFIX = 'field.';
 
 /** The posted form's entries, or null when the body is not a form (another content type, malformed multipart). */
@@ -39,6 +40,7 @@ export function formTokenOf(entries: FormEntries): string | undefined {
   return tokens.length === 1 && typeof tokens[0] === 'string' ? tokens[0] : undefined;
 }
 
+/** A field id no stored row could name: a NUL or a broken Unicode character is no id of ours. */
 const unstorable = (value: string) => hasNul(value) || hasLoneSurrogate(value);
 
 /** The language of the page the form was sent from (its hidden `lang`), if it is one of ours. */
@@ -80,35 +82,23 @@ export function readSignForm(entries: FormEntries, pageLanguage: Language = 'en'
       continue;
     }
     seen.add(key);
-    const problem = valueProblem(value);
-    if (problem) problems.push({ field: id, ...problem });
-    else values[id] = value as string;
+    if (typeof value === 'string') values[id] = value;
+    else problems.push({ field: id, code: 'file_sent' });
   }
   return { submission: { consent: consentGiven, values, language }, consentGiven, problems };
 }
 
-function valueProblem(value: FormDataEntryValue): { code: ProblemCode; max?: number } | null {
-  if (typeof value !== 'string') return { code: 'file_sent' };
-  if (unstorable(value)) return { code: 'unstorable' };
-  if (value.startsWith('data:image/')) {
-    if (!DRAWN.test(value)) return { code: 'drawing_unreadable' };
-    if (value.length > MAX_DRAWN_SIGNATURE_CHARS) return { code: 'drawing_too_large' };
-    return null;
-  }
-  if (value.length > MAX_TEXT_VALUE_CHARS) return { code: 'too_long', max: MAX_TEXT_VALUE_CHARS };
-  return null;
-}
-
-/** The reason of a decline: required, at most MAX_TEXT_VALUE_CHARS, storable. */
+/** The reason of a decline, as the domain keeps it (acceptDeclineReason): sent once, as text. */
 export function readDeclineForm(entries: FormEntries): { reason: string; problems: Problem[] } {
   const reasons = entries.filter(([key]) => key === 'reason').map(([, value]) => value);
-  const problem = (code: ProblemCode, max?: number) => ({ reason: '', problems: [{ field: 'reason', code, ...(max ? { max } : {}) }] });
-  if (reasons.length > 1) return problem('reason_twice');
+  const refused = (problems: Problem[]) => ({ reason: '', problems });
+  if (reasons.length > 1) return refused([{ field: 'reason', code: 'reason_twice' }]);
   const reason = reasons[0];
-  if (reason !== undefined && typeof reason !== 'string') return problem('file_sent');
-  const text = (reason ?? '').trim();
-  if (text.length === 0) return problem('reason_missing');
-  if (unstorable(text)) return problem('unstorable');
-  if (text.length > MAX_TEXT_VALUE_CHARS) return problem('too_long', MAX_TEXT_VALUE_CHARS);
-  return { reason: text, problems: [] };
+  if (reason !== undefined && typeof reason !== 'string') return refused([{ field: 'reason', code: 'file_sent' }]);
+  try {
+    return { reason: acceptDeclineReason(reason ?? ''), problems: [] };
+  } catch (err) {
+    if (err instanceof SigningRefused) return refused(err.problems);
+    throw err;
+  }
 }

@@ -1,8 +1,14 @@
+/**
+ * What a signer's values must be to be stored and signed, stated once: every way of signing comes
+ * through here, so no caller can skip it. The signing page only reads its form (field names,
+ * duplicates, files, the consent box); whatever it passes on is checked here, and what is wrong
+ * comes back as problems by field, in the codes the page words.
+ */
 import { redrawPngDataUrl } from '../../lib/drawn-png.js';
 import { isStorableText } from '../../lib/storable-text.js';
 import { MAX_DRAWN_SIGNATURE_CHARS, MAX_TEXT_VALUE_CHARS, type Problem, type ProblemCode, type SigningField, SigningRefused, type SigningSubmission } from './signing-state.js';
 
-const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
+const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]*={0,2}$/;
 /** A typed signature or initials: a name, not an essay. */
 const MAX_TYPED_SIGNATURE_CHARS = 200;
 
@@ -25,35 +31,46 @@ export function acceptSubmission(fields: SigningField[], submission: SigningSubm
   return values;
 }
 
+/** The reason of a decline as it is kept: trimmed, given, storable, at most MAX_TEXT_VALUE_CHARS. */
+export function acceptDeclineReason(reason: string): string {
+  const text = reason.trim();
+  const problem: Outcome = text === '' ? { problem: 'reason_missing' } : textOutcome(text, MAX_TEXT_VALUE_CHARS);
+  if ('problem' in problem) throw new SigningRefused([{ field: 'reason', code: problem.problem, ...(problem.max ? { max: problem.max } : {}) }]);
+  return text;
+}
+
 type Outcome = { value: string | null } | { problem: ProblemCode; max?: number };
+
+/** Text Postgres can keep as given, within `max` characters. */
+function textOutcome(value: string, max: number): Outcome {
+  if (!isStorableText(value)) return { problem: 'unstorable' };
+  return value.length > max ? { problem: 'too_long', max } : { value };
+}
 
 /** The page names the field (its label, or its kind in the signer's language) in the problem's words. */
 function postedValue(field: SigningField, raw: string): Outcome {
+  // Whatever the field, a value Postgres cannot hold is refused as such, not read as something else (an unticked box).
+  if (!isStorableText(raw)) return { problem: 'unstorable' };
   if (field.type === 'checkbox') {
     const checked = ['true', 'on', 'yes'].includes(raw);
     return field.required && !checked ? { problem: 'tick_required' } : { value: checked ? 'true' : 'false' };
   }
   const value = raw.trim();
   if (value === '') return field.required ? { problem: 'fill_in' } : { value: null };
-  if (!isStorableText(value)) return { problem: 'field_unstorable' };
-  if (field.type === 'signature' || field.type === 'initials') {
-    if (value.startsWith('data:')) return drawn(value);
-    return value.length > MAX_TYPED_SIGNATURE_CHARS ? { problem: 'field_too_long', max: MAX_TYPED_SIGNATURE_CHARS } : { value };
-  }
-  return value.length > MAX_TEXT_VALUE_CHARS ? { problem: 'field_too_long', max: MAX_TEXT_VALUE_CHARS } : { value };
+  if (field.type === 'signature' || field.type === 'initials') return value.startsWith('data:') ? drawn(value) : textOutcome(value, MAX_TYPED_SIGNATURE_CHARS);
+  return textOutcome(value, MAX_TEXT_VALUE_CHARS);
 }
 
 /**
- * A drawn signature must be a PNG of a sensible size that decodes within its declared size; what is
- * kept is the service's own encoding of its pixels, so nothing a signer made reaches the PDF's
- * decoder. Anything else is refused, not stored.
+ * A drawn signature must be a PNG data URL of a sensible size that decodes within its declared
+ * size; what is kept is the service's own encoding of its pixels, so nothing a signer made reaches
+ * the PDF's decoder. Anything else is refused, not stored: a value that is no PNG data URL at all
+ * apart from a PNG that does not decode, so that the signer is told which.
  */
 function drawn(value: string): Outcome {
-  const tooLarge = { problem: 'drawn_too_large' } as const;
-  if (value.length > MAX_DRAWN_SIGNATURE_CHARS) return tooLarge;
-  const unreadable = { problem: 'drawn_unreadable' } as const;
-  if (!PNG_DATA_URL.test(value)) return unreadable;
+  if (!PNG_DATA_URL.test(value)) return { problem: 'drawn_not_png' };
+  if (value.length > MAX_DRAWN_SIGNATURE_CHARS) return { problem: 'drawn_too_large' };
   const redrawn = redrawPngDataUrl(value);
-  if ('refused' in redrawn) return redrawn.refused === 'too_large' ? tooLarge : unreadable;
+  if ('refused' in redrawn) return { problem: redrawn.refused === 'too_large' ? 'drawn_too_large' : 'drawn_unreadable' };
   return { value: redrawn.dataUrl };
 }

@@ -101,10 +101,11 @@ export type SigningSubmission = { consent: boolean; values: Record<string, strin
  * the catalogue); `field` is the field's id (or `consent`, `reason`), null for the whole form.
  */
 export type ProblemCode =
-  | 'too_many_entries' | 'consent_twice' | 'unknown_field' | 'field_twice' | 'file_sent' | 'unstorable'
-  | 'drawing_unreadable' | 'drawing_too_large' | 'too_long' | 'reason_twice' | 'reason_missing' | 'reason_invalid'
-  | 'consent_missing' | 'consent_tick' | 'tick_required' | 'fill_in' | 'field_unstorable' | 'field_too_long'
-  | 'drawn_too_large' | 'drawn_unreadable';
+  // The page's reading of a browser's form (src/signing-page/forms.ts).
+  | 'too_many_entries' | 'consent_twice' | 'unknown_field' | 'field_twice' | 'file_sent' | 'reason_twice'
+  // What a value must be to be stored and signed (accept-submission.ts); `consent_tick` words consent_missing beside the box.
+  | 'consent_missing' | 'consent_tick' | 'tick_required' | 'fill_in' | 'unstorable' | 'too_long'
+  | 'drawn_not_png' | 'drawn_too_large' | 'drawn_unreadable' | 'reason_missing' | 'reason_invalid';
 export type Problem = { field: string | null; code: ProblemCode; max?: number };
 
 /** A submission that cannot be accepted as it is; the page shows it again with these problems. */
