@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { envelopeNotFound } from '../../src/domain/envelopes/envelope-not-found.js';
 import { voidEnvelope } from '../../src/domain/envelopes/void-envelope.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { text } from '../../src/http/schemas.js';
 import { isEnvelopeId } from '../../src/lib/ids.js';
@@ -33,5 +34,5 @@ export const handler: EndpointHandler<typeof route> = async (c) => {
   // A malformed id answers like an unknown one, and never reaches a query.
   if (!isEnvelopeId(id)) throw envelopeNotFound(id);
   const body = c.req.valid('json') as z.infer<typeof VoidRequest> | undefined;
-  return c.json(await voidEnvelope(c.get('services'), id, body?.reason ?? null), 200);
+  return c.json(await voidEnvelope(operatorContext(c), { envelopeId: id, reason: body?.reason ?? null }), 200);
 };

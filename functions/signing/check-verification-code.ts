@@ -7,7 +7,6 @@
 import type { Context } from 'hono';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { checkVerificationCode } from '../../src/domain/signing/check-verification-code.js';
-import type { AppEnv } from '../../src/http/app-env.js';
 import { linkHeadOf } from '../../src/signing-page/security.js';
 import { verifyFormToken } from '../../src/signing-page/form-token.js';
 import { type FormEntries, formLanguageOf, formTokenOf, isTokenShaped, readForm } from '../../src/signing-page/forms.js';
@@ -16,24 +15,25 @@ import { embedOriginOf } from '../../src/signing-page/embedding.js';
 import { forbiddenPage, invalidLinkPage } from '../../src/signing-page/html/notice-pages.js';
 import type { VerificationNotice } from '../../src/signing-page/html/verification-page.js';
 import { inFrame, rememberProof, withProof } from '../../src/signing-page/proof-in-browser.js';
-import { signerOf, tokenOf } from '../../src/signing-page/link-request.js';
+import { signerContext, tokenOf } from '../../src/signing-page/link-request.js';
+import type { SigningEnv } from '../../src/signing-page/signing-env.js';
 import { linksOf, respondWithState } from '../../src/signing-page/respond-with-state.js';
 
-export async function checkVerificationCodeHandler(c: Context<AppEnv>): Promise<Response> {
+export async function checkVerificationCodeHandler(c: Context<SigningEnv>): Promise<Response> {
   const token = tokenOf(c);
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const services = c.get('services');
   const entries = await readForm(c);
   if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
 
-  const signer = signerOf(c);
+  const ctx = signerContext(c);
   const back = linksOf(token, chosenLanguage(c), embedOriginOf(c)).sign;
   const refuse = async (verification: VerificationNotice) =>
-    respondWithState(c, token, await openSigningLink(services, token, signer), { problems: [], verification }, formLanguageOf(entries));
+    respondWithState(c, token, await openSigningLink(ctx, { token }), { problems: [], verification }, formLanguageOf(entries));
   const code = codeOf(entries);
   if (!code) return refuse({ kind: 'malformed', status: 422 });
 
-  const outcome = await checkVerificationCode(services, token, code, signer, linkHeadOf(c, token));
+  const outcome = await checkVerificationCode(ctx, { token, code, head: linkHeadOf(c, token) });
   switch (outcome.kind) {
     case 'verified':
       rememberProof(c, token, outcome.proof);

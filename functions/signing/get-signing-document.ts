@@ -6,18 +6,18 @@
 import type { Context } from 'hono';
 import { signingDocument } from '../../src/domain/signing/signing-document.js';
 import { VerificationRequired } from '../../src/domain/signing/verification-gate.js';
-import type { AppEnv } from '../../src/http/app-env.js';
 import { isTokenShaped } from '../../src/signing-page/forms.js';
 import { pageMessages } from '../../src/signing-page/language.js';
 import { invalidLinkPage } from '../../src/signing-page/html/notice-pages.js';
 import { linkHeadOf } from '../../src/signing-page/security.js';
 import { documentLockedPage } from '../../src/signing-page/html/verification-page.js';
-import { signerOf, tokenOf } from '../../src/signing-page/link-request.js';
+import { signerContext, tokenOf } from '../../src/signing-page/link-request.js';
+import type { SigningEnv } from '../../src/signing-page/signing-env.js';
 
-export async function getSigningDocument(c: Context<AppEnv>): Promise<Response> {
+export async function getSigningDocument(c: Context<SigningEnv>): Promise<Response> {
   const token = tokenOf(c);
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
-  const document = await signingDocument(c.get('services'), token, signerOf(c), linkHeadOf(c, token)).catch((err: unknown) => {
+  const document = await signingDocument(signerContext(c), { token, head: linkHeadOf(c, token) }).catch((err: unknown) => {
     if (err instanceof VerificationRequired) return 'locked' as const;
     throw err;
   });

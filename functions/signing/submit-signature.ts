@@ -7,7 +7,6 @@ import type { Context } from 'hono';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import { SigningRefused } from '../../src/domain/signing/signing-state.js';
-import type { AppEnv } from '../../src/http/app-env.js';
 import { linkHeadOf } from '../../src/signing-page/security.js';
 import { verifyFormToken } from '../../src/signing-page/form-token.js';
 import { formLanguageOf, formTokenOf, isTokenShaped, readForm, readSignForm } from '../../src/signing-page/forms.js';
@@ -15,17 +14,18 @@ import { chosenLanguage, pageLanguage, pageMessages } from '../../src/signing-pa
 import { embedOriginOf } from '../../src/signing-page/embedding.js';
 import { proofInAddress, withProof } from '../../src/signing-page/proof-in-browser.js';
 import { forbiddenPage, invalidLinkPage } from '../../src/signing-page/html/notice-pages.js';
-import { signerOf, tokenOf } from '../../src/signing-page/link-request.js';
+import { signerContext, tokenOf } from '../../src/signing-page/link-request.js';
+import type { SigningEnv } from '../../src/signing-page/signing-env.js';
 import { linksOf, respondWithState } from '../../src/signing-page/respond-with-state.js';
 
-export async function submitSignature(c: Context<AppEnv>): Promise<Response> {
+export async function submitSignature(c: Context<SigningEnv>): Promise<Response> {
   const token = tokenOf(c);
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const services = c.get('services');
   const entries = await readForm(c);
   if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
 
-  const signer = signerOf(c);
+  const ctx = signerContext(c);
   // Our page always sends its language; a form without one is taken in the request's language.
   const language = formLanguageOf(entries) ?? pageLanguage(c);
   const form = readSignForm(entries, language);
@@ -33,13 +33,13 @@ export async function submitSignature(c: Context<AppEnv>): Promise<Response> {
     respondWithState(
       c,
       token,
-      await openSigningLink(services, token, signer),
+      await openSigningLink(ctx, { token }),
       { problems, values: form.submission.values, consentGiven: form.consentGiven },
       language,
     );
   if (form.problems.length > 0) return refuse(form.problems);
   try {
-    await signAsRecipient(services, token, form.submission, signer, linkHeadOf(c, token));
+    await signAsRecipient(ctx, { token, submission: form.submission, head: linkHeadOf(c, token) });
   } catch (err) {
     if (err instanceof SigningRefused) return refuse(err.problems);
     throw err;

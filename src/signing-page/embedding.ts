@@ -10,29 +10,27 @@
 import type { Context } from 'hono';
 import { allowedOriginsOfRecipient, MAX_ORIGIN_CHARS } from '../domain/companies/embedding.js';
 import type { SigningState } from '../domain/signing/signing-state.js';
-import type { AppEnv } from '../http/app-env.js';
 import type { PageEmbed } from './html/embed-meta.js';
+import type { SigningEnv } from './signing-env.js';
 
 export type { PageEmbed };
 
-/** The guard and the page both ask; the company's list is read once per request. */
-const framing = new WeakMap<Request, Promise<string[]>>();
-
 /**
  * The origins allowed to frame the pages of the link `token` (by the recipient it names: the caller
- * decides whether the link is genuine). A failed read allows no frame; the handler meets the failure.
+ * decides whether the link is genuine). The guard and the page both ask; the company's list is read
+ * once per request. A failed read allows no frame; the handler meets the failure.
  */
-export function frameOriginsOf(c: Context<AppEnv>, token: string): Promise<string[]> {
-  let origins = framing.get(c.req.raw);
+export function frameOriginsOf(c: Context<SigningEnv>, token: string): Promise<string[]> {
+  let origins = c.get('frameOrigins');
   if (!origins) {
     origins = allowedOriginsOfRecipient(c.get('services'), token.split('.')[0] ?? '').catch(() => []);
-    framing.set(c.req.raw, origins);
+    c.set('frameOrigins', origins);
   }
   return origins;
 }
 
 /** `?embed_origin=` as given, when it could be an origin at all; whether it is allowed is asked later. */
-export function embedOriginOf(c: Context<AppEnv>): string | null {
+export function embedOriginOf(c: Context<SigningEnv>): string | null {
   const origin = c.req.query('embed_origin');
   if (typeof origin !== 'string' || origin.length > MAX_ORIGIN_CHARS || !URL.canParse(origin)) return null;
   return new URL(origin).origin === origin ? origin : null;
@@ -56,7 +54,7 @@ function eventsOf(state: SigningState): string[] {
 }
 
 /** The page's messages to its parent, or none: no `?embed_origin=`, or one the company does not allow. */
-export async function pageEmbedOf(c: Context<AppEnv>, token: string, state: SigningState): Promise<PageEmbed | undefined> {
+export async function pageEmbedOf(c: Context<SigningEnv>, token: string, state: SigningState): Promise<PageEmbed | undefined> {
   const origin = embedOriginOf(c);
   if (!origin || state.kind === 'invalid') return undefined;
   if (!(await frameOriginsOf(c, token)).includes(origin)) return undefined;

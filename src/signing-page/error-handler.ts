@@ -8,13 +8,13 @@ import { HTTPException } from 'hono/http-exception';
 import { isDataException } from '../data/errors.js';
 import { DomainError } from '../errors.js';
 import { logError } from '../lib/log-error.js';
-import type { AppEnv } from '../http/app-env.js';
+import type { SigningEnv } from './signing-env.js';
 import { requestIdOf } from '../http/request-log.js';
 import { pageMessages } from './language.js';
 import { errorPage, tooLargePage, unreadableFormPage } from './html/notice-pages.js';
 import { tokenInPath } from './security.js';
 
-export const signingErrorHandler: ErrorHandler<AppEnv> = (err, c) => {
+export const signingErrorHandler: ErrorHandler<SigningEnv> = (err, c) => {
   if (err instanceof HTTPException && err.status === 413) return c.html(tooLargePage(pageMessages(c)), 413);
   const secrets = secretsOf(c);
   // Logged as the API logs it: the database refused a value our checks let through.
@@ -29,7 +29,7 @@ export const signingErrorHandler: ErrorHandler<AppEnv> = (err, c) => {
 };
 
 /** The token as decoded and as sent, and its MAC alone: the part that makes it a credential. */
-function secretsOf(c: Context<AppEnv>): string[] {
+function secretsOf(c: Context<SigningEnv>): string[] {
   const token = tokenInPath(c.req.path);
   const candidates = [token, c.req.path.split('/')[2] ?? '', token.split('.')[1] ?? ''];
   // Longest first, so that the whole token is masked before its MAC part would split it.
@@ -37,10 +37,10 @@ function secretsOf(c: Context<AppEnv>): string[] {
 }
 
 /** The route's pattern, never the path itself, and the request's id, which ties the log to the answer the signer saw. */
-const where = (c: Context<AppEnv>) => `${c.req.method} ${routeOf(c)} (request ${requestIdOf(c) ?? 'without id'})`;
+const where = (c: Context<SigningEnv>) => `${c.req.method} ${routeOf(c)} (request ${requestIdOf(c) ?? 'without id'})`;
 
 /** The route's pattern (`/sign/:token`), never the path itself. */
-function routeOf(c: Context<AppEnv>): string {
+function routeOf(c: Context<SigningEnv>): string {
   try {
     return c.req.routePath;
   } catch {

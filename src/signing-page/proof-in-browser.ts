@@ -10,24 +10,24 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { isProofShaped, PROOF_LIFETIME_MS } from '../domain/signing/verification-proof.js';
-import type { AppEnv } from '../http/app-env.js';
+import type { SigningEnv } from './signing-env.js';
 
 export const PROOF_QUERY = 'vp';
 const PROOF_COOKIE = 'esign_verified';
 
 /** The proof in the page's address, if one is there: links made for the page keep it. */
-export function proofInAddress(c: Context<AppEnv>): string | null {
+export function proofInAddress(c: Context<SigningEnv>): string | null {
   const proof = c.req.query(PROOF_QUERY);
   return isProofShaped(proof) ? proof : null;
 }
 
 /** The proof this request brings: in its address, else in the link's cookie. */
-export function proofOf(c: Context<AppEnv>): string | null {
+export function proofOf(c: Context<SigningEnv>): string | null {
   const cookie = getCookie(c, PROOF_COOKIE);
   return proofInAddress(c) ?? (isProofShaped(cookie) ? cookie : null);
 }
 
-export function rememberProof(c: Context<AppEnv>, token: string, proof: string): void {
+export function rememberProof(c: Context<SigningEnv>, token: string, proof: string): void {
   setCookie(c, PROOF_COOKIE, proof, {
     path: `/sign/${token}`,
     httpOnly: true,
@@ -42,7 +42,7 @@ export function rememberProof(c: Context<AppEnv>, token: string, proof: string):
  * Whether the page is in a frame, where the browser may withhold the cookie: embed.js names its
  * parent on the link, and a browser says so of a frame's navigation.
  */
-export const inFrame = (c: Context<AppEnv>) => c.req.query('embed_origin') !== undefined || c.req.header('sec-fetch-dest') === 'iframe';
+export const inFrame = (c: Context<SigningEnv>) => c.req.query('embed_origin') !== undefined || c.req.header('sec-fetch-dest') === 'iframe';
 
 export const withProof = (path: string, proof: string | null) =>
   proof ? `${path}${path.includes('?') ? '&' : '?'}${PROOF_QUERY}=${encodeURIComponent(proof)}` : path;

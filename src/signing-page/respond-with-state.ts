@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { SigningState } from '../domain/signing/signing-state.js';
-import type { AppEnv } from '../http/app-env.js';
+import type { SigningEnv } from './signing-env.js';
 import type { Language } from '../i18n/index.js';
 import { messagesFor } from '../i18n/index.js';
 import { type BrandLook, brandLookOfRecipient } from '../domain/companies/brand-look.js';
@@ -39,7 +39,7 @@ export const linksOf = (token: string, chosen: Language | null = null, embedOrig
 export type Refusal = { problems: Problem[]; values?: Record<string, string>; consentGiven?: boolean; reason?: string; verification?: VerificationNotice };
 
 /** The page's language: see language.ts; `form` is the language of the page a form came from. */
-const messagesOf = (c: Context<AppEnv>, state: SigningState, form: Language | null) =>
+const messagesOf = (c: Context<SigningEnv>, state: SigningState, form: Language | null) =>
   messagesFor(pageLanguage(c, { envelope: 'envelope' in state ? state.envelope.language : null, form }));
 
 /**
@@ -48,7 +48,7 @@ const messagesOf = (c: Context<AppEnv>, state: SigningState, form: Language | nu
  * a token whose MAC may yet fail, it is shown only for a genuine link; a failure is met where the
  * page awaits it, never left unobserved.
  */
-export function pageLookOf(c: Context<AppEnv>, token: string): Promise<BrandLook> {
+export function pageLookOf(c: Context<SigningEnv>, token: string): Promise<BrandLook> {
   const look = brandLookOfRecipient(c.get('services'), token.split('.')[0]!).catch((err: unknown) => {
     throw signingReadFailed(err);
   });
@@ -62,7 +62,7 @@ export function pageLookOf(c: Context<AppEnv>, token: string): Promise<BrandLook
  * `look` is the brand started by `pageLookOf`, when the handler started it early.
  */
 export async function respondWithState(
-  c: Context<AppEnv>,
+  c: Context<SigningEnv>,
   token: string,
   state: SigningState,
   refusal?: Refusal,

@@ -14,11 +14,11 @@ import { createMiddleware } from 'hono/factory';
 import { secondsUntilReset } from '../domain/shared/rate-decision.js';
 import { type LinkHead, readLinkHead } from '../domain/signing/resolve-link.js';
 import type { RateRule } from '../ports/rate-limiter.js';
-import type { AppEnv } from '../http/app-env.js';
 import { clientIpOf } from '../http/client-ip.js';
 import { frameOriginsOf } from './embedding.js';
 import { pageMessages } from './language.js';
 import { forbiddenPage, tooManyRequestsPage } from './html/notice-pages.js';
+import type { SigningEnv } from './signing-env.js';
 
 /**
  * pdf.js needs nothing beyond this on the page: it is a module script of ours, its worker is a
@@ -106,14 +106,14 @@ export function tokenInPath(path: string): string {
 export const rateIdentifier = (token: string) => `sign:${(token.split('.')[0] ?? '').slice(0, 40)}`;
 
 /** Anything else is counted by the address it came from, as the runtime knows it. */
-export const unverifiedRateIdentifier = (c: Context<AppEnv>) => `${unverifiedLinkRateRule.name}:ip:${clientIpOf(c)}`;
+export const unverifiedRateIdentifier = (c: Context<SigningEnv>) => `${unverifiedLinkRateRule.name}:ip:${clientIpOf(c)}`;
 
 /**
  * Whether a post comes from a page of another site. Browsers send `Origin: null` for this page's
  * own forms, because the page asks them to send no referrer; `Sec-Fetch-Site: same-origin` is how
  * those are told from a sandboxed or redirected post of another site, which is also `null`.
  */
-export function isCrossSitePost(c: Context<AppEnv>): boolean {
+export function isCrossSitePost(c: Context<SigningEnv>): boolean {
   const site = c.req.header('sec-fetch-site');
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
   const origin = c.req.header('origin');
@@ -122,25 +122,23 @@ export function isCrossSitePost(c: Context<AppEnv>): boolean {
   return origin !== new URL(c.get('services').config.baseUrl).origin;
 }
 
-/** The guard and the handler both need the link's first read: it is made once per request. */
-const heads = new WeakMap<Request, { token: string; head: Promise<LinkHead | null> }>();
-
 /**
- * The first read of the link `token` (`readLinkHead`), shared by the signing guard, which asks
- * first, and the page it lets through, which goes on from it instead of reading it again.
+ * The first read of the link `token` (`readLinkHead`), made once per request and shared by the
+ * signing guard, which asks first, and the page it lets through, which goes on from it instead of
+ * reading it again.
  */
-export function linkHeadOf(c: Context<AppEnv>, token: string): Promise<LinkHead | null> {
-  const made = heads.get(c.req.raw);
+export function linkHeadOf(c: Context<SigningEnv>, token: string): Promise<LinkHead | null> {
+  const made = c.get('linkHead');
   if (made?.token === token) return made.head;
   const head = readLinkHead(c.get('services'), token);
   // Met by whoever awaits it; a request that ends before that leaves nothing unobserved.
   head.catch(() => {});
-  heads.set(c.req.raw, { token, head });
+  c.set('linkHead', { token, head });
   return head;
 }
 
 /** Security headers on whatever the request ends in, the rate limit, and the cross-site check. */
-export const signingGuard = createMiddleware<AppEnv>(async (c, next) => {
+export const signingGuard = createMiddleware<SigningEnv>(async (c, next) => {
   const token = tokenInPath(c.req.path);
   // Read together: the origins allowed to frame the link's pages cost no wave of their own. A read
   // that fails counts as not genuine here; the handler, awaiting the same read, meets the failure.
@@ -160,7 +158,7 @@ export const signingGuard = createMiddleware<AppEnv>(async (c, next) => {
   return c.res;
 });
 
-async function refusal(c: Context<AppEnv>, token: string, genuine: boolean): Promise<Response | undefined> {
+async function refusal(c: Context<SigningEnv>, token: string, genuine: boolean): Promise<Response | undefined> {
   const services = c.get('services');
   const decision = genuine
     ? await services.rateLimiter.limit(signingRateRule, rateIdentifier(token))

@@ -6,7 +6,7 @@
  */
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../http/app-env.js';
+import type { SigningEnv } from './signing-env.js';
 import { signingErrorHandler } from './error-handler.js';
 import { invalidLinkPage, methodNotAllowedPage, tooLargePage } from './html/notice-pages.js';
 import { pageMessages } from './language.js';
@@ -16,10 +16,10 @@ import { signingGuard } from './security.js';
 const MAX_FORM_BYTES = 1024 * 1024;
 
 /** An endpoint of the signing page: its path relative to the page's mount, its method and its handler. */
-export type SigningPageRoute = [path: string, method: 'GET' | 'POST', handler: (c: Context<AppEnv>) => Promise<Response>];
+export type SigningPageRoute = [path: string, method: 'GET' | 'POST', handler: (c: Context<SigningEnv>) => Promise<Response>];
 
-export function signingApp(routes: SigningPageRoute[]): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function signingApp(routes: SigningPageRoute[]): Hono<SigningEnv> {
+  const app = new Hono<SigningEnv>();
   app.onError(signingErrorHandler);
   app.use('/*', signingGuard);
   app.use('/*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(tooLargePage(pageMessages(c)), 413) }));

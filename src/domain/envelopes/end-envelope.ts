@@ -1,18 +1,18 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { envelopes, type EnvelopeStatus } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
-import { relayOutbox } from '../../outbox/outbox.js';
-import type { Services } from '../../services.js';
+import { committed, type VerbContext } from '../verb-context.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from './record-change.js';
 
 /**
  * Ends an envelope still out for signature (voided, expired) in one batch: the conditional status
  * change, its audit row, its webhook event and the event's dispatch in the outbox, each written
  * only if the envelope is in the new status when the batch reaches it. A change that lost a race
- * (voided while it expired) records nothing of its own, and a repeat adds nothing.
+ * (voided while it expired) records nothing of its own, and a repeat adds nothing. The audit row
+ * names the actor: the operator voids (`admin`), the service itself expires (`system`).
  */
 export async function endEnvelope(
-  services: Services,
+  ctx: VerbContext<{ kind: 'operator' } | { kind: 'system' }>,
   change: {
     envelope: { id: string; companyId: string };
     status: Extract<EnvelopeStatus, 'voided' | 'expired'>;
@@ -20,18 +20,18 @@ export async function endEnvelope(
     when?: SQL;
     set?: Partial<typeof envelopes.$inferInsert>;
     payload: Record<string, unknown>;
-    actorType: 'admin' | 'system';
     auditData?: Record<string, unknown>;
   },
 ): Promise<{ changed: boolean }> {
-  const now = services.clock.now();
+  const { services, now } = ctx;
   const { envelope, status } = change;
+  const actorType = ctx.actor.kind === 'operator' ? 'admin' : 'system';
   const kind = `envelope.${status}` as const;
   const record: ChangeRecord = {
     companyId: envelope.companyId,
     envelopeId: envelope.id,
     at: now,
-    audit: [{ id: await uuidFromName(`${envelope.id}:${kind}`), kind, actorType: change.actorType, data: change.auditData ?? {} }],
+    audit: [{ id: await uuidFromName(`${envelope.id}:${kind}`), kind, actorType, data: change.auditData ?? {} }],
     event: { id: `msg_${status}_${envelope.id}`, kind, payload: change.payload },
   };
   const nowInStatus = sql`exists (select 1 from ${envelopes} where ${and(eq(envelopes.id, envelope.id), eq(envelopes.status, status))})`;
@@ -44,6 +44,6 @@ export async function endEnvelope(
     ...recordChange(q, record, nowInStatus),
   ]);
   const changed = (updated as unknown[]).length > 0;
-  if (changed) await relayOutbox(services, sideEffectsOf(record));
+  if (changed) committed(ctx, sideEffectsOf(record));
   return { changed };
 }

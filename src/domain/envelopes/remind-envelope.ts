@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
-import type { Services } from '../../services.js';
 import { queueTopics } from '../queue-topics.js';
 import { waitingStatuses } from '../shared/waiting-recipients.js';
+import type { VerbContext } from '../verb-context.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -17,10 +17,10 @@ export const REMINDER_ROUNDS = 20;
  * the next reminder (`every_days` later) while the envelope is out, before it expires, and up to
  * REMINDER_ROUNDS rounds.
  */
-export async function remindEnvelope(services: Services, body: Record<string, unknown>): Promise<void> {
+export async function remindEnvelope(ctx: VerbContext<{ kind: 'system' }>, body: Record<string, unknown>): Promise<void> {
+  const { services, now } = ctx;
   const envelopeId = String(body.envelope_id);
   const round = Number(body.round ?? 1);
-  const now = services.clock.now();
   const [envelope] = await services.database.db.select().from(envelopes).where(eq(envelopes.id, envelopeId)).limit(1);
   if (envelope?.status !== 'sent' || !envelope.reminders || round > REMINDER_ROUNDS) return;
   if (envelope.expiresAt && envelope.expiresAt <= now) return;

@@ -2,11 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import { auditEvents, envelopes, recipients, templates } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { asMultiLine, asSingleLine } from '../../lib/single-line-text.js';
-import type { Services } from '../../services.js';
 import { brandLook } from '../companies/brand-look.js';
 import { brandedEmail } from '../emails/branded-email.js';
 import { emailWordsFor } from '../emails/email-words.js';
 import { isWaiting } from '../shared/waiting-recipients.js';
+import type { VerbContext } from '../verb-context.js';
 import { signingToken, signingUrl } from './signing-links.js';
 
 /**
@@ -15,7 +15,8 @@ import { signingToken, signingUrl } from './signing-links.js';
  * The queue delivers at least once, so the e-mail carries an idempotency key named after the
  * message (the request, or one reminder round): a delivery again sends no second e-mail.
  */
-export async function sendSigningEmail(services: Services, body: Record<string, unknown>): Promise<void> {
+export async function sendSigningEmail(ctx: VerbContext<{ kind: 'system' }>, body: Record<string, unknown>): Promise<void> {
+  const { services, now } = ctx;
   const envelopeId = String(body.envelope_id);
   const recipientId = String(body.recipient_id);
   // Only the columns the e-mail needs: this runs after every send, and an envelope row is wide.
@@ -48,7 +49,7 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
     emailSubject: asSingleLine(stored.emailSubject),
     emailMessage: stored.emailMessage && asMultiLine(stored.emailMessage),
   };
-  if (envelope.expiresAt && envelope.expiresAt <= services.clock.now()) return;
+  if (envelope.expiresAt && envelope.expiresAt <= now) return;
 
   const link = signingUrl(services.config.baseUrl, await signingToken(services.config.tokenSecret, envelopeId, recipientId));
   const reminder = body.reminder === true;
@@ -86,7 +87,7 @@ export async function sendSigningEmail(services: Services, body: Record<string, 
       kind: 'recipient.emailed',
       actorType: 'system',
       data: { recipient_id: recipientId, email: recipient.email, reminder },
-      createdAt: services.clock.now(),
+      createdAt: now,
     })
     .onConflictDoNothing();
 }

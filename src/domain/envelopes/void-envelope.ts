@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { envelopes } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
-import type { Services } from '../../services.js';
+import type { VerbContext } from '../verb-context.js';
 import { eventData } from '../webhooks/event-data.js';
 import { endEnvelope } from './end-envelope.js';
 import { envelopeNotFound } from './envelope-not-found.js';
@@ -14,9 +14,10 @@ export type VoidedEnvelope = { envelope_id: string; status: 'voided'; voided_at:
  * and expiry become no-ops, and an `envelope.voided` webhook event goes out. Voiding a voided
  * envelope again answers the same; a finished one (completed, declined, expired) cannot be voided.
  */
-export async function voidEnvelope(services: Services, envelopeId: string, reason: string | null): Promise<VoidedEnvelope> {
+export async function voidEnvelope(ctx: VerbContext<{ kind: 'operator' }>, input: { envelopeId: string; reason: string | null }): Promise<VoidedEnvelope> {
+  const { envelopeId, reason } = input;
   if (!isEnvelopeId(envelopeId)) throw envelopeNotFound(envelopeId);
-  const now = services.clock.now();
+  const { services, now } = ctx;
   const read = () =>
     services.database.db
       .select({ companyId: envelopes.companyId, title: envelopes.title, status: envelopes.status, voidedAt: envelopes.voidedAt, senderEmail: envelopes.senderEmail })
@@ -27,12 +28,11 @@ export async function voidEnvelope(services: Services, envelopeId: string, reaso
   const before = await read();
   if (!before) throw envelopeNotFound(envelopeId);
   if (before.status === 'sent') {
-    await endEnvelope(services, {
+    await endEnvelope(ctx, {
       envelope: { id: envelopeId, companyId: before.companyId },
       status: 'voided',
       set: { voidedAt: now },
       payload: eventData({ envelope: { id: envelopeId, title: before.title, status: 'voided', senderEmail: before.senderEmail }, at: now, reason }),
-      actorType: 'admin',
       auditData: { reason },
     });
   }

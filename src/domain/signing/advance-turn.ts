@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
-import type { Services } from '../../services.js';
+import type { VerbContext } from '../verb-context.js';
 import { queueTopics } from '../queue-topics.js';
 import { isTheirTurn } from './link-state.js';
 
@@ -10,7 +10,7 @@ import { isTheirTurn } from './link-state.js';
  * when the message runs, so any number of signatures and redeliveries e-mail each signer once (the
  * e-mail's id is the same as a first-order signer's request).
  */
-export async function advanceTurn(services: Services, body: Record<string, unknown>): Promise<void> {
+export async function advanceTurn({ services }: VerbContext<{ kind: 'system' }>, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
   const { db } = services.database;
   const [[envelope], everyone] = await Promise.all([

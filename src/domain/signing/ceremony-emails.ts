@@ -7,6 +7,7 @@ import { brandLook } from '../companies/brand-look.js';
 import { brandedEmail } from '../emails/branded-email.js';
 import { emailWordsFor } from '../emails/email-words.js';
 import { signingToken, signingUrl } from '../envelopes/signing-links.js';
+import type { VerbContext } from '../verb-context.js';
 
 /**
  * Queue consumers: the e-mails of the ceremony's ends, in the company's brand. Each is keyed by
@@ -43,7 +44,7 @@ async function styleOf(services: Services, envelope: { companyId: string; templa
 }
 
 /** To the sender, when the last signer has signed. */
-export async function sendCompletedEmail(services: Services, body: Record<string, unknown>): Promise<void> {
+export async function sendCompletedEmail({ services }: VerbContext<{ kind: 'system' }>, body: Record<string, unknown>): Promise<void> {
   const envelope = await envelopeOf(services, String(body.envelope_id));
   if (envelope?.status !== 'completed') return;
   const { look, speech, words } = await styleOf(services, envelope, 'sender');
@@ -58,7 +59,7 @@ export async function sendCompletedEmail(services: Services, body: Record<string
 }
 
 /** To the sender, when a signer declined: the envelope is over. The signer's reason is told. */
-export async function sendDeclinedEmail(services: Services, body: Record<string, unknown>): Promise<void> {
+export async function sendDeclinedEmail({ services }: VerbContext<{ kind: 'system' }>, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
   const { db } = services.database;
   const [envelope, [decliner], [declined]] = await Promise.all([
@@ -89,7 +90,7 @@ export async function sendDeclinedEmail(services: Services, body: Record<string,
 }
 
 /** To every recipient, signers and copies, when the finished PDF is ready: their own link downloads it. */
-export async function sendDocumentReadyEmails(services: Services, body: Record<string, unknown>): Promise<void> {
+export async function sendDocumentReadyEmails({ services }: VerbContext<{ kind: 'system' }>, body: Record<string, unknown>): Promise<void> {
   const envelopeId = String(body.envelope_id);
   const [envelope, everyone] = await Promise.all([
     envelopeOf(services, envelopeId),

@@ -6,12 +6,12 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { AuditKind } from '../../data/event-kinds.js';
 import { verificationCodes } from '../../data/schema.js';
 import { timingSafeEqual } from '../../lib/crypto.js';
-import type { Services } from '../../services.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
 import type { LinkHead } from './resolve-link.js';
 import { recordRepeatable } from './repeated-events.js';
 import { signerAudit } from './signer-audit.js';
-import type { SignerContext, SigningState } from './signing-state.js';
+import type { SigningState } from './signing-state.js';
+import type { SignerVerbContext } from '../verb-context.js';
 import { CODE_TRIES, destinationOf, liveCode, recentCodes } from './verification-gate.js';
 import { makeProof } from './verification-proof.js';
 import { codeHash, linkAwaitingCode } from './verification-codes.js';
@@ -26,15 +26,14 @@ export type CodeCheckOutcome =
   | { kind: 'dead' }
   | { kind: 'no_code' };
 
-/** Checks `presented` (six digits) against the recipient's newest code; every try counts, right or wrong. */
+/** Checks `code` (six digits, as presented) against the recipient's newest code; every try counts, right or wrong. */
 export async function checkVerificationCode(
-  services: Services,
-  token: string,
-  presented: string,
-  who: SignerContext,
-  head?: Promise<LinkHead | null>,
+  ctx: SignerVerbContext,
+  input: { token: string; code: string; head?: Promise<LinkHead | null> },
 ): Promise<CodeCheckOutcome> {
-  const open = await linkAwaitingCode(services, token, who, head);
+  const { services } = ctx;
+  const who = ctx.actor.signer;
+  const open = await linkAwaitingCode(ctx, input.token, input.head);
   if (open.notNeeded) return open.notNeeded;
   const { link, now } = open;
   const { recipient, envelope } = link;
@@ -74,7 +73,7 @@ export async function checkVerificationCode(
     .returning({ attempts: verificationCodes.attempts });
   if (!counted) return refused(newest.expiresAt <= now ? 'expired' : 'dead');
 
-  const right = timingSafeEqual(await codeHash(services.config.tokenSecret, recipient.id, presented), newest.codeHash);
+  const right = timingSafeEqual(await codeHash(services.config.tokenSecret, recipient.id, input.code), newest.codeHash);
   if (!right) {
     await failed({ reason: 'wrong', attempt: counted.attempts, of: CODE_TRIES });
     return { kind: 'wrong', triesLeft: CODE_TRIES - counted.attempts };

@@ -2,10 +2,9 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { isStorableText } from '../../lib/storable-text.js';
-import { relayOutbox } from '../../outbox/outbox.js';
-import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
+import { committed, type SignerVerbContext } from '../verb-context.js';
 import { waitingStatuses } from '../shared/waiting-recipients.js';
 import { linkState } from './link-state.js';
 import { type LinkHead, resolveLink } from './resolve-link.js';
@@ -13,7 +12,7 @@ import { verificationGate } from './verification-gate.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { declinedAt, envelopeOpen } from './signing-conditions.js';
-import { MAX_TEXT_VALUE_CHARS, type SignerContext, SigningRefused, type SigningState } from './signing-state.js';
+import { MAX_TEXT_VALUE_CHARS, SigningRefused, type SigningState } from './signing-state.js';
 import { queueTopics } from '../queue-topics.js';
 
 /**
@@ -22,17 +21,16 @@ import { queueTopics } from '../queue-topics.js';
  * e-mail to the sender. A signer may decline before their turn; not after they signed.
  */
 export async function declineAsRecipient(
-  services: Services,
-  token: string,
-  reason: string,
-  who: SignerContext,
-  head?: Promise<LinkHead | null>,
+  ctx: SignerVerbContext,
+  input: { token: string; reason: string; head?: Promise<LinkHead | null> },
 ): Promise<SigningState> {
-  const link = await resolveLink(services, token, head);
+  const { services, now } = ctx;
+  const { token, reason } = input;
+  const who = ctx.actor.signer;
+  const link = await resolveLink(services, token, input.head);
   if (!link) return { kind: 'invalid' };
-  const now = services.clock.now();
   const state = linkState(link, now);
-  const gate = await verificationGate(services, link, state, who);
+  const gate = await verificationGate(ctx, link, state);
   if (gate) return gate;
   if (state.kind !== 'sign' && state.kind !== 'not_your_turn') return state;
   const why = reason.trim();
@@ -66,7 +64,7 @@ export async function declineAsRecipient(
   ]).catch((err: unknown) => {
     throw signingWriteFailed(err);
   });
-  if ((results[1] as unknown[]).length > 0) await relayOutbox(services, sideEffectsOf(declined));
+  if ((results[1] as unknown[]).length > 0) committed(ctx, sideEffectsOf(declined));
   const after = await resolveLink(services, token);
-  return after ? linkState(after, services.clock.now()) : { kind: 'invalid' };
+  return after ? linkState(after, now) : { kind: 'invalid' };
 }

@@ -2,11 +2,10 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { envelopeFields, envelopes, recipients, templateDocuments } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
-import { relayOutbox } from '../../outbox/outbox.js';
-import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { brandLook } from '../companies/brand-look.js';
 import { eventData } from '../webhooks/event-data.js';
+import { committed, type VerbContext } from '../verb-context.js';
 import { certificateTrail, consentSection, consentsGiven } from './certificate-trail.js';
 import { boundedTrail } from './repeated-events.js';
 import { fileNameOf } from './signing-document.js';
@@ -21,7 +20,8 @@ import { queueTopics } from '../queue-topics.js';
  * and the e-mails to every recipient, in one batch. Made here, not on the last signer's request, so
  * the signer is not kept waiting; a redelivery after it is stored does nothing.
  */
-export async function finishEnvelope(services: Services, body: Record<string, unknown>): Promise<void> {
+export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body: Record<string, unknown>): Promise<void> {
+  const { services, now } = ctx;
   const envelopeId = String(body.envelope_id);
   const { db } = services.database;
   const [envelope] = await db
@@ -53,7 +53,7 @@ export async function finishEnvelope(services: Services, body: Record<string, un
   // The template's document must be the one that was sent: a finished PDF of another would be false.
   if (!original || original.sha256 !== envelope.documentSha256) throw new Error(`The document of envelope ${envelopeId} is no longer the one that was sent.`);
 
-  const completedAt = envelope.completedAt ?? services.clock.now();
+  const completedAt = envelope.completedAt ?? now;
   const finished = await services.pdf.finish({
     original: original.bytes,
     envelopeId,
@@ -68,7 +68,6 @@ export async function finishEnvelope(services: Services, body: Record<string, un
     completedAt,
   });
 
-  const now = services.clock.now();
   const fileName = fileNameOf(envelope.title, '-signed');
   const ready: ChangeRecord = {
     companyId: envelope.companyId,
@@ -94,5 +93,5 @@ export async function finishEnvelope(services: Services, body: Record<string, un
       .returning({ id: envelopes.id }),
     ...recordChange(q, ready, sql`exists (select 1 from ${envelopes} where ${envelopes.id} = ${envelopeId} and ${envelopes.signedDocumentSha256} = ${finished.sha256})`),
   ]);
-  if ((stored as unknown[]).length > 0) await relayOutbox(services, sideEffectsOf(ready));
+  if ((stored as unknown[]).length > 0) committed(ctx, sideEffectsOf(ready));
 }

@@ -1,16 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { recipients } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
-import { relayOutbox } from '../../outbox/outbox.js';
-import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
+import { committed, type SignerVerbContext } from '../verb-context.js';
 import { linkState } from './link-state.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { type LinkHead, resolveLink } from './resolve-link.js';
 import { verificationGate } from './verification-gate.js';
-import type { SignerContext, SigningState } from './signing-state.js';
+import type { SigningState } from './signing-state.js';
 
 /**
  * A signer opens their link (`head`: its first read, when the caller made it already). The first
@@ -18,13 +17,14 @@ import type { SignerContext, SigningState } from './signing-state.js';
  * entered it), the recipient is recorded as viewed, with an audit row and an `envelope.viewed`
  * event, in one batch; later opens record nothing more.
  */
-export async function openSigningLink(services: Services, token: string, who: SignerContext, head?: Promise<LinkHead | null>): Promise<SigningState> {
-  const link = await resolveLink(services, token, head);
+export async function openSigningLink(ctx: SignerVerbContext, input: { token: string; head?: Promise<LinkHead | null> }): Promise<SigningState> {
+  const { services, now } = ctx;
+  const who = ctx.actor.signer;
+  const link = await resolveLink(services, input.token, input.head);
   if (!link) return { kind: 'invalid' };
-  const now = services.clock.now();
   const state = linkState(link, now);
   // A role that asks for a code sees nothing, and is not "viewed", until this browser entered it.
-  const gate = await verificationGate(services, link, state, who);
+  const gate = await verificationGate(ctx, link, state);
   if (gate) return gate;
   if (state.kind !== 'sign' || link.recipient.status !== 'sent') return state;
 
@@ -50,6 +50,6 @@ export async function openSigningLink(services: Services, token: string, who: Si
   ]).catch((err: unknown) => {
     throw signingWriteFailed(err);
   });
-  if ((viewed as unknown[]).length > 0) await relayOutbox(services, sideEffectsOf(record));
+  if ((viewed as unknown[]).length > 0) committed(ctx, sideEffectsOf(record));
   return state;
 }

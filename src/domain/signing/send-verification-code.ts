@@ -20,7 +20,8 @@ import { recordRepeatable } from './repeated-events.js';
 import { signerAudit } from './signer-audit.js';
 import { codeTextMessage } from './code-text-message.js';
 import { textMessageScope, textMessagesFreeAt, withinTextMessageLimits } from './text-message-limits.js';
-import type { SignerContext, SigningState } from './signing-state.js';
+import type { SigningState } from './signing-state.js';
+import type { SignerVerbContext } from '../verb-context.js';
 import { CODE_LIFETIME_MS, channelOf, destinationOf, HOUR_MS, nextSendAt, RESEND_AFTER_MS, recentCodes, SENDS_PER_HOUR } from './verification-gate.js';
 import { codeHash, linkAwaitingCode, sixDigitCode } from './verification-codes.js';
 
@@ -38,13 +39,13 @@ export type CodeSendOutcome =
 
 /** Sends a new code, in `language` (the page's), if the limits allow one now. */
 export async function sendVerificationCode(
-  services: Services,
-  token: string,
-  who: SignerContext,
-  language: Language,
-  head?: Promise<LinkHead | null>,
+  ctx: SignerVerbContext,
+  input: { token: string; language: Language; head?: Promise<LinkHead | null> },
 ): Promise<CodeSendOutcome> {
-  const open = await linkAwaitingCode(services, token, who, head);
+  const { services } = ctx;
+  const { language } = input;
+  const who = ctx.actor.signer;
+  const open = await linkAwaitingCode(ctx, input.token, input.head);
   if (open.notNeeded) return open.notNeeded;
   const { link, now } = open;
   const { recipient, envelope } = link;

@@ -1,10 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { envelopeFields, envelopes, recipients } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
-import { relayOutbox } from '../../outbox/outbox.js';
-import type { Services } from '../../services.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
+import { committed, type SignerVerbContext } from '../verb-context.js';
 import { acceptSubmission } from './accept-submission.js';
 import { waitingStatuses } from '../shared/waiting-recipients.js';
 import { linkState } from './link-state.js';
@@ -14,7 +13,7 @@ import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { allSigned, completedAt, earlierSignersDone, envelopeOpen, signedAt } from './signing-conditions.js';
 import { queueTopics } from '../queue-topics.js';
-import { consentFor, type SignerContext, type SigningState, type SigningSubmission } from './signing-state.js';
+import { consentFor, type SigningState, type SigningSubmission } from './signing-state.js';
 
 /**
  * A signer signs. One batch: the recipient signed (only if the envelope is still open, it is
@@ -25,17 +24,16 @@ import { consentFor, type SignerContext, type SigningState, type SigningSubmissi
  * that lost a race (voided, expired, declined meanwhile) changes nothing and shows the new state.
  */
 export async function signAsRecipient(
-  services: Services,
-  token: string,
-  submission: SigningSubmission,
-  who: SignerContext,
-  head?: Promise<LinkHead | null>,
+  ctx: SignerVerbContext,
+  input: { token: string; submission: SigningSubmission; head?: Promise<LinkHead | null> },
 ): Promise<SigningState> {
-  const link = await resolveLink(services, token, head);
+  const { services, now } = ctx;
+  const { token, submission } = input;
+  const who = ctx.actor.signer;
+  const link = await resolveLink(services, token, input.head);
   if (!link) return { kind: 'invalid' };
-  const now = services.clock.now();
   const state = linkState(link, now);
-  const gate = await verificationGate(services, link, state, who);
+  const gate = await verificationGate(ctx, link, state);
   if (gate) return gate;
   if (state.kind !== 'sign') return state;
   const values = acceptSubmission(state.fields, submission);
@@ -118,7 +116,8 @@ export async function signAsRecipient(
     throw signingWriteFailed(err);
   });
   const happened = (index: number) => (results[index] as unknown[]).length > 0;
-  await relayOutbox(services, [...(happened(1) ? sideEffectsOf(signed) : []), ...(happened(completion) ? sideEffectsOf(completed) : [])]);
+  if (happened(1)) committed(ctx, sideEffectsOf(signed));
+  if (happened(completion)) committed(ctx, sideEffectsOf(completed));
   const after = await resolveLink(services, token);
-  return after ? linkState(after, services.clock.now()) : { kind: 'invalid' };
+  return after ? linkState(after, now) : { kind: 'invalid' };
 }

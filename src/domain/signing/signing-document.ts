@@ -1,9 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { envelopes, templateDocuments } from '../../data/schema.js';
-import type { Services } from '../../services.js';
+import type { SignerVerbContext } from '../verb-context.js';
 import { linkState } from './link-state.js';
 import { type LinkHead, resolveLink } from './resolve-link.js';
-import type { SignerContext } from './signing-state.js';
 import { VerificationRequired, verificationGate } from './verification-gate.js';
 
 /** A file name from a title: letters, digits and dashes only, so no header can be forged with it. */
@@ -14,19 +13,18 @@ export const fileNameOf = (title: string, suffix = '') =>
  * The PDF a signing link may show: the document as sent while the envelope is out (to sign, to
  * wait for one's turn, or as a copy), the finished PDF once it is made; nothing for a voided,
  * declined or expired envelope, or an invalid link. Before a signer whose role asks for a code has
- * entered it in this browser (`who.proof`), it throws VerificationRequired. `head` is the link's
- * first read, when the caller made it already.
+ * entered it in this browser (the signer's `proof`), it throws VerificationRequired. `head` is the
+ * link's first read, when the caller made it already.
  */
 export async function signingDocument(
-  services: Services,
-  token: string,
-  who: Pick<SignerContext, 'proof'> = {},
-  head?: Promise<LinkHead | null>,
+  ctx: SignerVerbContext,
+  input: { token: string; head?: Promise<LinkHead | null> },
 ): Promise<{ bytes: Uint8Array; fileName: string; finished: boolean } | null> {
-  const link = await resolveLink(services, token, head);
+  const { services } = ctx;
+  const link = await resolveLink(services, input.token, input.head);
   if (!link) return null;
-  const state = linkState(link, services.clock.now());
-  if (await verificationGate(services, link, state, who)) throw new VerificationRequired();
+  const state = linkState(link, ctx.now);
+  if (await verificationGate(ctx, link, state)) throw new VerificationRequired();
   const { envelope } = link;
   const { db } = services.database;
   if (state.kind === 'completed') {

@@ -5,10 +5,10 @@
  * tries: send-verification-code.ts sends one, check-verification-code.ts checks what the signer enters.
  */
 import { derivedHmacKey, hmacBase64url } from '../../lib/crypto.js';
-import type { Services } from '../../services.js';
+import type { SignerVerbContext } from '../verb-context.js';
 import { linkState } from './link-state.js';
 import { type LinkHead, resolveLink } from './resolve-link.js';
-import type { SignerContext, SigningState } from './signing-state.js';
+import type { SigningState } from './signing-state.js';
 import { verificationGate } from './verification-gate.js';
 
 /** Six digits, uniform: values of 32 bits at or above the last whole million are drawn again. */
@@ -30,16 +30,15 @@ export async function codeHash(tokenSecret: Uint8Array, recipientId: string, cod
  * page shows instead (an invalid link, a finished envelope, a signer already verified).
  */
 export async function linkAwaitingCode(
-  services: Services,
+  ctx: SignerVerbContext,
   token: string,
-  who: SignerContext,
   head?: Promise<LinkHead | null>,
 ): Promise<{ notNeeded: NotNeeded } | { notNeeded?: undefined; link: ResolvedLink; now: Date }> {
-  const link = await resolveLink(services, token, head);
+  const link = await resolveLink(ctx.services, token, head);
   if (!link) return { notNeeded: { kind: 'not_needed', state: { kind: 'invalid' } } };
-  const now = services.clock.now();
+  const { now } = ctx;
   const state = linkState(link, now);
-  if (!(await verificationGate(services, link, state, who))) return { notNeeded: { kind: 'not_needed', state } };
+  if (!(await verificationGate(ctx, link, state))) return { notNeeded: { kind: 'not_needed', state } };
   return { link, now };
 }
 

@@ -7,10 +7,11 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import { verificationCodes } from '../../data/schema.js';
 import type { Services } from '../../services.js';
+import type { SignerVerbContext } from '../verb-context.js';
 import { maskedEmail, maskedNumber } from './verification-contact.js';
 import { verifyProof } from './verification-proof.js';
 import type { Link } from './resolve-link.js';
-import type { SignerContext, SigningState, VerificationStep } from './signing-state.js';
+import type { SigningState, VerificationStep } from './signing-state.js';
 
 /** Five tries at one code, right or wrong; ten minutes to enter it; one send a minute, five an hour. */
 export const CODE_TRIES = 5;
@@ -29,11 +30,11 @@ export class VerificationRequired extends Error {
 const gated: readonly SigningState['kind'][] = ['sign', 'not_your_turn', 'signed', 'copy', 'completed'];
 
 /** The verify state instead of `state`, or null when the signer may see it. */
-export async function verificationGate(services: Services, link: Link, state: SigningState, who: Pick<SignerContext, 'proof'>): Promise<SigningState | null> {
+export async function verificationGate(ctx: SignerVerbContext, link: Link, state: SigningState): Promise<SigningState | null> {
   const { recipient } = link;
   if (recipient.verification === 'none' || !gated.includes(state.kind) || !('envelope' in state)) return null;
-  const now = services.clock.now();
-  if (await verifyProof(services.config.tokenSecret, recipient.id, who.proof, now)) return null;
+  const { services, now } = ctx;
+  if (await verifyProof(services.config.tokenSecret, recipient.id, ctx.actor.signer.proof, now)) return null;
   return { kind: 'verify', envelope: state.envelope, recipient: { name: recipient.name }, step: await verificationStep(services, recipient, now) };
 }
 

@@ -1,14 +1,13 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { webhookEvents, webhookSubscriptions } from '../../data/schema.js';
-import type { Services } from '../../services.js';
+import type { VerbContext } from '../verb-context.js';
 import { attemptDelivery, DELIVERY_ATTEMPTS, type Delivery, disableIfDead, ownDeliveryId } from './deliver-event.js';
 import { settleRedelivery } from './redeliver.js';
 import { continueReplay, endReplay } from './replay-events.js';
 import { queueTopics } from '../queue-topics.js';
 
-
 /** Queue consumer: one delivery message per live subscription of the company that wants this event. */
-export async function dispatchWebhookEvent(services: Services, body: Record<string, unknown>): Promise<void> {
+export async function dispatchWebhookEvent({ services }: VerbContext<{ kind: 'system' }>, body: Record<string, unknown>): Promise<void> {
   const eventId = String(body.event_id);
   // The event and the company's live subscriptions in one query: no row when the event is gone.
   const rows = await services.database.db
@@ -46,7 +45,7 @@ async function deliveryOf(body: Record<string, unknown>, eventId: string, subscr
  * replay's next event to the queue once attempted, whatever came of it, so a replay goes out in the
  * order the events occurred.
  */
-export async function deliverWebhookEvent(services: Services, body: Record<string, unknown>): Promise<void> {
+export async function deliverWebhookEvent({ services }: VerbContext<{ kind: 'system' }>, body: Record<string, unknown>): Promise<void> {
   const eventId = String(body.event_id);
   const replayId = typeof body.replay_id === 'string' ? body.replay_id : null;
   // A redelivery holds its event (no second one while it is pending) until its delivery ends here.
