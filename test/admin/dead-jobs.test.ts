@@ -157,7 +157,7 @@ describe('the production queue callback on QStash', () => {
   const keys = { current: 'sig_dead_jobs_current_0123456789', next: 'sig_dead_jobs_next_0123456789' };
   const url = 'https://esign.example.test/internal/queue/test.failing';
   const consumers: Record<string, QueueConsumer> = {
-    'test.failing': async (_services, body) => {
+    'test.failing': async (_ctx, body) => {
       throw new Error(`still failing for ${String(body.n)}`);
     },
   };

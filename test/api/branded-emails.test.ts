@@ -13,6 +13,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { templates } from '../../src/data/schema.js';
 import { putBrand } from '../../src/domain/companies/brand.js';
+import { companyContext } from '../../src/domain/verb-context.js';
 import { DEFAULT_ACCENT } from '../../src/domain/companies/brand-look.js';
 import { declineAsRecipient } from '../../src/domain/signing/decline-as-recipient.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
@@ -26,6 +27,7 @@ import { logoPng } from '../support/logo-images.js';
 import { installed } from '../support/outside-tools.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
+import { bySigner, testSigner } from '../support/signer-verbs.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -42,9 +44,9 @@ const HOSTILE_TITLE = 'NDA <img src=x onerror=alert(1)>';
 const HOSTILE_MESSAGE = 'Hello <a href="https://evil.example">click</a>\nSecond line & more';
 const HOSTILE_SIGNER = '<i>Cleo</i> "Client"';
 
-async function brandedCompany(brand: Parameters<typeof putBrand>[2] = {}) {
+async function brandedCompany(brand: Parameters<typeof putBrand>[1] = {}) {
   const company = await createTestCompany(stack);
-  const brandRecord = await putBrand(stack.services, company.id, brand);
+  const brandRecord = await putBrand(companyContext(stack.services, { kind: 'operator' }, company.id), brand);
   return { company, brand: brandRecord };
 }
 
@@ -69,7 +71,7 @@ function completeForm(state: SigningState) {
 
 async function signAs(signingUrl: string) {
   const token = signingUrl.split('/sign/')[1]!;
-  return signAsRecipient(stack.services, token, completeForm(await openSigningLink(stack.services, token, who)), who);
+  return bySigner(stack.services, who, signAsRecipient, { token, submission: completeForm(await bySigner(stack.services, who, openSigningLink, { token })) });
 }
 
 describe('the signing e-mail', () => {
@@ -157,7 +159,7 @@ describe('the e-mails of the ceremony', () => {
     const { company } = await brandedCompany({ display_name: 'Decline Co', accent_color: '#aa3300' });
     const { envelopeId, links, recipients } = await send(company);
     const reason = 'The amount is wrong: <b>1,000</b> & not 100.\nPlease resend.';
-    await declineAsRecipient(stack.services, links[0]!.signing_url.split('/sign/')[1]!, reason, who);
+    await bySigner(stack.services, who, declineAsRecipient, { token: links[0]!.signing_url.split('/sign/')[1]!, reason });
     await vi.waitFor(() => expect(mailsOf(envelopeId, 'declined')).toHaveLength(1));
     const mail = mailsOf(envelopeId, 'declined')[0]!;
     expect(mail.to.email).toBe(company.owner.ownerEmail);
@@ -200,7 +202,7 @@ describe('the certificate of completion', () => {
     for (const link of links) await signAs(link.signing_url);
     // The document-ready e-mails go out in the same batch that stores the finished PDF.
     await vi.waitFor(() => expect(mailsOf(envelopeId, 'document_ready')).toHaveLength(3), { timeout: 15_000 });
-    const finished = await signingDocument(stack.services, links[0]!.signing_url.split('/sign/')[1]!);
+    const finished = await bySigner(stack.services, testSigner, signingDocument, { token: links[0]!.signing_url.split('/sign/')[1]! });
     const dir = mkdtempSync(join(tmpdir(), 'certificate-'));
     try {
       writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
@@ -226,7 +228,7 @@ describe('the language of e-mails', () => {
     // The sender's own subject is kept as they wrote it.
     expect(mail.subject).toBe('Please sign the NDA');
 
-    await declineAsRecipient(stack.services, links[0]!.signing_url.split('/sign/')[1]!, 'Falscher Betrag', who);
+    await bySigner(stack.services, who, declineAsRecipient, { token: links[0]!.signing_url.split('/sign/')[1]!, reason: 'Falscher Betrag' });
     await vi.waitFor(() => expect(mailsOf(envelopeId, 'declined')).toHaveLength(1));
     const declined = mailsOf(envelopeId, 'declined')[0]!;
     expect(declined.subject).toMatch(/^Abgelehnt: /);

@@ -42,6 +42,7 @@ import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from '../support/seal-fixture.j
 import { BASE_URL, type TestStack } from '../support/stack.js';
 import { drained } from '../support/drained.js';
 import { unique } from '../support/unique.js';
+import { bySigner } from '../support/signer-verbs.js';
 
 const EMAIL_KEY = 'restart-suite-email-key';
 let scratch: string;
@@ -144,10 +145,10 @@ async function sendNda(process: TestStack, company: TestCompany, templateId: str
 
 async function sign(process: TestStack, token: string) {
   const who = { ip: '198.51.100.50', userAgent: 'Mozilla/5.0 (test)' };
-  const state = await openSigningLink(process.services, token, who);
+  const state = await bySigner(process.services, who, openSigningLink, { token });
   if (state.kind !== 'sign') throw new Error(`expected a sign state, got ${state.kind}`);
   const values = Object.fromEntries(state.fields.map((field) => [field.id, field.type === 'checkbox' ? 'true' : 'Signed Name']));
-  return signAsRecipient(process.services, token, { consent: true, values }, who);
+  return bySigner(process.services, who, signAsRecipient, { token, submission: { consent: true, values } });
 }
 
 /** Each test has a company of its own, so the company's rows are the envelope's. */

@@ -13,6 +13,7 @@ import { call } from '../support/http.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { openStack, type TestStack } from '../support/stack.js';
 import { drained } from '../support/drained.js';
+import { runConsumer } from '../../src/queue/consumers.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -61,8 +62,8 @@ describe('a signing e-mail delivered again', () => {
     const { envelopeId, clientId } = await sendEnvelope();
     // The message the send queued for the first signer, delivered twice (and maybe by the queue too).
     const request = { envelope_id: envelopeId, recipient_id: clientId, reminder: false };
-    await sendSigningEmail(stack.services, request);
-    await sendSigningEmail(stack.services, structuredClone(request));
+    await runConsumer(stack.services, sendSigningEmail, request);
+    await runConsumer(stack.services, sendSigningEmail, structuredClone(request));
     await drained(stack);
     expect(mailsOf(envelopeId)).toHaveLength(1);
     expect(mailsOf(envelopeId)[0]).toMatchObject({ tags: { kind: 'signing_request' }, idempotencyKey: `${envelopeId}.${clientId}.request` });
@@ -70,17 +71,17 @@ describe('a signing e-mail delivered again', () => {
 
   it('sends each reminder round once, and the next round again', async () => {
     const { envelopeId, clientId } = await sendEnvelope();
-    await sendSigningEmail(stack.services, { envelope_id: envelopeId, recipient_id: clientId, reminder: false });
-    const first = signingEmailsIn(await captured(() => remindEnvelope(stack.services, { envelope_id: envelopeId })));
+    await runConsumer(stack.services, sendSigningEmail, { envelope_id: envelopeId, recipient_id: clientId, reminder: false });
+    const first = signingEmailsIn(await captured(() => runConsumer(stack.services, remindEnvelope, { envelope_id: envelopeId })));
     expect(first.map((message) => message.body)).toEqual([{ envelope_id: envelopeId, recipient_id: clientId, reminder: true, round: 1 }]);
-    await sendSigningEmail(stack.services, first[0]!.body);
-    await sendSigningEmail(stack.services, first[0]!.body);
+    await runConsumer(stack.services, sendSigningEmail, first[0]!.body);
+    await runConsumer(stack.services, sendSigningEmail, first[0]!.body);
     const reminders = () => mailsOf(envelopeId).filter((mail) => mail.tags?.kind === 'reminder');
     expect(reminders()).toHaveLength(1);
 
-    const second = signingEmailsIn(await captured(() => remindEnvelope(stack.services, { envelope_id: envelopeId, round: 2 })));
-    await sendSigningEmail(stack.services, second[0]!.body);
-    await sendSigningEmail(stack.services, second[0]!.body);
+    const second = signingEmailsIn(await captured(() => runConsumer(stack.services, remindEnvelope, { envelope_id: envelopeId, round: 2 })));
+    await runConsumer(stack.services, sendSigningEmail, second[0]!.body);
+    await runConsumer(stack.services, sendSigningEmail, second[0]!.body);
     expect(reminders().map((mail) => mail.idempotencyKey)).toEqual([
       `${envelopeId}.${second[0]!.body.recipient_id}.reminder.2`,
       `${envelopeId}.${first[0]!.body.recipient_id}.reminder.1`,

@@ -27,6 +27,8 @@ import { call, errorCode } from '../support/http.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { drained } from '../support/drained.js';
 import { unique } from '../support/unique.js';
+import { bySigner } from '../support/signer-verbs.js';
+import { runConsumer } from '../../src/queue/consumers.js';
 
 let stack: TestStack;
 type Received = { headers: IncomingHttpHeaders; body: string; path: string };
@@ -136,9 +138,9 @@ async function wholeLife(company: TestCompany): Promise<string> {
   const { envelopeId, links } = await sendTestEnvelope(stack, company);
   for (const link of links) {
     stack.clock.advance(SECOND);
-    const state = await openSigningLink(stack.services, link.token, who);
+    const state = await bySigner(stack.services, who, openSigningLink, { token: link.token });
     stack.clock.advance(SECOND);
-    await signAsRecipient(stack.services, link.token, completeForm(state), who);
+    await bySigner(stack.services, who, signAsRecipient, { token: link.token, submission: completeForm(state) });
   }
   await vi.waitFor(async () => {
     const kinds = (await stack.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId))).map((event) => event.kind);
@@ -183,9 +185,9 @@ describe('replay', () => {
     const event = await quietSend(company);
     status = 503;
     for (let attempt = 1; attempt < DELIVERY_ATTEMPTS; attempt++) {
-      await expect(deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
+      await expect(runConsumer(stack.services, deliverWebhookEvent, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
     }
-    await deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id });
+    await runConsumer(stack.services, deliverWebhookEvent, { event_id: event.id, subscription_id: hook.id });
     expect(at(hook.path)).toHaveLength(DELIVERY_ATTEMPTS);
     const failed = (await call(stack, 'GET', `/v1/webhooks/${hook.id}/deliveries`, { token: company.owner.token })).body.data;
     expect(failed.map((attempt: { attempt: number; status_code: number; origin: string }) => [attempt.attempt, attempt.status_code, attempt.origin])).toEqual(
@@ -356,7 +358,7 @@ describe('replay', () => {
       progressedAt: stack.clock.now(),
     });
     await db.delete(webhookEvents).where(eq(webhookEvents.id, gone.id));
-    await deliverWebhookEvent(stack.services, { event_id: gone.id, subscription_id: hook.id, delivery_id: crypto.randomUUID(), origin: 'replay', replay_id: replayId });
+    await runConsumer(stack.services, deliverWebhookEvent, { event_id: gone.id, subscription_id: hook.id, delivery_id: crypto.randomUUID(), origin: 'replay', replay_id: replayId });
     await replayEnded(hook.id);
     expect(at(hook.path).map((delivery) => delivery.headers['webhook-id'])).toEqual([next.id]);
   });
@@ -532,9 +534,9 @@ describe('redelivery', () => {
   /** Runs the event's own delivery to its last attempt, each failing, as the queue would over its schedule. */
   async function failWholeSchedule(eventId: string, subscriptionId: string) {
     for (let attempt = 1; attempt < DELIVERY_ATTEMPTS; attempt++) {
-      await expect(deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: subscriptionId })).rejects.toThrow();
+      await expect(runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: subscriptionId })).rejects.toThrow();
     }
-    await deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: subscriptionId });
+    await runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: subscriptionId });
   }
   const redeliver = (company: TestCompany, webhookId: string, deliveryId: string) =>
     call(stack, 'POST', `/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, { token: company.owner.token });
@@ -555,18 +557,18 @@ describe('redelivery', () => {
     const hook = await subscribe(company, ['envelope.sent']);
     const event = await quietSend(company);
     status = 500;
-    await expect(deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
+    await expect(runConsumer(stack.services, deliverWebhookEvent, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
     const retried = await newestDelivery(company, hook.id);
     expect(retried).toMatchObject({ attempt: 1, delivered: false });
     const early = await redeliver(company, hook.id, retried.delivery_id);
     expect([early.status, errorCode(early), early.body.error.details.delivery_id]).toEqual([409, 'delivery_pending', retried.delivery_id]);
 
     for (let attempt = 2; attempt < DELIVERY_ATTEMPTS; attempt++) {
-      await expect(deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
+      await expect(runConsumer(stack.services, deliverWebhookEvent, { event_id: event.id, subscription_id: hook.id })).rejects.toThrow();
     }
     // Attempt 5 failed: one is still to come.
     expect(errorCode(await redeliver(company, hook.id, retried.delivery_id))).toBe('delivery_pending');
-    await deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id });
+    await runConsumer(stack.services, deliverWebhookEvent, { event_id: event.id, subscription_id: hook.id });
 
     status = 200;
     received = [];
@@ -610,7 +612,7 @@ describe('redelivery', () => {
     const company = await createTestCompany(stack);
     const hook = await subscribe(company, ['envelope.sent']);
     const event = await quietSend(company);
-    await deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id });
+    await runConsumer(stack.services, deliverWebhookEvent, { event_id: event.id, subscription_id: hook.id });
     const { delivery_id } = await newestDelivery(company, hook.id);
     const now = stack.clock.now().getTime();
     // 499 redeliveries of the last day (ended), the oldest 20 hours ago, and one exactly a day old, which no longer counts.
@@ -635,7 +637,7 @@ describe('redelivery', () => {
     const stranger = await createTestCompany(stack);
     const theirs = await subscribe(stranger, ['envelope.sent']);
     const theirEvent = await quietSend(stranger);
-    await deliverWebhookEvent(stack.services, { event_id: theirEvent.id, subscription_id: theirs.id });
+    await runConsumer(stack.services, deliverWebhookEvent, { event_id: theirEvent.id, subscription_id: theirs.id });
     expect((await redeliver(stranger, theirs.id, (await newestDelivery(stranger, theirs.id)).delivery_id)).status).toBe(202);
     await redeliveriesEnded(stranger.id);
   });
@@ -707,7 +709,7 @@ describe('secret rotation', () => {
     expect(verifies(fresh, during)).toBe(true);
     // The deliveries of events, through the queue, carry both as well.
     received = [];
-    await deliverWebhookEvent(stack.services, { event_id: event.id, subscription_id: hook.id });
+    await runConsumer(stack.services, deliverWebhookEvent, { event_id: event.id, subscription_id: hook.id });
     expect(verifies(hook.secret, at(hook.path)[0]!)).toBe(true);
     expect(verifies(fresh, at(hook.path)[0]!)).toBe(true);
 

@@ -29,6 +29,7 @@ import { call } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
 import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
+import { bySigner } from '../support/signer-verbs.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -72,7 +73,7 @@ const who = { ip: '198.51.100.7', userAgent: 'Mozilla/5.0 (test)' };
 async function send() {
   const tag = unique();
   // A token of now: tests move the clock past its hour.
-  const { access_token } = await exchangeApiKey(stack.services, company.owner.key);
+  const { access_token } = await exchangeApiKey({ services: stack.services, now: stack.clock.now() }, { apiKey: company.owner.key });
   const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
     token: access_token,
     body: {
@@ -129,10 +130,10 @@ const failedTries = (envelopeId: string, recipientId: string) => rowsOf(envelope
 async function complete(envelopeId: string, links: { token: string; proof?: string }[]): Promise<Uint8Array> {
   for (const link of links) {
     const signer = { ...who, proof: link.proof };
-    const state = await openSigningLink(stack.services, link.token, signer);
+    const state = await bySigner(stack.services, signer, openSigningLink, { token: link.token });
     if (state.kind !== 'sign') throw new Error(`expected sign, got ${state.kind}`);
     const values = Object.fromEntries(state.fields.map((field) => [field.id, 'Signed']));
-    await signAsRecipient(stack.services, link.token, { consent: true, values }, signer);
+    await bySigner(stack.services, signer, signAsRecipient, { token: link.token, submission: { consent: true, values } });
   }
   await drained(stack);
   const [row] = await stack.services.database.db.select({ bytes: envelopes.signedDocument }).from(envelopes).where(eq(envelopes.id, envelopeId));

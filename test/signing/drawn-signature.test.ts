@@ -14,6 +14,7 @@ import { createTestCompany, sendTestEnvelope, type TestCompany } from '../suppor
 import { imagesOnPage } from '../support/pdf-images.js';
 import { canvasRows, encodePng, HOSTILE_PNG, ihdr, pngChunk, pngFile } from '../support/png.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { bySigner } from '../support/signer-verbs.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -109,7 +110,7 @@ describe('a drawn signature posted to the signing page', () => {
     // The domain holds the same bound on its own, whatever the form let through.
     const fieldId = /name="field\.([^"]+)"/.exec(await page(witness!.token))![1]!;
     const who = { ip: '198.51.100.7', userAgent: null };
-    await expect(signAsRecipient(stack.services, witness!.token, { consent: true, values: { [fieldId]: past } }, who)).rejects.toMatchObject({
+    await expect(bySigner(stack.services, who, signAsRecipient, { token: witness!.token, submission: { consent: true, values: { [fieldId]: past } } })).rejects.toMatchObject({
       problems: [{ field: fieldId, code: 'drawn_too_large' }],
     });
     expect(await traces(envelopeId, witness!.recipientId)).toEqual(before);

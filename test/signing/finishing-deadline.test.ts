@@ -14,6 +14,7 @@ import { type ThreadedPdfMaker, threadedPdfMaker } from '../../src/pdf/threaded-
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { openStack, type TestStack } from '../support/stack.js';
+import { bySigner } from '../support/signer-verbs.js';
 
 const DEADLINE_MS = 500;
 let stack: TestStack;
@@ -55,10 +56,10 @@ describe('a finishing job whose PDF work never ends', () => {
     const channel = new BroadcastChannel('spinning-pdf-thread');
     const spinning = new Promise((resolve) => (channel.onmessage = resolve)).finally(() => channel.close());
     for (const token of tokens) {
-      const state = await openSigningLink(stack.services, token, who);
+      const state = await bySigner(stack.services, who, openSigningLink, { token });
       if (state.kind !== 'sign') throw new Error(state.kind);
       const values = Object.fromEntries(state.fields.map((field) => [field.id, state.recipient.name]));
-      await signAsRecipient(stack.services, token, { consent: true, values }, who);
+      await bySigner(stack.services, who, signAsRecipient, { token, submission: { consent: true, values } });
     }
     await spinning;
 

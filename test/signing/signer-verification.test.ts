@@ -33,6 +33,7 @@ import { call, errorCode } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
 import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
+import { bySigner, testSigner } from '../support/signer-verbs.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -62,7 +63,7 @@ async function sendVerified(witnessNumber: string | undefined = nextNumber()) {
   const template = await createTestTemplate(stack, company.id, verifiedRoles());
   const tag = unique();
   // A token of now: tests move the clock past an hour.
-  const { access_token } = await exchangeApiKey(stack.services, company.owner.key);
+  const { access_token } = await exchangeApiKey({ services: stack.services, now: stack.clock.now() }, { apiKey: company.owner.key });
   const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
     token: access_token,
     body: {
@@ -514,10 +515,10 @@ describe('the verification step', () => {
       [witness, witnessProof],
     ] as const) {
       const who = { ip: '198.51.100.7', userAgent: 'test', proof };
-      const state = await openSigningLink(stack.services, link.token, who);
+      const state = await bySigner(stack.services, who, openSigningLink, { token: link.token });
       if (state.kind !== 'sign') throw new Error(`expected sign, got ${state.kind}`);
       const values = Object.fromEntries(state.fields.map((field) => [field.id, 'Signed']));
-      await signAsRecipient(stack.services, link.token, { consent: true, values }, who);
+      await bySigner(stack.services, who, signAsRecipient, { token: link.token, submission: { consent: true, values } });
     }
     await vi.waitFor(
       async () => {
@@ -526,7 +527,7 @@ describe('the verification step', () => {
       },
       { timeout: 40_000, interval: 200 },
     );
-    const finished = await signingDocument(stack.services, client.token, { proof: decodeURIComponent(clientCookie.split('=')[1]!) });
+    const finished = await bySigner(stack.services, { ...testSigner, proof: decodeURIComponent(clientCookie.split('=')[1]!) }, signingDocument, { token: client.token });
     const dir = mkdtempSync(join(tmpdir(), 'verification-certificate-'));
     try {
       writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);

@@ -23,6 +23,7 @@ import { installed } from '../support/outside-tools.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
+import { bySigner, testSigner } from '../support/signer-verbs.js';
 
 const pdfsigInstalled = installed('pdfsig');
 let stack: TestStack;
@@ -65,8 +66,8 @@ function completeForm(state: SigningState, overrides: Record<string, string> = {
 }
 
 async function signAs(token: string, overrides: Record<string, string> = {}) {
-  const state = await openSigningLink(stack.services, token, who);
-  return signAsRecipient(stack.services, token, completeForm(state, overrides), who);
+  const state = await bySigner(stack.services, who, openSigningLink, { token });
+  return bySigner(stack.services, who, signAsRecipient, { token, submission: completeForm(state, overrides) });
 }
 
 async function trail(envelopeId: string) {
@@ -85,9 +86,9 @@ const mails = (filter: (tags: Record<string, string>) => boolean) => stack.servi
 describe('opening a link', () => {
   it('records the first view once: status, audit row with IP and user agent, envelope.viewed', async () => {
     const { envelopeId, links } = await sendEnvelope();
-    const first = await openSigningLink(stack.services, links.Client!, who);
+    const first = await bySigner(stack.services, who, openSigningLink, { token: links.Client! });
     expect(first.kind).toBe('sign');
-    await openSigningLink(stack.services, links.Client!, who);
+    await bySigner(stack.services, who, openSigningLink, { token: links.Client! });
     const { people, audit, events } = await trail(envelopeId);
     expect(people[0]!.status).toBe('viewed');
     expect(audit.filter((kind) => kind === 'recipient.viewed')).toHaveLength(1);
@@ -98,7 +99,7 @@ describe('opening a link', () => {
 
   it('shows the second signer of a sequential envelope that it is not their turn, and records no view', async () => {
     const { envelopeId, links } = await sendEnvelope();
-    expect((await openSigningLink(stack.services, links.Witness!, who)).kind).toBe('not_your_turn');
+    expect((await bySigner(stack.services, who, openSigningLink, { token: links.Witness! })).kind).toBe('not_your_turn');
     expect((await trail(envelopeId)).people[1]!.status).toBe('sent');
   });
 
@@ -109,14 +110,14 @@ describe('opening a link', () => {
     const foreign = `${id}.${other.links.Client!.split('.')[1]}`;
     const tampered = `${id}.${mac!.slice(0, -1)}${mac!.endsWith('A') ? 'B' : 'A'}`;
     for (const token of [tampered, links.Client!.slice(0, -3), foreign, 'nonsense', '', `${id}`, `rcp_${'x'.repeat(22)}.${mac}`, `${id}\u0000.${mac}`]) {
-      expect(await openSigningLink(stack.services, token, who)).toEqual({ kind: 'invalid' });
-      expect(await signingDocument(stack.services, token)).toBeNull();
+      expect(await bySigner(stack.services, who, openSigningLink, { token })).toEqual({ kind: 'invalid' });
+      expect(await bySigner(stack.services, testSigner, signingDocument, { token })).toBeNull();
     }
   });
 
   it('gives the document as sent while the envelope is out', async () => {
     const { links } = await sendEnvelope();
-    const document = await signingDocument(stack.services, links.Client!);
+    const document = await bySigner(stack.services, testSigner, signingDocument, { token: links.Client! });
     expect(document?.finished).toBe(false);
     expect(new TextDecoder().decode(document!.bytes.slice(0, 5))).toBe('%PDF-');
   });
@@ -163,7 +164,7 @@ describe('signing in sequential order, to the finished PDF', () => {
     expect(clientReady.text).toContain(`/sign/${links.Client}`);
 
     // The link now downloads the finished PDF, whose hash is the one stored and announced.
-    const finished = await signingDocument(stack.services, links.Client!);
+    const finished = await bySigner(stack.services, testSigner, signingDocument, { token: links.Client! });
     expect(finished?.finished).toBe(true);
     const digest = Buffer.from(await crypto.subtle.digest('SHA-256', finished!.bytes as Uint8Array<ArrayBuffer>)).toString('hex');
     expect(digest).toBe(envelope.signedDocumentSha256);
@@ -201,9 +202,9 @@ describe('signing in sequential order, to the finished PDF', () => {
 describe('races', () => {
   it('signs once on a double submit', async () => {
     const { envelopeId, links } = await sendEnvelope();
-    const state = await openSigningLink(stack.services, links.Client!, who);
+    const state = await bySigner(stack.services, who, openSigningLink, { token: links.Client! });
     const form = completeForm(state);
-    const results = await Promise.all([signAsRecipient(stack.services, links.Client!, form, who), signAsRecipient(stack.services, links.Client!, form, who)]);
+    const results = await Promise.all([bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: form }), bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: form })]);
     expect(results.map((result) => result.kind)).toEqual(['signed', 'signed']);
     const { audit, events } = await trail(envelopeId);
     expect(audit.filter((kind) => kind === 'recipient.signed')).toHaveLength(1);
@@ -225,36 +226,36 @@ describe('races', () => {
 
   it('keeps an envelope declined when one signer declines while another signs', async () => {
     const { envelopeId, links } = await sendEnvelope(parallel);
-    const witness = await openSigningLink(stack.services, links.Witness!, who);
-    await Promise.all([declineAsRecipient(stack.services, links.Client!, 'Wrong company name', who), signAsRecipient(stack.services, links.Witness!, completeForm(witness), who)]);
+    const witness = await bySigner(stack.services, who, openSigningLink, { token: links.Witness! });
+    await Promise.all([bySigner(stack.services, who, declineAsRecipient, { token: links.Client!, reason: 'Wrong company name' }), bySigner(stack.services, who, signAsRecipient, { token: links.Witness!, submission: completeForm(witness) })]);
     const { envelope, events } = await trail(envelopeId);
     expect(envelope.status).toBe('declined');
     expect(events).toContain('envelope.declined');
     expect(events).not.toContain('envelope.completed');
     // Every link stops working: both now show the decline.
-    expect((await openSigningLink(stack.services, links.Witness!, who)).kind).toBe('declined');
-    expect(await openSigningLink(stack.services, links.Client!, who)).toMatchObject({ kind: 'declined', byThisRecipient: true });
+    expect((await bySigner(stack.services, who, openSigningLink, { token: links.Witness! })).kind).toBe('declined');
+    expect(await bySigner(stack.services, who, openSigningLink, { token: links.Client! })).toMatchObject({ kind: 'declined', byThisRecipient: true });
     await vi.waitFor(() => expect(mails((t) => t.kind === 'declined' && t.envelope_id === envelopeId)).toHaveLength(1));
   });
 
   it('signs nothing when the envelope was voided while the page was open', async () => {
     const { envelopeId, links } = await sendEnvelope();
-    const state = await openSigningLink(stack.services, links.Client!, who);
+    const state = await bySigner(stack.services, who, openSigningLink, { token: links.Client! });
     expect((await call(stack, 'POST', `/admin/v1/envelopes/${envelopeId}/void`, { token: ADMIN_TOKEN, body: {} })).status).toBe(200);
-    expect((await signAsRecipient(stack.services, links.Client!, completeForm(state), who)).kind).toBe('voided');
-    expect((await declineAsRecipient(stack.services, links.Client!, 'late', who)).kind).toBe('voided');
+    expect((await bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: completeForm(state) })).kind).toBe('voided');
+    expect((await bySigner(stack.services, who, declineAsRecipient, { token: links.Client!, reason: 'late' })).kind).toBe('voided');
     const { people, audit } = await trail(envelopeId);
     expect(people[0]!.status).toBe('viewed');
     expect(audit).not.toContain('recipient.signed');
-    expect(await signingDocument(stack.services, links.Client!)).toBeNull();
+    expect(await bySigner(stack.services, testSigner, signingDocument, { token: links.Client! })).toBeNull();
   });
 
   it('signs nothing once the envelope has expired while the page was open', async () => {
     const { envelopeId, links } = await sendEnvelope({ expiry_days: 1 });
-    const state = await openSigningLink(stack.services, links.Client!, who);
+    const state = await bySigner(stack.services, who, openSigningLink, { token: links.Client! });
     stack.clock.advance(DAY + 1000);
     try {
-      expect((await signAsRecipient(stack.services, links.Client!, completeForm(state), who)).kind).toBe('expired');
+      expect((await bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: completeForm(state) })).kind).toBe('expired');
     } finally {
       stack.clock.advance(-(DAY + 1000));
     }
@@ -264,9 +265,9 @@ describe('races', () => {
   it('refuses to sign after a decline, and to decline after signing', async () => {
     const { links } = await sendEnvelope(parallel);
     await signAs(links.Witness!);
-    expect((await declineAsRecipient(stack.services, links.Witness!, 'changed my mind', who)).kind).toBe('signed');
-    await declineAsRecipient(stack.services, links.Client!, 'no', who);
-    const state = await openSigningLink(stack.services, links.Client!, who);
+    expect((await bySigner(stack.services, who, declineAsRecipient, { token: links.Witness!, reason: 'changed my mind' })).kind).toBe('signed');
+    await bySigner(stack.services, who, declineAsRecipient, { token: links.Client!, reason: 'no' });
+    const state = await bySigner(stack.services, who, openSigningLink, { token: links.Client! });
     expect(state.kind).toBe('declined');
   });
 });
@@ -283,10 +284,10 @@ describe('bad input', () => {
 
   it('refuses a form without consent or a required field, naming each problem, and records nothing', async () => {
     const { envelopeId, links } = await sendEnvelope();
-    const state = await openSigningLink(stack.services, links.Client!, who);
+    const state = await bySigner(stack.services, who, openSigningLink, { token: links.Client! });
     if (state.kind !== 'sign') throw new Error(state.kind);
     const signature = state.fields.find((field) => field.type === 'signature')!;
-    const problems = await refusal(() => signAsRecipient(stack.services, links.Client!, { consent: false, values: {} }, who));
+    const problems = await refusal(() => bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: { consent: false, values: {} } }));
     expect(problems.map((problem) => problem.field)).toEqual([null, signature.id]);
     expect((await trail(envelopeId)).audit).not.toContain('recipient.signed');
   });
@@ -299,16 +300,16 @@ describe('bad input', () => {
         { role: 'Witness', type: 'signature', page: 2, x: 72, y: 700, width: 200, height: 40, required: true },
       ],
     });
-    const state = await openSigningLink(stack.services, links.Client!, who);
+    const state = await bySigner(stack.services, who, openSigningLink, { token: links.Client! });
     if (state.kind !== 'sign') throw new Error(state.kind);
     const [signature, company] = [state.fields.find((f) => f.type === 'signature')!, state.fields.find((f) => f.type === 'text')!];
     const huge = `data:image/png;base64,${'iVBORw0KGgo'.padEnd(MAX_DRAWN_SIGNATURE_CHARS, 'A')}`;
     for (const bad of [huge, 'data:image/png;base64,R0lGODlhAQABAAAAACw=', 'data:image/svg+xml;base64,PHN2Zz4=', 'Cleo\u0000', 'x'.repeat(201)]) {
-      const problems = await refusal(() => signAsRecipient(stack.services, links.Client!, completeForm(state, { [signature.id]: bad }), who));
+      const problems = await refusal(() => bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: completeForm(state, { [signature.id]: bad }) }));
       expect(problems.map((problem) => problem.field)).toEqual([signature.id]);
     }
     const script = '<script>alert(1)</script> & "Co"';
-    expect((await signAsRecipient(stack.services, links.Client!, completeForm(state, { [company.id]: script }), who)).kind).toBe('signed');
+    expect((await bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: completeForm(state, { [company.id]: script }) })).kind).toBe('signed');
     const { db } = stack.services.database;
     const { envelopeFields } = await import('../../src/data/schema.js');
     const [stored] = await db.select().from(envelopeFields).where(eq(envelopeFields.id, company.id));
@@ -319,8 +320,8 @@ describe('bad input', () => {
   it('refuses a decline without a reason, or with one over 500 characters', async () => {
     const { links } = await sendEnvelope();
     for (const reason of ['', '   ', 'x'.repeat(501), 'bad\u0000']) {
-      await refusal(() => declineAsRecipient(stack.services, links.Client!, reason, who));
+      await refusal(() => bySigner(stack.services, who, declineAsRecipient, { token: links.Client!, reason }));
     }
-    expect((await declineAsRecipient(stack.services, links.Client!, 'x'.repeat(500), who)).kind).toBe('declined');
+    expect((await bySigner(stack.services, who, declineAsRecipient, { token: links.Client!, reason: 'x'.repeat(500) })).kind).toBe('declined');
   });
 });

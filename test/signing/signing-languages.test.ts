@@ -25,6 +25,7 @@ import { createTestCompany, ndaDefinition, sendTestEnvelope, type TestCompany } 
 import { call } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
 import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { bySigner, testSigner } from '../support/signer-verbs.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -265,7 +266,7 @@ describe('the consent, per language', () => {
       },
       { timeout: 40_000, interval: 200 },
     );
-    const finished = await signingDocument(stack.services, token);
+    const finished = await bySigner(stack.services, testSigner, signingDocument, { token });
     const dir = mkdtempSync(join(tmpdir(), 'certificate-'));
     try {
       writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);

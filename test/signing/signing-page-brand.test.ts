@@ -5,10 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putBrand } from '../../src/domain/companies/brand.js';
+import { companyContext } from '../../src/domain/verb-context.js';
 import { declineAsRecipient } from '../../src/domain/signing/decline-as-recipient.js';
 import { createTestCompany, sendTestEnvelope } from '../support/factories.js';
 import { logoPng } from '../support/logo-images.js';
 import { openStack, type TestStack } from '../support/stack.js';
+import { bySigner } from '../support/signer-verbs.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -25,7 +27,7 @@ const header = (html: string) => /<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? 
 describe('the brand on the signing page', () => {
   it('shows the logo, the escaped display name and the accent stylesheet, all from the page’s own origin', async () => {
     const company = await createTestCompany(stack);
-    const brand = await putBrand(stack.services, company.id, { display_name: '<b>Acme</b> & "Sons"', logo: logoPng(), accent_color: '#0B7A53' });
+    const brand = await putBrand(companyContext(stack.services, { kind: 'operator' }, company.id), { display_name: '<b>Acme</b> & "Sons"', logo: logoPng(), accent_color: '#0B7A53' });
     const { links } = await sendTestEnvelope(stack, company);
     const shown = await page(links[0]!.token);
     expect(shown.status).toBe(200);
@@ -42,7 +44,7 @@ describe('the brand on the signing page', () => {
     expect(await (await stack.app.request('/brand/accent/0b7a53.css')).text()).toContain('--brand-accent: #0b7a53');
 
     // The pages after signing or declining wear it too.
-    await declineAsRecipient(stack.services, links[0]!.token, 'Not today', { ip: '198.51.100.7', userAgent: null });
+    await bySigner(stack.services, { ip: '198.51.100.7', userAgent: null }, declineAsRecipient, { token: links[0]!.token, reason: 'Not today' });
     expect(header((await page(links[0]!.token)).html)).toContain('<span class="brand-name">&lt;b&gt;Acme&lt;/b&gt;');
   });
 
@@ -57,7 +59,7 @@ describe('the brand on the signing page', () => {
 
   it('shows no company on the page of an invalid link', async () => {
     const company = await createTestCompany(stack);
-    await putBrand(stack.services, company.id, { display_name: 'Hidden Co' });
+    await putBrand(companyContext(stack.services, { kind: 'operator' }, company.id), { display_name: 'Hidden Co' });
     const { links } = await sendTestEnvelope(stack, company);
     const forged = `${links[0]!.token.split('.')[0]}.${'A'.repeat(43)}`;
     const shown = await page(forged);

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddingSettings } from '../../src/data/schema.js';
 import { putEmbedding } from '../../src/domain/companies/embedding.js';
+import { companyContext } from '../../src/domain/verb-context.js';
 import { SIGNING_CSP } from '../../src/signing-page/security.js';
 import { createTestCompany, sendTestEnvelope, type TestCompany } from '../support/factories.js';
 import { openStack, type TestStack } from '../support/stack.js';
@@ -58,7 +59,7 @@ async function signInFrame(token: string, query: string) {
 
 async function embeddingCompany(origins: string[]): Promise<TestCompany> {
   const company = await createTestCompany(stack);
-  await putEmbedding(stack.services, company.id, origins);
+  await putEmbedding(companyContext(stack.services, { kind: 'operator' }, company.id), { raw: origins });
   return company;
 }
 
@@ -136,7 +137,7 @@ describe('frame-ancestors of the signing page', () => {
     const company = await embeddingCompany([APP]);
     const { links } = await sendTestEnvelope(stack, company);
     expect((await request(`/sign/${links[0]!.token}`)).headers.get('content-security-policy')).toBe(policyFor([APP]));
-    await putEmbedding(stack.services, company.id, []);
+    await putEmbedding(companyContext(stack.services, { kind: 'operator' }, company.id), { raw: [] });
     expect((await request(`/sign/${links[0]!.token}`)).headers.get('x-frame-options')).toBe('DENY');
   });
 });

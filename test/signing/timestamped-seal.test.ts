@@ -21,6 +21,7 @@ import { createTestCompany, createTestTemplate, type TestCompany } from '../supp
 import { installed } from '../support/outside-tools.js';
 import { opensslTimestampCheck, sealOf } from '../support/seal-reader.js';
 import { openStack, type TestStack } from '../support/stack.js';
+import { bySigner, testSigner } from '../support/signer-verbs.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -59,10 +60,10 @@ async function sendAndSign(): Promise<{ envelopeId: string; token: string }> {
   });
   expect(sent.status, JSON.stringify(sent.body)).toBe(201);
   const token = (sent.body.signing_urls as { signing_url: string }[])[0]!.signing_url.split('/sign/')[1]!;
-  const state = await openSigningLink(stack.services, token, who);
+  const state = await bySigner(stack.services, who, openSigningLink, { token });
   if (state.kind !== 'sign') throw new Error(`expected a sign state, got ${state.kind}`);
   const values = Object.fromEntries(state.fields.map((field) => [field.id, field.type === 'checkbox' ? 'true' : 'Cleo Client']));
-  expect((await signAsRecipient(stack.services, token, { consent: true, values }, who)).kind).toBe('completed');
+  expect((await bySigner(stack.services, who, signAsRecipient, { token, submission: { consent: true, values } })).kind).toBe('completed');
   return { envelopeId: sent.body.envelope_id as string, token };
 }
 
@@ -77,7 +78,7 @@ describe('finished PDFs with a time-stamping authority configured', () => {
   it.skipIf(!installed('pdfsig', 'openssl'))('are sealed PAdES B-T: a token from the authority over the seal, checked by openssl and pdfsig', async () => {
     const { envelopeId, token } = await sendAndSign();
     await vi.waitFor(async () => expect(await stored(envelopeId)).toMatch(/^[0-9a-f]{64}$/), { timeout: 15_000 });
-    const finished = (await signingDocument(stack.services, token))!;
+    const finished = (await bySigner(stack.services, testSigner, signingDocument, { token }))!;
     const seal = sealOf(finished.bytes);
     expect(seal.signedAttributes).not.toContain(OID.signingTime);
     expect(await opensslTimestampCheck(seal.token!, seal.signatureValue, tsa.certificatePem)).toContain('Verification: OK');

@@ -7,6 +7,7 @@ import { mountLater } from '../../src/app.js';
 import type { AppEnv } from '../../src/http/app-env.js';
 import { handleError, handleNotFound } from '../../src/http/error-handler.js';
 import { QUEUE_CALLBACK_BODY_LIMIT, queueCallbackRoutes } from '../../src/http/queue-callback.js';
+import { systemClock } from '../../src/ports/clock.js';
 import type { QueueConsumer } from '../../src/queue/consumers.js';
 import type { Services } from '../../src/services.js';
 import { qstashDelivery, qstashSignature } from './qstash-signature.js';
@@ -15,19 +16,19 @@ const keys = { current: 'sig_workerd_current_0123456789', next: 'sig_workerd_nex
 const BASE = 'https://esign.example.test';
 const topicUrl = (topic: string) => `${BASE}/internal/queue/${topic}`;
 
-/** The services a consumer is handed: only their identity matters here. */
-const services = { marker: 'workerd-services' } as unknown as Services;
+/** The services a consumer's context carries: only their identity matters here, and the clock its context reads. */
+const services = { marker: 'workerd-services', clock: systemClock } as unknown as Services;
 
 let received: { services: Services; body: Record<string, unknown> }[];
 let failNext: Error | undefined;
 const consumers: Record<string, QueueConsumer> = {
-  'test.recorded': async (given, body) => {
+  'test.recorded': async (ctx, body) => {
     if (failNext) {
       const error = failNext;
       failNext = undefined;
       throw error;
     }
-    received.push({ services: given, body });
+    received.push({ services: ctx.services, body });
   },
 };
 
