@@ -40,7 +40,7 @@ export function formTokenOf(entries: FormEntries): string | undefined {
   return tokens.length === 1 && typeof tokens[0] === 'string' ? tokens[0] : undefined;
 }
 
-/** A field id no stored row could name: a NUL or a broken Unicode character is no id of ours. */
+/** A NUL or a broken Unicode character: no field id of ours, and nothing a page can show again. */
 const unstorable = (value: string) => hasNul(value) || hasLoneSurrogate(value);
 
 /** The language of the page the form was sent from (its hidden `lang`), if it is one of ours. */
@@ -87,6 +87,13 @@ export function readSignForm(entries: FormEntries, pageLanguage: Language = 'en'
   }
   return { submission: { consent: consentGiven, values, language }, consentGiven, problems };
 }
+
+/**
+ * What a refused form shows again of the values sent: a value with a NUL or a broken Unicode
+ * character is left out, to be typed again, as a page cannot carry it (the domain refused it).
+ */
+export const valuesShownAgain = (values: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => !unstorable(value)));
 
 /** The reason of a decline, as the domain keeps it (acceptDeclineReason): sent once, as text. */
 export function readDeclineForm(entries: FormEntries): { reason: string; problems: Problem[] } {

@@ -143,14 +143,14 @@ export const completeForm = (ids: Ids): Record<string, string> => ({
   [`field.${ids.signature}`]: 'Cleo Client',
 });
 
-/** What a signer's acts left: their status, and their signed and declined audit rows. */
+/** What a signer's acts left: their status, their consent, signature and decline audit rows, and their first views. */
 export async function actsOf(stack: TestStack, envelopeId: string, recipientId: string) {
   const { db } = stack.services.database;
   const [[person], audit] = await Promise.all([
     db.select().from(recipients).where(eq(recipients.id, recipientId)),
     db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.actorId, recipientId))),
   ]);
-  const acts = audit.filter((row) => row.kind === 'recipient.signed' || row.kind === 'recipient.declined');
+  const acts = audit.filter((row) => ['recipient.consented', 'recipient.signed', 'recipient.declined'].includes(row.kind));
   return { status: person!.status, acts: acts.map((row) => ({ kind: row.kind, data: row.data })), viewed: audit.filter((row) => row.kind === 'recipient.viewed').map((row) => row.data) };
 }
 
