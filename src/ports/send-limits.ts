@@ -20,8 +20,8 @@ export type SendAttempt = {
 };
 
 export type SendAdmission =
-  /** A unit taken (`used` counts it) and the claim, if asked, won. */
-  | { outcome: 'admitted'; rate: RateDecision; used: number }
+  /** A unit taken (`used` counts it) and the claim, if asked, won; `release` gives both back, once. */
+  | { outcome: 'admitted'; rate: RateDecision; used: number; release: string }
   /** Refused by the send rate limit: nothing taken, nothing counted. */
   | { outcome: 'limited'; rate: RateDecision }
   /** The Idempotency-Key is held by a send still running, of a body with this hash: no unit taken. */
@@ -29,14 +29,21 @@ export type SendAdmission =
   /** None of the allowance left: no unit taken, no claim held. */
   | { outcome: 'exceeded'; rate: RateDecision; used: number; allowance: number };
 
-/** What an admitted send whose write failed gives back: its unit, and its claim if it had one. */
-export type SendRelease = { apiKeyId: string; companyId: string; period: string; claimKey?: string };
+/**
+ * What an admitted send whose write failed gives back: its unit, and its claim if it had one. With
+ * the admission's `token`, given back once however often it is asked (a release retried after a
+ * timeout, or run twice), and not at all once the token has lapsed (CLAIM_TTL_MS after the
+ * admission: a send's write is over long before). Without one, as the queue's `quota.release`
+ * messages of earlier versions ask it: unconditionally, once per message.
+ */
+export type SendRelease = { apiKeyId: string; companyId: string; period: string; claimKey?: string; token?: string };
 
 export interface SendLimits {
   admit(attempt: SendAttempt, now: Date): Promise<SendAdmission>;
   /** Counts a send answered without an admission (refused by its reads, or a replay) against the key's send limit. */
   count(apiKeyId: string, now: Date): Promise<RateDecision>;
-  release(release: SendRelease): Promise<void>;
+  /** True when something was given back: false for a token already spent, lapsed or unknown. */
+  release(release: SendRelease): Promise<boolean>;
   /** Quota units used in a period (for tests and operators). */
   used(companyId: string, period: string): Promise<number>;
 }

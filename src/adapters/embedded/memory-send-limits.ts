@@ -1,24 +1,30 @@
+import { randomBase62 } from '../../lib/crypto.js';
 import type { Clock } from '../../ports/clock.js';
 import { type RateDecision, rateRules } from '../../ports/rate-limiter.js';
 import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt, type SendLimits, type SendRelease } from '../../ports/send-limits.js';
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
 
 const MAX_CLAIMS = 100_000;
+type Claim = { requestHash: string; expires: number };
+/** What an admission took, under its release token until it lapses, as the Redis script keeps it. */
+type Taken = { quotaKey: string; claimKey: string | undefined; claim: Claim | undefined; expires: number };
 const rateKey = (apiKeyId: string) => `${rateRules.send.name}:key:${apiKeyId}`;
 
 /**
  * The send's limits in process. Once the quota baseline is loaded, `admit` decides without
  * yielding, so on one Node process concurrent sends see each other exactly: N sends with Q left
- * take min(N, Q), and of two twins with one Idempotency-Key exactly one wins the claim.
+ * take min(N, Q), and of two twins with one Idempotency-Key exactly one wins the claim. A release
+ * with a token does not yield either: of any number asked at once, one gives the unit back.
  */
 export class MemorySendLimits implements SendLimits {
   private readonly limiter: MemoryRateLimiter;
   private readonly counts = new Map<string, number>();
   private readonly loading = new Map<string, Promise<void>>();
-  private readonly claims = new Map<string, { requestHash: string; expires: number }>();
+  private readonly claims = new Map<string, Claim>();
+  private readonly admissions = new Map<string, Taken>();
 
   constructor(
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly baseline: QuotaBaseline = async () => 0,
   ) {
     this.limiter = new MemoryRateLimiter(clock);
@@ -35,22 +41,25 @@ export class MemorySendLimits implements SendLimits {
     if (held && held.expires > at) return { outcome: 'held', rate, heldFor: held.requestHash };
     const used = this.counts.get(quotaKey) ?? 0;
     if (used >= attempt.allowance) return { outcome: 'exceeded', rate, used, allowance: attempt.allowance };
-    if (claimKey && attempt.claim) {
-      this.claims.set(claimKey, { requestHash: attempt.claim.requestHash, expires: at + CLAIM_TTL_MS });
-      if (this.claims.size > MAX_CLAIMS) this.forgetExpired(at);
-    }
+    const claim = attempt.claim && { requestHash: attempt.claim.requestHash, expires: at + CLAIM_TTL_MS };
+    if (claimKey && claim) this.claims.set(claimKey, claim);
+    const token = randomBase62(22);
+    this.admissions.set(token, { quotaKey, claimKey, claim, expires: at + CLAIM_TTL_MS });
+    if (this.claims.size > MAX_CLAIMS || this.admissions.size > MAX_CLAIMS) this.forgetExpired(at);
     this.counts.set(quotaKey, used + 1);
-    return { outcome: 'admitted', rate, used: used + 1 };
+    return { outcome: 'admitted', rate, used: used + 1, release: token };
   }
 
   async count(apiKeyId: string, now: Date): Promise<RateDecision> {
     return this.limiter.decide(rateRules.send, rateKey(apiKeyId), now.getTime());
   }
 
-  async release(release: SendRelease): Promise<void> {
+  async release(release: SendRelease): Promise<boolean> {
+    if (release.token) return this.giveBack(release.token, `${release.companyId}:${release.period}`);
     if (release.claimKey) this.claims.delete(`${release.apiKeyId}:${release.claimKey}`);
     const key = await this.load(release.companyId, release.period);
     this.counts.set(key, Math.max(0, (this.counts.get(key) ?? 0) - 1));
+    return true;
   }
 
   async used(companyId: string, period: string): Promise<number> {
@@ -75,7 +84,20 @@ export class MemorySendLimits implements SendLimits {
     return key;
   }
 
+  /** Spends the token and gives back what its admission took, without yielding: once, however often asked. */
+  private giveBack(token: string, quotaKey: string): boolean {
+    const taken = this.admissions.get(token);
+    if (!taken || taken.quotaKey !== quotaKey) return false;
+    this.admissions.delete(token);
+    if (taken.expires <= this.clock.now().getTime()) return false;
+    this.counts.set(quotaKey, Math.max(0, (this.counts.get(quotaKey) ?? 0) - 1));
+    // Only the claim this admission took: a later send may hold the key by now.
+    if (taken.claimKey && this.claims.get(taken.claimKey) === taken.claim) this.claims.delete(taken.claimKey);
+    return true;
+  }
+
   private forgetExpired(now: number): void {
     for (const [key, claim] of this.claims) if (claim.expires <= now) this.claims.delete(key);
+    for (const [token, taken] of this.admissions) if (taken.expires <= now) this.admissions.delete(token);
   }
 }

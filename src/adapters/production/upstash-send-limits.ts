@@ -1,4 +1,5 @@
 import type { Redis } from '@upstash/redis/cloudflare';
+import { randomBase62 } from '../../lib/crypto.js';
 import { withinDeadline } from '../../lib/deadline.js';
 import { type RateDecision, rateRules } from '../../ports/rate-limiter.js';
 import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt, type SendLimits, type SendRelease } from '../../ports/send-limits.js';
@@ -26,7 +27,8 @@ weighted = weighted + 1`;
 // twin of a send in flight takes no quota), then the quota (a send refused for it holds no claim).
 // A missing quota key is not guessed: the caller rebuilds it from the database and asks again with
 // that baseline, before the attempt was counted. A claim holds `hash|expiry`, its expiry on the
-// caller's clock like the window.
+// caller's clock like the window. An admission leaves its release token (KEYS[5]) for as long as
+// its claim would hold, holding the claim it took, so that RELEASE gives back exactly what it took.
 const ADMIT = `
 if redis.call('EXISTS', KEYS[4]) == 0 then
   if ARGV[8] == '' then return {'rebuild', 0, '', 0} end
@@ -45,7 +47,12 @@ if ARGV[4] ~= '' then
 end
 local used = tonumber(redis.call('GET', KEYS[4]) or '0')
 if used >= tonumber(ARGV[6]) then return {'exceeded', weighted, '', used} end
-if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4] .. '|' .. (now + tonumber(ARGV[5])), 'PX', tonumber(ARGV[5])) end
+local claimed = ''
+if ARGV[4] ~= '' then
+  claimed = ARGV[4] .. '|' .. (now + tonumber(ARGV[5]))
+  redis.call('SET', KEYS[3], claimed, 'PX', tonumber(ARGV[5]))
+end
+redis.call('SET', KEYS[5], claimed, 'PX', tonumber(ARGV[5]))
 return {'admitted', weighted, '', redis.call('INCR', KEYS[4])}`;
 
 /** A send answered without an admission, counted against the limit alone: {1 or 0 (refused), the weighted count}. */
@@ -55,12 +62,29 @@ if weighted >= limit then return {0, weighted} end
 ${COUNT_REQUEST}
 return {1, weighted}`;
 
+// Gives back a unit and a claim: 1 if it did, 0 if the admission's token was spent or lapsed. The
+// token is spent in the same step, so a release asked twice (retried after a timeout, or run by
+// two hands) gives back one unit; the claim goes only if it is still the one the admission took,
+// not a later send's. Without a token (KEYS[3] empty: a message queued by an earlier version), as then.
 const RELEASE = `
+local claimed = ''
+if KEYS[3] ~= '' then
+  claimed = redis.call('GET', KEYS[3])
+  if not claimed then return 0 end
+  redis.call('DEL', KEYS[3])
+end
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('DECR', KEYS[1]) < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL') end
 end
-if KEYS[2] ~= '' then redis.call('DEL', KEYS[2]) end
+if KEYS[2] ~= '' and (KEYS[3] == '' or redis.call('GET', KEYS[2]) == claimed) then redis.call('DEL', KEYS[2]) end
 return 1`;
+
+/**
+ * How often a release with a token is asked before it is given up on, and the pause before each
+ * retry: a token makes asking again safe, and the request that asks is waiting for its 503 meanwhile.
+ */
+const RELEASE_ATTEMPTS = 3;
+const RELEASE_RETRY_PAUSE_MS = 3;
 
 /** A quota key outlives its month by a few days, then expires by itself. */
 const QUOTA_TTL_SECONDS = 40 * 24 * 3600;
@@ -95,14 +119,15 @@ export class UpstashSendLimits implements SendLimits {
   }
 
   async admit(attempt: SendAttempt, now: Date): Promise<SendAdmission> {
-    let reply = await this.run(attempt, now, '');
+    const token = randomBase62(22);
+    let reply = await this.run(attempt, now, '', token);
     // Once a month per company (or after Redis lost the key): rebuild the count from the database.
-    if (reply[0] === 'rebuild') reply = await this.run(attempt, now, String(await this.baseline(attempt.companyId, attempt.period)));
+    if (reply[0] === 'rebuild') reply = await this.run(attempt, now, String(await this.baseline(attempt.companyId, attempt.period)), token);
     const [outcome, counted, heldFor, used] = reply;
     const rate = decision(outcome !== 'limited', counted, now);
     switch (outcome) {
       case 'admitted':
-        return { outcome, rate, used };
+        return { outcome, rate, used, release: token };
       case 'held':
         return { outcome, rate, heldFor };
       case 'exceeded':
@@ -119,23 +144,40 @@ export class UpstashSendLimits implements SendLimits {
     return decision(counted === 1, weighted, now);
   }
 
-  async release(release: SendRelease): Promise<void> {
-    const keys = [quotaKey(release.companyId, release.period), release.claimKey ? claimKey(release.apiKeyId, release.claimKey) : ''];
-    const releasing = this.releaseScript.exec(keys, []);
-    await withinDeadline(releasing, this.timeoutMs, "The release of a send's admission in Redis");
+  /**
+   * With a token, asked up to RELEASE_ATTEMPTS times: a script that timed out may still have run,
+   * and the token makes asking again harmless. Should every attempt fail, the unit stays counted
+   * for the period and the claim lapses by itself: against the company, never in its favour.
+   */
+  async release(release: SendRelease): Promise<boolean> {
+    const keys = [
+      quotaKey(release.companyId, release.period),
+      release.claimKey ? claimKey(release.apiKeyId, release.claimKey) : '',
+      release.token ? admissionKey(release.companyId, release.period, release.token) : '',
+    ];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const releasing = this.releaseScript.exec(keys, []);
+        return (await withinDeadline(releasing, this.timeoutMs, "The release of a send's admission in Redis")) === 1;
+      } catch (err) {
+        if (!release.token || attempt >= RELEASE_ATTEMPTS) throw err;
+        await new Promise((resume) => setTimeout(resume, RELEASE_RETRY_PAUSE_MS * attempt));
+      }
+    }
   }
 
   async used(companyId: string, period: string): Promise<number> {
     return Number((await this.redis.get<string>(quotaKey(companyId, period))) ?? 0);
   }
 
-  private run(attempt: SendAttempt, now: Date, baseline: string): Promise<AdmitReply> {
+  private run(attempt: SendAttempt, now: Date, baseline: string, token: string): Promise<AdmitReply> {
     const rule = rateRules.send;
     const admission = this.admitScript.exec(
       [
         ...sendWindowKeys(attempt.apiKeyId, now),
         attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none',
         quotaKey(attempt.companyId, attempt.period),
+        admissionKey(attempt.companyId, attempt.period, token),
       ],
       [
         String(rule.limit),
@@ -167,3 +209,5 @@ function sendWindowKeys(apiKeyId: string, now: Date): [current: string, previous
 
 const quotaKey = (companyId: string, period: string) => `esign:quota:${companyId}:${period}`;
 const claimKey = (apiKeyId: string, key: string) => `esign:claim:${apiKeyId}:${key}`;
+/** Named by the quota it was taken from: a token cannot give back another company's or period's unit. */
+const admissionKey = (companyId: string, period: string, token: string) => `esign:admission:${companyId}:${period}:${token}`;

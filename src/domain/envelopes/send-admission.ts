@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors.js';
 import { logError } from '../../lib/log-error.js';
 import { type RateDecision, rateRules } from '../../ports/rate-limiter.js';
-import { quotaPeriod } from '../../ports/send-limits.js';
+import { quotaPeriod, type SendRelease } from '../../ports/send-limits.js';
 import type { Services } from '../../services.js';
 import { rateLimited } from '../shared/rate-decision.js';
 import { unavailable } from '../shared/unavailable.js';
@@ -10,20 +10,23 @@ import { unavailable } from '../shared/unavailable.js';
 export type RateReport = (decision: RateDecision) => void;
 export type SendScope = { companyId: string; apiKeyId: string };
 type Claim = { key: string; requestHash: string };
+/** What an admitted send gives back should its write fail: its unit and claim, once, by the admission's token. */
+export type AdmissionRelease = SendRelease & { token: string };
 
 /**
  * The second of a send's three network waves, asked only once its reads passed validation: the
  * attempt counted against the send limit, the Idempotency-Key claimed and one quota unit taken, in
  * one step of the send limits. Nothing was taken before it, so a send its reads refuse needs no
- * refund. Answers `admitted`, or the body hash of a twin still holding the key; throws 429 or 402.
+ * refund. Answers what the send gives back should its write fail (`release`), or the body hash of
+ * a twin still holding the key; throws 429 or 402.
  */
-export async function admitSend(
+export async function takeAdmission(
   services: Services,
   scope: SendScope,
   asked: { allowance: number; claim?: Claim | undefined },
   now: Date,
   report: RateReport,
-): Promise<{ heldFor: string } | 'admitted'> {
+): Promise<{ heldFor: string } | { release: AdmissionRelease }> {
   const period = quotaPeriod(now);
   const { claim, allowance } = asked;
   const admission = await services.sendLimits.admit({ ...scope, period, allowance, ...(claim ? { claim } : {}) }, now).catch((err: unknown) => {
@@ -32,7 +35,7 @@ export async function admitSend(
   report(admission.rate);
   switch (admission.outcome) {
     case 'admitted':
-      return 'admitted';
+      return { release: { ...scope, period, token: admission.release, ...(claim ? { claimKey: claim.key } : {}) } };
     case 'held':
       return { heldFor: admission.heldFor };
     case 'limited':
@@ -40,6 +43,20 @@ export async function admitSend(
     case 'exceeded':
       throw new DomainError('quota_exceeded', 'The company has no API signature requests left for this period.', { period, allowance });
   }
+}
+
+/** The releases of admissions taken through admitSend, by the scope object their send passed. */
+const releases = new WeakMap<SendScope, AdmissionRelease>();
+
+/**
+ * takeAdmission for a send that answers `'admitted'` and later calls releaseAdmission with the same
+ * `scope` object: the release is remembered by that object, not handed back.
+ */
+export async function admitSend(...args: Parameters<typeof takeAdmission>): Promise<{ heldFor: string } | 'admitted'> {
+  const taken = await takeAdmission(...args);
+  if ('heldFor' in taken) return taken;
+  releases.set(args[1], taken.release);
+  return 'admitted';
 }
 
 /**
@@ -62,12 +79,23 @@ export async function countSend(services: Services, scope: SendScope, now: Date,
 /**
  * Gives back the unit and the claim of an admitted send whose write then failed: the send did not
  * happen, so it must not count against the plan, and a retry with its key must not wait for it.
- * The one thing a send gives back, as a rollback rather than a refund of speculative work. Should
- * the send limits refuse this too, the claim lapses by itself (CLAIM_TTL_MS) and the unit stays
- * counted for the period: one too many against the company, never one too few.
+ * The one thing a send gives back, as a rollback rather than a refund of speculative work. The
+ * admission's token makes it exact: asked twice, it gives back one unit; the send limits retry it a
+ * few times within the request. Should they refuse every time (Redis away), the claim lapses by
+ * itself (CLAIM_TTL_MS) and the unit stays counted for the period: one too many against the
+ * company, never one too few. Nothing can carry it further: the queue is reached through the
+ * outbox, which is the write that failed.
+ *
+ * Takes the admission's release, or, for a send admitted through admitSend, the scope it passed.
  */
-export async function releaseAdmission(services: Services, scope: SendScope, now: Date, claimKey: string | undefined): Promise<void> {
-  await services.sendLimits.release({ ...scope, period: quotaPeriod(now), ...(claimKey ? { claimKey } : {}) }).catch((err: unknown) => {
+export async function releaseAdmission(services: Services, release: AdmissionRelease): Promise<void>;
+export async function releaseAdmission(services: Services, scope: SendScope, now: Date, claimKey: string | undefined): Promise<void>;
+export async function releaseAdmission(services: Services, given: AdmissionRelease | SendScope): Promise<void> {
+  const release = 'token' in given ? given : releases.get(given);
+  // No admission was taken for this scope: nothing to give back.
+  if (!release) return;
+  releases.delete(given);
+  await services.sendLimits.release(release).catch((err: unknown) => {
     logError("the admission of a send that failed could not be given back; its unit stays counted", err);
   });
 }
