@@ -4,11 +4,12 @@
  */
 import type { z } from '@hono/zod-openapi';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
+import type { CompanyReadContext, PageRequest } from '../../src/domain/read-context.js';
 import type { Page } from '../../src/domain/shared/pagination.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery } from '../../src/http/schemas.js';
-import type { Services } from '../../src/services.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
 
 export function companyListRoute<T extends z.ZodType>(operationId: string, summary: string, record: T) {
@@ -25,14 +26,14 @@ export function companyListRoute<T extends z.ZodType>(operationId: string, summa
   });
 }
 
-type CompanyList<T> = (services: Services, companyId: string, page: number, perPage: number) => Promise<Page<T>>;
+type CompanyList<T> = (ctx: CompanyReadContext, page: PageRequest) => Promise<Page<T>>;
 
 export function companyListHandler<T>(list: CompanyList<T>): EndpointHandler<ReturnType<typeof companyListRoute>> {
   return async (c) => {
     const { companyId } = c.req.valid('param');
     const { page, per_page } = c.req.valid('query');
-    const services = c.get('services');
-    await requireCompany(services, companyId);
-    return c.json(await list(services, companyId, page, per_page), 200);
+    const ctx = operatorContext(c, companyId);
+    await requireCompany(ctx);
+    return c.json(await list(ctx, { page, perPage: per_page }), 200);
   };
 }

@@ -1,6 +1,7 @@
 import { createApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, ApiKeyCreated, ApiKeyInput, companyIdParam } from './admin-schemas.js';
 
@@ -18,7 +19,7 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId } = c.req.valid('param');
-  const services = c.get('services');
-  await requireCompany(services, companyId);
-  return c.json(await createApiKey(services, companyId, c.req.valid('json')), 201);
+  const ctx = operatorContext(c, companyId);
+  await requireCompany(ctx);
+  return c.json(await createApiKey(ctx, c.req.valid('json')), 201);
 };

@@ -1,5 +1,6 @@
 import { createCompany } from '../../src/domain/companies/create-company.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, CompanyInput, CompanyRecord } from './admin-schemas.js';
 
@@ -16,4 +17,4 @@ export const route = endpointRoute({
 });
 
 export const handler: EndpointHandler<typeof route> = async (c) =>
-  c.json(await createCompany(c.get('services'), c.req.valid('json')), 201);
+  c.json(await createCompany(operatorContext(c), c.req.valid('json')), 201);

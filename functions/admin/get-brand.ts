@@ -1,6 +1,7 @@
 import { getBrand } from '../../src/domain/companies/brand.js';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
 import { BrandRecord } from './brand-schemas.js';
@@ -19,7 +20,7 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId } = c.req.valid('param');
-  const services = c.get('services');
-  await requireCompany(services, companyId);
-  return c.json(await getBrand(services, companyId), 200);
+  const ctx = operatorContext(c, companyId);
+  await requireCompany(ctx);
+  return c.json(await getBrand(ctx), 200);
 };

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { auditTrail } from '../../src/domain/envelopes/audit-trail.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { paginationQuery, paginationSchema, timestamp } from '../../src/http/schemas.js';
 import { adminSecurity } from './admin-schemas.js';
@@ -45,5 +46,5 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { page, per_page } = c.req.valid('query');
-  return c.json(await auditTrail(c.get('services'), c.req.valid('param').id, page, per_page), 200);
+  return c.json(await auditTrail(operatorContext(c), { envelopeId: c.req.valid('param').id, page, perPage: per_page }), 200);
 };

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { finishedDocument } from '../../src/domain/envelopes/finished-document.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses } from '../../src/http/openapi-helpers.js';
 import { adminSecurity } from './admin-schemas.js';
 
@@ -20,7 +21,7 @@ export const route = endpointRoute({
 });
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
-  const document = await finishedDocument(c.get('services'), c.req.valid('param').id);
+  const document = await finishedDocument(operatorContext(c), { envelopeId: c.req.valid('param').id });
   return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `attachment; filename="${document.fileName}"`,

@@ -4,6 +4,7 @@ import { importTemplate } from '../../src/domain/templates/import-template.js';
 import { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { DomainError, type Issue, validationFailed } from '../../src/errors.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { text } from '../../src/http/schemas.js';
 import { parseOrFail } from '../../src/domain/shared/parse-or-fail.js';
@@ -53,10 +54,10 @@ export const handler: EndpointHandler<typeof route> = async (c) => {
     throw validationFailed([{ path: 'template', message: 'Not valid JSON.' }]);
   }
   const definition = parseOrFail(TemplateDefinition, json, 'template');
-  const services = c.get('services');
-  await requireCompany(services, companyId);
+  const ctx = operatorContext(c, companyId);
+  await requireCompany(ctx);
   const bytes = new Uint8Array(await document.arrayBuffer());
-  const imported = await importTemplate(services, companyId, definition, { fileName: document.name || 'document.pdf', bytes }).catch(
+  const imported = await importTemplate(ctx, { definition, document: { fileName: document.name || 'document.pdf', bytes } }).catch(
     (err: unknown) => {
       throw underTemplatePart(err);
     },

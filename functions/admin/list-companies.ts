@@ -1,5 +1,6 @@
 import { listCompanies } from '../../src/domain/companies/list-company-records.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery } from '../../src/http/schemas.js';
 import { adminSecurity, CompanyRecord } from './admin-schemas.js';
@@ -18,5 +19,5 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { page, per_page } = c.req.valid('query');
-  return c.json(await listCompanies(c.get('services'), page, per_page), 200);
+  return c.json(await listCompanies(operatorContext(c), { page, perPage: per_page }), 200);
 };

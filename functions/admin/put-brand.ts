@@ -1,6 +1,7 @@
 import { putBrand } from '../../src/domain/companies/brand.js';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
 import { BrandInput, BrandRecord, bytesOfBase64 } from './brand-schemas.js';
@@ -21,8 +22,8 @@ export const route = endpointRoute({
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId } = c.req.valid('param');
   const { logo, ...rest } = c.req.valid('json');
-  const services = c.get('services');
-  await requireCompany(services, companyId);
-  const brand = await putBrand(services, companyId, { ...rest, logo: typeof logo === 'string' ? bytesOfBase64(logo) : logo });
+  const ctx = operatorContext(c, companyId);
+  await requireCompany(ctx);
+  const brand = await putBrand(ctx, { ...rest, logo: typeof logo === 'string' ? bytesOfBase64(logo) : logo });
   return c.json(brand, 200);
 };

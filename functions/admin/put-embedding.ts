@@ -1,6 +1,7 @@
 import { putEmbedding } from '../../src/domain/companies/embedding.js';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, companyIdParam } from './admin-schemas.js';
 import { EmbeddingInput, EmbeddingRecord } from './embedding-schemas.js';
@@ -22,7 +23,7 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId } = c.req.valid('param');
-  const services = c.get('services');
-  await requireCompany(services, companyId);
-  return c.json(await putEmbedding(services, companyId, c.req.valid('json').allowed_origins), 200);
+  const ctx = operatorContext(c, companyId);
+  await requireCompany(ctx);
+  return c.json(await putEmbedding(ctx, { raw: c.req.valid('json').allowed_origins }), 200);
 };

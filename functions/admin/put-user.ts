@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { requireCompany } from '../../src/domain/companies/find-company.js';
 import { putUser } from '../../src/domain/users/put-user.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { emailAddress } from '../../src/http/schemas.js';
 import { adminSecurity, UserInput, UserRecord } from './admin-schemas.js';
@@ -24,8 +25,8 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { companyId, email } = c.req.valid('param');
-  const services = c.get('services');
-  await requireCompany(services, companyId);
-  const { user, created } = await putUser(services, companyId, email, c.req.valid('json'));
+  const ctx = operatorContext(c, companyId);
+  await requireCompany(ctx);
+  const { user, created } = await putUser(ctx, { email, input: c.req.valid('json') });
   return created ? c.json(user, 201) : c.json(user, 200);
 };

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { rotateApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { adminSecurity, apiKeyIdParam } from './admin-schemas.js';
 
@@ -17,4 +18,4 @@ export const route = endpointRoute({
 });
 
 export const handler: EndpointHandler<typeof route> = async (c) =>
-  c.json(await rotateApiKey(c.get('services'), c.req.valid('param').id), 200);
+  c.json(await rotateApiKey(operatorContext(c), { apiKeyId: c.req.valid('param').id }), 200);

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { clientIpOf } from '../../src/http/client-ip.js';
+import { anonymousContext } from '../../src/http/verb-contexts.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { countRequest } from '../../src/http/rate-limit.js';
@@ -29,5 +30,5 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { api_key } = c.req.valid('json');
-  return c.json(await exchangeApiKey(c.get('services'), api_key), 200);
+  return c.json(await exchangeApiKey(anonymousContext(c), { apiKey: api_key }), 200);
 };

@@ -1,6 +1,6 @@
 import { createContact } from '../../src/domain/contacts/create-contact.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, keyChecked } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { ContactRecord, NewContact } from './contact-schemas.js';
@@ -19,6 +19,7 @@ export const route = endpointRoute({
 });
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
-  const contact = await createContact(c.get('services'), c.get('principal').companyId, c.req.valid('json'));
+  const ctx = await keyChecked(c);
+  const contact = await createContact(ctx, c.req.valid('json'));
   return c.json(contact, 201);
 };

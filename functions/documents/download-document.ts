@@ -4,6 +4,7 @@ import { clientIpOf } from '../../src/http/client-ip.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses } from '../../src/http/openapi-helpers.js';
 import { countRequest } from '../../src/http/rate-limit.js';
+import { anonymousContext } from '../../src/http/verb-contexts.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 
 // Loose on purpose: a link that is cut or altered is `document_not_found`, never a validation error
@@ -37,7 +38,7 @@ export const route = endpointRoute({
 export const handler: EndpointHandler<typeof route> = async (c) => {
   // The link made has each parameter once: one given twice is an altered link, whichever copy is genuine.
   if (Object.values(c.req.queries()).some((values) => values.length > 1)) throw documentNotFound();
-  const document = await downloadDocument(c.get('services'), c.req.valid('param').envelope_id, c.req.valid('query'));
+  const document = await downloadDocument(anonymousContext(c), { envelopeId: c.req.valid('param').envelope_id, link: c.req.valid('query') });
   return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `attachment; filename="${document.fileName}"`,

@@ -1,20 +1,17 @@
 import { z } from '@hono/zod-openapi';
 import { getSigningLinks } from '../../src/domain/envelopes/get-signing-links.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
-import { guard, preload } from '../../src/http/authenticate.js';
+import { guard, keyChecked } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { SigningLinkEntry } from './envelope-schemas.js';
-
-/** The links are read while the key is checked: one round trip for both. */
-const links = preload((c, scope) => getSigningLinks(c.get('services'), scope.companyId, c.req.param('id') ?? ''));
 
 export const route = endpointRoute({
   operationId: 'getSigningLinks',
   tags: ['Envelopes'],
   summary: 'Get the signing links of a sent envelope',
   security: bearerSecurity,
-  middleware: guard('envelopes:send', rateRules.other, links),
+  middleware: guard('envelopes:send', rateRules.other),
   request: { params: z.object({ id: z.string().openapi({ example: 'env_3kTzQ8pL2mWv9XcR1bN4dY' }) }) },
   responses: {
     200: jsonContent(z.object({ signing_urls: z.array(SigningLinkEntry) }), 'One entry per recipient, in signing order.'),
@@ -22,4 +19,9 @@ export const route = endpointRoute({
   },
 });
 
-export const handler: EndpointHandler<typeof route> = async (c) => c.json(await links.get(c), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => {
+  const { id } = c.req.valid('param');
+  // The links are read while the key is checked: one round trip for both.
+  const { value: links } = await keyChecked(c, (scope) => getSigningLinks(scope, { envelopeId: id }));
+  return c.json(links, 200);
+};

@@ -1,23 +1,17 @@
 import { listTemplates } from '../../src/domain/templates/list-templates.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
-import { guard, preload } from '../../src/http/authenticate.js';
+import { guard, keyChecked } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery } from '../../src/http/schemas.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { TemplateSummary } from './template-schemas.js';
-
-/** The page is read while the key is checked: one round trip for both. */
-const templatesPage = preload((c, scope) => {
-  const { page, per_page } = paginationQuery.parse(c.req.query());
-  return listTemplates(c.get('services'), scope.companyId, page, per_page);
-});
 
 export const route = endpointRoute({
   operationId: 'listTemplates',
   tags: ['Templates'],
   summary: 'List templates',
   security: bearerSecurity,
-  middleware: guard('templates:read', rateRules.other, templatesPage),
+  middleware: guard('templates:read', rateRules.other),
   request: { query: paginationQuery },
   responses: {
     200: jsonContent(listOf(TemplateSummary), 'One page of templates, newest first.'),
@@ -25,4 +19,9 @@ export const route = endpointRoute({
   },
 });
 
-export const handler: EndpointHandler<typeof route> = async (c) => c.json(await templatesPage.get(c), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => {
+  const { page, per_page } = c.req.valid('query');
+  // The page is read while the key is checked: one round trip for both.
+  const { value } = await keyChecked(c, (scope) => listTemplates(scope, { page, perPage: per_page }));
+  return c.json(value, 200);
+};

@@ -2,7 +2,7 @@ import type { EventKind } from '../../src/domain/webhooks/event-catalog.js';
 import { subscribe } from '../../src/domain/webhooks/subscriptions.js';
 import { SUBSCRIPTIONS_PER_COMPANY } from '../../src/domain/webhooks/webhook-bounds.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, keyChecked } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { CreatedWebhookSubscription, NewWebhookSubscription } from './webhook-schemas.js';
@@ -24,6 +24,7 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const body = c.req.valid('json');
-  const created = await subscribe(c.get('services'), c.get('principal').companyId, { ...body, events: body.events as EventKind[] });
+  const ctx = await keyChecked(c);
+  const created = await subscribe(ctx, { ...body, events: body.events as EventKind[] });
   return c.json(created, 201);
 };

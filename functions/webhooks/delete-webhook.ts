@@ -1,6 +1,6 @@
 import { unsubscribe } from '../../src/domain/webhooks/subscriptions.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, keyChecked } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { WebhookId } from './webhook-schemas.js';
@@ -19,6 +19,8 @@ export const route = endpointRoute({
 });
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
-  await unsubscribe(c.get('services'), c.get('principal').companyId, c.req.valid('param').id);
+  const { id } = c.req.valid('param');
+  const ctx = await keyChecked(c);
+  await unsubscribe(ctx, { id });
   return c.body(null, 204);
 };

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { eventCatalog } from '../../src/domain/webhooks/event-catalog.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, keyChecked } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { EventKindRecord } from './webhook-schemas.js';
@@ -18,5 +18,7 @@ export const route = endpointRoute({
   },
 });
 
-export const handler: EndpointHandler<typeof route> = async (c) =>
-  c.json({ data: Object.entries(eventCatalog).map(([type, description]) => ({ type, description })) }, 200);
+export const handler: EndpointHandler<typeof route> = async (c) => {
+  await keyChecked(c);
+  return c.json({ data: Object.entries(eventCatalog).map(([type, description]) => ({ type, description })) }, 200);
+};

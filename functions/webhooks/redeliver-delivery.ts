@@ -1,7 +1,7 @@
 import { redeliver } from '../../src/domain/webhooks/redeliver.js';
 import { REDELIVERIES_PER_DAY } from '../../src/domain/webhooks/webhook-bounds.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, keyChecked } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { DeliveryIds, RedeliveryStarted } from './webhook-schemas.js';
@@ -23,5 +23,6 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { id, delivery_id } = c.req.valid('param');
-  return c.json(await redeliver(c.get('services'), c.get('principal').companyId, id, delivery_id), 202);
+  const ctx = await keyChecked(c);
+  return c.json(await redeliver(ctx, { subscriptionId: id, deliveryId: delivery_id }), 202);
 };

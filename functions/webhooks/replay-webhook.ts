@@ -1,7 +1,7 @@
 import { startReplay } from '../../src/domain/webhooks/replay-events.js';
 import { REPLAYED_EVENTS_PER_DAY, REPLAYS_PER_DAY } from '../../src/domain/webhooks/webhook-bounds.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, keyChecked } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { ReplayRequest, ReplayStarted, WebhookId } from './webhook-schemas.js';
@@ -24,5 +24,6 @@ export const route = endpointRoute({
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const body = c.req.valid('json');
   const request = { since: new Date(body.since), until: body.until === undefined ? undefined : new Date(body.until), events: body.events };
-  return c.json(await startReplay(c.get('services'), c.get('principal').companyId, c.req.valid('param').id, request), 202);
+  const ctx = await keyChecked(c);
+  return c.json(await startReplay(ctx, { subscriptionId: c.req.valid('param').id, request }), 202);
 };

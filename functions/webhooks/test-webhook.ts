@@ -1,7 +1,7 @@
 import { sendTestEvent } from '../../src/domain/webhooks/deliveries.js';
 import { TEST_DELIVERIES_PER_HOUR } from '../../src/domain/webhooks/webhook-bounds.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
-import { guard } from '../../src/http/authenticate.js';
+import { guard, keyChecked } from '../../src/http/authenticate.js';
 import { authErrors, bearerSecurity, errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 import { TestDeliveryResult, WebhookId } from './webhook-schemas.js';
@@ -20,5 +20,8 @@ export const route = endpointRoute({
   },
 });
 
-export const handler: EndpointHandler<typeof route> = async (c) =>
-  c.json(await sendTestEvent(c.get('services'), c.get('principal').companyId, c.req.valid('param').id), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => {
+  const { id } = c.req.valid('param');
+  const ctx = await keyChecked(c);
+  return c.json(await sendTestEvent(ctx, { id }), 200);
+};

@@ -40,6 +40,7 @@ import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { scopes } from '../../src/domain/auth/scopes.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { importTemplate } from '../../src/domain/templates/import-template.js';
+import { companyContext, verbContext } from '../../src/domain/verb-context.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { inlinePdfMaker } from '../../src/pdf/inline-pdf-maker.js';
@@ -290,10 +291,11 @@ async function productionRoundTrips(seed: Seed) {
     const sized = new Map<number, string>();
     for (const roles of SEND_SIZES) {
       const definition = rolesTemplate(roles);
-      const template = await importTemplate(seeding, COMPANY_ID, definition, { fileName: 'bench.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) });
+      const document = { fileName: 'bench.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) };
+      const template = await importTemplate(companyContext(seeding, { kind: 'operator' }, COMPANY_ID), { definition, document });
       sized.set(roles, template.id);
     }
-    const { access_token } = await exchangeApiKey(services, seed.everyScope);
+    const { access_token } = await exchangeApiKey(verbContext(services, { kind: 'system' }), { apiKey: seed.everyScope });
     const serviceAt = new Map([[neon.url, 'neon'], [redis.url, 'redis'], [qstash.url, 'qstash']]);
 
     /** One request to the app, with every request it makes to a stand-in and when. */

@@ -6,6 +6,7 @@ import { createApiKey } from '../domain/auth/manage-api-keys.js';
 import { putBrand } from '../domain/companies/brand.js';
 import { createCompany } from '../domain/companies/create-company.js';
 import { importTemplate } from '../domain/templates/import-template.js';
+import { companyContext, verbContext } from '../domain/verb-context.js';
 import { DomainError, validationFailed } from '../errors.js';
 import { parseOrFail } from '../domain/shared/parse-or-fail.js';
 import { checkLogo } from '../lib/brand-logo.js';
@@ -61,9 +62,12 @@ async function loadCompany(services: Services, company: SeedCompany, where: stri
   // what an operator changed since. So its logo is checked before the company is made.
   const brand = company.brand;
   const logo = !existing && brand?.logo ? await readLogo(brand.logo.path, baseDir, `${where}.brand.logo`) : undefined;
-  const companyId = existing?.id ?? (await createCompany(services, company)).id;
+  // The seed acts as the operator would through the admin API.
+  const operator = { kind: 'operator' } as const;
+  const companyId = existing?.id ?? (await createCompany(verbContext(services, operator), company)).id;
+  const ctx = companyContext(services, operator, companyId);
   if (!existing && (brand?.display_name || brand?.accent_color || logo)) {
-    await atPath(`${where}.brand`, () => putBrand(services, companyId, { display_name: brand?.display_name, accent_color: brand?.accent_color, logo }));
+    await atPath(`${where}.brand`, () => putBrand(ctx, { display_name: brand?.display_name, accent_color: brand?.accent_color, logo }));
   }
 
   for (const user of company.users) {
@@ -76,7 +80,7 @@ async function loadCompany(services: Services, company: SeedCompany, where: stri
   const keys: SeededKey[] = [];
   for (const [index, key] of company.api_keys.entries()) {
     const [known] = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1);
-    if (!known) await atPath(`${where}.api_keys[${index}]`, () => createApiKey(services, companyId, key));
+    if (!known) await atPath(`${where}.api_keys[${index}]`, () => createApiKey(ctx, key));
     keys.push({ companyId, companyName: company.name, id: key.id, key: key.key, scopes: key.scopes, owner: key.owner });
   }
 
@@ -90,7 +94,7 @@ async function loadCompany(services: Services, company: SeedCompany, where: stri
     const templateWhere = `${where}.templates[${index}]`;
     const { document: source, ...definition } = template;
     const document = await readDocument(source, baseDir, `${templateWhere}.document`);
-    await atPath(templateWhere, () => importTemplate(services, companyId, definition, document, { type: 'system', id: 'seed' }));
+    await atPath(templateWhere, () => importTemplate(ctx, { definition, document, actor: { type: 'system', id: 'seed' } }));
   }
 
   for (const contact of company.contacts) {

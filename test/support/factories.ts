@@ -10,11 +10,20 @@ import { createCompany } from '../../src/domain/companies/create-company.js';
 import { importTemplate } from '../../src/domain/templates/import-template.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { putUser } from '../../src/domain/users/put-user.js';
+import { type CompanyContext, companyContext, type VerbContext, verbContext } from '../../src/domain/verb-context.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { call } from './http.js';
 import type { TestStack } from './stack.js';
 import { unique } from './unique.js';
+
+/** The operator's context, as the admin API gives it: the verbs these factories call act as the operator does. */
+export function asOperator(stack: TestStack): VerbContext<{ kind: 'operator' }>;
+export function asOperator(stack: TestStack, companyId: string): CompanyContext<{ kind: 'operator' }>;
+export function asOperator(stack: TestStack, companyId?: string) {
+  const operator = { kind: 'operator' } as const;
+  return companyId === undefined ? verbContext(stack.services, operator) : companyContext(stack.services, operator, companyId);
+}
 
 export type TestKey = { id: string; key: string; token: string; ownerEmail: string };
 
@@ -25,7 +34,7 @@ export async function createTestCompany(
   overrides: { quota?: number; defaultEmailMessage?: string | null } = {},
 ): Promise<TestCompany> {
   const name = `Company ${unique()}`;
-  const company = await createCompany(stack.services, {
+  const company = await createCompany(asOperator(stack), {
     name,
     api_signature_requests_per_period: overrides.quota ?? 100,
     brand: { default_email_message: overrides.defaultEmailMessage ?? 'Please sign this document.' },
@@ -41,17 +50,13 @@ export async function addKeyHolder(
   options: { role?: UserRole; scopes?: Scope[]; active?: boolean; esignSeat?: boolean; email?: string } = {},
 ): Promise<TestKey> {
   const email = options.email ?? `user-${unique()}@example.test`;
-  await putUser(stack.services, companyId, email, {
-    name: `User ${unique()}`,
-    role: options.role ?? 'owner',
-    active: true,
-    esign_seat: options.esignSeat ?? true,
-  });
-  const created = await createApiKey(stack.services, companyId, { owner: email, scopes: options.scopes ?? [...allScopes] });
-  const { access_token } = await exchangeApiKey(stack.services, created.key);
+  const ctx = asOperator(stack, companyId);
+  await putUser(ctx, { email, input: { name: `User ${unique()}`, role: options.role ?? 'owner', active: true, esign_seat: options.esignSeat ?? true } });
+  const created = await createApiKey(ctx, { owner: email, scopes: options.scopes ?? [...allScopes] });
+  const { access_token } = await exchangeApiKey(ctx, { apiKey: created.key });
   // Deactivate after the exchange, so that tests can see what an inactive owner's token gets.
   if (options.active === false) {
-    await putUser(stack.services, companyId, email, { name: 'Inactive', role: options.role ?? 'owner', active: false, esign_seat: true });
+    await putUser(ctx, { email, input: { name: 'Inactive', role: options.role ?? 'owner', active: false, esign_seat: true } });
   }
   return { id: created.id, key: created.key, token: access_token, ownerEmail: email };
 }
@@ -79,7 +84,7 @@ export const ndaDefinition = (overrides: Partial<TemplateDefinition> = {}): Temp
 export async function createTestTemplate(stack: TestStack, companyId: string, overrides: Partial<TemplateDefinition> = {}) {
   const definition = ndaDefinition(overrides);
   const bytes = await generateDocument(definition.name, 2, nodeFontSource());
-  return importTemplate(stack.services, companyId, definition, { fileName: 'nda.pdf', bytes });
+  return importTemplate(asOperator(stack, companyId), { definition, document: { fileName: 'nda.pdf', bytes } });
 }
 
 /** A signer's link of a sent envelope: the token after `/sign/`, and the recipient it belongs to. */

@@ -9,7 +9,7 @@ import type { UserRole } from '../../src/data/schema.js';
 import { revokeApiKey, rotateApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { type Scope, scopes } from '../../src/domain/auth/scopes.js';
 import { call, errorCode } from './http.js';
-import { addKeyHolder, createTestCompany, type TestCompany } from './factories.js';
+import { addKeyHolder, asOperator, createTestCompany, type TestCompany } from './factories.js';
 import type { TestStack } from './stack.js';
 
 export type SecuredRoute = {
@@ -77,10 +77,10 @@ export function securitySuite(getStack: () => TestStack, route: SecuredRoute) {
 
     it('refuses tokens of a revoked or rotated key on the next request', async () => {
       const revoked = await addKeyHolder(getStack(), company.id);
-      await revokeApiKey(getStack().services, revoked.id);
+      await revokeApiKey(asOperator(getStack()), { apiKeyId: revoked.id });
       expect(errorCode(await send(revoked.token))).toBe('unauthorized');
       const rotated = await addKeyHolder(getStack(), company.id);
-      await rotateApiKey(getStack().services, rotated.id);
+      await rotateApiKey(asOperator(getStack()), { apiKeyId: rotated.id });
       expect(errorCode(await send(rotated.token))).toBe('unauthorized');
     });
 

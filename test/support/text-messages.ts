@@ -6,7 +6,7 @@ import { verificationCodes } from '../../src/data/schema.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { formToken } from '../../src/signing-page/form-token.js';
-import { createTestTemplate, type TestCompany } from './factories.js';
+import { asOperator, createTestTemplate, type TestCompany } from './factories.js';
 import { call } from './http.js';
 import { BASE_URL, type TestStack } from './stack.js';
 import { unique } from './unique.js';
@@ -32,7 +32,7 @@ export const freshNumber = () => `+447400${++serial}`;
 export async function sendTo(stack: TestStack, company: TestCompany, numbers: string[], extra: Record<string, unknown> = {}) {
   const template = await createTestTemplate(stack, company.id, textedRoles(numbers.length));
   // A token of now: tests move the clock by hours.
-  const { access_token } = await exchangeApiKey(stack.services, company.owner.key);
+  const { access_token } = await exchangeApiKey(asOperator(stack), { apiKey: company.owner.key });
   return call(stack, 'POST', '/v1/envelopes/from-template', {
     token: access_token,
     body: {

@@ -5,7 +5,7 @@ import type { AuditKind } from '../../data/event-kinds.js';
 import { apiKeys, auditEvents, users } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isApiKeyId } from '../../lib/ids.js';
-import type { Services } from '../../services.js';
+import type { CompanyContext, VerbContext } from '../verb-context.js';
 import { displayPrefix, generateApiKey, hashApiKey, newApiKeyId } from './api-key-format.js';
 import type { Scope } from './scopes.js';
 
@@ -24,7 +24,8 @@ const audit = (q: Db, companyId: string, kind: Extract<AuditKind, `api_key.${str
   q.insert(auditEvents).values({ companyId, kind, actorType: 'admin', data: { api_key_id: apiKeyId }, createdAt: at });
 
 /** Creates a key for a user of the company. The plain key is returned here and never again. */
-export async function createApiKey(services: Services, companyId: string, input: NewApiKey): Promise<ApiKeyRecord & { key: string }> {
+export async function createApiKey(ctx: CompanyContext, input: NewApiKey): Promise<ApiKeyRecord & { key: string }> {
+  const { services, companyId, now } = ctx;
   const [owner] = await services.database.db
     .select({ id: users.id, email: users.email })
     .from(users)
@@ -34,7 +35,6 @@ export async function createApiKey(services: Services, companyId: string, input:
 
   const key = input.key ?? generateApiKey(services.config.keyEnvironment);
   const id = input.id ?? newApiKeyId();
-  const now = services.clock.now();
   const scopes = [...new Set(input.scopes)];
   const keyHash = await hashApiKey(key);
   await services.database
@@ -52,7 +52,7 @@ export async function createApiKey(services: Services, companyId: string, input:
 const keyNotFound = (id: string) => new DomainError('api_key_not_found', 'No active API key with that id.', { api_key_id: id });
 
 /** The company of a key that exists and is not revoked, or `404 api_key_not_found`. */
-async function activeKeyCompany(services: Services, apiKeyId: string): Promise<string> {
+async function activeKeyCompany({ services }: VerbContext, apiKeyId: string): Promise<string> {
   if (!isApiKeyId(apiKeyId)) throw keyNotFound(apiKeyId);
   const [key] = await services.database.db
     .select({ companyId: apiKeys.companyId })
@@ -67,11 +67,11 @@ async function activeKeyCompany(services: Services, apiKeyId: string): Promise<s
  * Replaces the key's secret. The version bump makes every token issued from the old secret fail
  * on its next request, because each request compares the token's version with the key's.
  */
-export async function rotateApiKey(services: Services, apiKeyId: string): Promise<{ id: string; key: string; prefix: string }> {
-  const companyId = await activeKeyCompany(services, apiKeyId);
+export async function rotateApiKey(ctx: VerbContext, { apiKeyId }: { apiKeyId: string }): Promise<{ id: string; key: string; prefix: string }> {
+  const { services, now } = ctx;
+  const companyId = await activeKeyCompany(ctx, apiKeyId);
   const key = generateApiKey(services.config.keyEnvironment);
   const keyHash = await hashApiKey(key);
-  const now = services.clock.now();
   await services.database.atomic((q) => [
     q
       .update(apiKeys)
@@ -83,9 +83,9 @@ export async function rotateApiKey(services: Services, apiKeyId: string): Promis
 }
 
 /** Revokes the key for good: the key and every token from it stop working at once. */
-export async function revokeApiKey(services: Services, apiKeyId: string): Promise<{ id: string; revoked_at: string }> {
-  const companyId = await activeKeyCompany(services, apiKeyId);
-  const now = services.clock.now();
+export async function revokeApiKey(ctx: VerbContext, { apiKeyId }: { apiKeyId: string }): Promise<{ id: string; revoked_at: string }> {
+  const { services, now } = ctx;
+  const companyId = await activeKeyCompany(ctx, apiKeyId);
   await services.database.atomic((q) => [
     q.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt))),
     audit(q, companyId, 'api_key.revoked', apiKeyId, now),

@@ -8,7 +8,8 @@ import { brandSettings } from '../../data/schema.js';
 import { validationFailed } from '../../errors.js';
 import { type Language, isLanguage } from '../../i18n/languages.js';
 import { checkLogo } from '../../lib/brand-logo.js';
-import type { Services } from '../../services.js';
+import type { CompanyReadContext } from '../read-context.js';
+import type { CompanyContext } from '../verb-context.js';
 import { logoUrlOf } from './brand-look.js';
 
 /** The longest display name: it is the From name of e-mails and the signing page's header. */
@@ -34,7 +35,8 @@ export type Brand = {
   logo: { type: 'image/png' | 'image/jpeg'; url: string; bytes: number } | null;
 };
 
-export async function getBrand(services: Services, companyId: string): Promise<Brand> {
+export async function getBrand(ctx: CompanyReadContext): Promise<Brand> {
+  const { services, companyId } = ctx;
   const [row] = await services.database.db
     .select({
       displayName: brandSettings.displayName,
@@ -60,7 +62,8 @@ export async function getBrand(services: Services, companyId: string): Promise<B
 }
 
 /** Sets the fields given on the company's active brand (the company was checked by the caller). */
-export async function putBrand(services: Services, companyId: string, change: BrandChange): Promise<Brand> {
+export async function putBrand(ctx: CompanyContext, change: BrandChange): Promise<Brand> {
+  const { services, companyId } = ctx;
   const values: Partial<typeof brandSettings.$inferInsert> = {};
   if (change.display_name !== undefined) values.displayName = change.display_name;
   if (change.accent_color !== undefined) values.accentColor = change.accent_color?.toLowerCase() ?? null;
@@ -81,8 +84,8 @@ export async function putBrand(services: Services, companyId: string, change: Br
       .returning({ id: brandSettings.id });
     // Every company is made with an active brand; this is for one whose setting was deactivated.
     if (updated.length === 0) {
-      await db.insert(brandSettings).values({ companyId, active: true, createdAt: services.clock.now(), ...values }).onConflictDoNothing();
+      await db.insert(brandSettings).values({ companyId, active: true, createdAt: ctx.now, ...values }).onConflictDoNothing();
     }
   }
-  return getBrand(services, companyId);
+  return getBrand(ctx);
 }

@@ -1,7 +1,7 @@
 import { brandSettings, companies } from '../../data/schema.js';
 import { isUniqueViolation } from '../../data/errors.js';
 import { DomainError } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { VerbContext } from '../verb-context.js';
 
 export type NewCompany = {
   id?: string | undefined;
@@ -19,9 +19,9 @@ export type Company = {
 };
 
 /** A company with its active brand setting, written together. */
-export async function createCompany(services: Services, input: NewCompany): Promise<Company> {
+export async function createCompany(ctx: VerbContext, input: NewCompany): Promise<Company> {
+  const { services, now } = ctx;
   const id = input.id ?? crypto.randomUUID();
-  const now = services.clock.now();
   const defaultEmailMessage = input.brand?.default_email_message ?? null;
   await services.database
     .atomic((q) => [

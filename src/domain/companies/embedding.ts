@@ -21,6 +21,8 @@ import { embeddingSettings, recipients } from '../../data/schema.js';
 import { type Issue, validationFailed } from '../../errors.js';
 import { isRecipientId } from '../../lib/ids.js';
 import type { AppConfig, Services } from '../../services.js';
+import type { CompanyReadContext } from '../read-context.js';
+import type { CompanyContext } from '../verb-context.js';
 
 export const MAX_ALLOWED_ORIGINS = 10;
 /** Far above any real origin; a longer text is not looked at. */
@@ -103,7 +105,7 @@ export function checkAllowedOrigins(raw: readonly string[], options: { allowLoop
   return [...seen.keys()];
 }
 
-export async function getEmbedding(services: Services, companyId: string): Promise<Embedding> {
+export async function getEmbedding({ services, companyId }: CompanyReadContext): Promise<Embedding> {
   const [row] = await services.database.db
     .select({ allowedOrigins: embeddingSettings.allowedOrigins })
     .from(embeddingSettings)
@@ -113,9 +115,9 @@ export async function getEmbedding(services: Services, companyId: string): Promi
 }
 
 /** Replaces the company's list (the company was checked by the caller); an empty list allows no frame. */
-export async function putEmbedding(services: Services, companyId: string, raw: readonly string[]): Promise<Embedding> {
+export async function putEmbedding(ctx: CompanyContext, { raw }: { raw: readonly string[] }): Promise<Embedding> {
+  const { services, companyId, now: updatedAt } = ctx;
   const allowedOrigins = checkAllowedOrigins(raw, { allowLoopbackHttp: allowsLoopbackHttp(services.config) });
-  const updatedAt = services.clock.now();
   await services.database.db
     .insert(embeddingSettings)
     .values({ companyId, allowedOrigins, updatedAt })

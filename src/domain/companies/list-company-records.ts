@@ -4,13 +4,13 @@
  */
 import { and, count, desc, eq, getTableColumns } from 'drizzle-orm';
 import { apiKeys, brandSettings, companies, envelopes, users } from '../../data/schema.js';
-import type { Services } from '../../services.js';
+import type { CompanyReadContext, PageRequest, ReadContext } from '../read-context.js';
 import type { Scope } from '../auth/scopes.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import { toUser, type User } from '../users/put-user.js';
 import type { Company } from './create-company.js';
 
-export async function listCompanies(services: Services, page: number, perPage: number): Promise<Page<Company>> {
+export async function listCompanies({ services }: ReadContext, { page, perPage }: PageRequest): Promise<Page<Company>> {
   const { db } = services.database;
   const rows = await db
     .select({ company: companies, defaultEmailMessage: brandSettings.defaultEmailMessage, total: totalOfAll() })
@@ -29,7 +29,7 @@ export async function listCompanies(services: Services, page: number, perPage: n
   return pageWithTotal(rows, toCompany, page, perPage, () => db.select({ total: count() }).from(companies));
 }
 
-export async function listUsers(services: Services, companyId: string, page: number, perPage: number): Promise<Page<User>> {
+export async function listUsers({ services, companyId }: CompanyReadContext, { page, perPage }: PageRequest): Promise<Page<User>> {
   const { db } = services.database;
   const rows = await db
     .select({ ...getTableColumns(users), total: totalOfAll() })
@@ -54,7 +54,7 @@ export type ApiKeySummary = {
   revoked_at: string | null;
 };
 
-export async function listApiKeys(services: Services, companyId: string, page: number, perPage: number): Promise<Page<ApiKeySummary>> {
+export async function listApiKeys({ services, companyId }: CompanyReadContext, { page, perPage }: PageRequest): Promise<Page<ApiKeySummary>> {
   const { db } = services.database;
   // Only the columns shown are read: the hash never leaves the database.
   const rows = await db
@@ -101,7 +101,7 @@ export type EnvelopeSummary = {
   voided_at: string | null;
 };
 
-export async function listEnvelopes(services: Services, companyId: string, page: number, perPage: number): Promise<Page<EnvelopeSummary>> {
+export async function listEnvelopes({ services, companyId }: CompanyReadContext, { page, perPage }: PageRequest): Promise<Page<EnvelopeSummary>> {
   const { db } = services.database;
   // Not the documents: a page of envelopes stays small.
   const rows = await db

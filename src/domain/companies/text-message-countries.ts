@@ -10,6 +10,8 @@ import { isSupportedCountry } from 'libphonenumber-js/mobile';
 import { companies } from '../../data/schema.js';
 import { type Issue, validationFailed } from '../../errors.js';
 import type { Services } from '../../services.js';
+import type { CompanyReadContext } from '../read-context.js';
+import type { CompanyContext } from '../verb-context.js';
 
 /** There are some 250 countries with a numbering plan: a longer list names one twice. */
 export const MAX_TEXT_MESSAGE_COUNTRIES = 250;
@@ -42,12 +44,13 @@ export async function textMessageCountries(services: Services, companyId: string
   return row?.countries ?? null;
 }
 
-export async function getTextMessageCountries(services: Services, companyId: string): Promise<TextMessageCountries> {
+export async function getTextMessageCountries({ services, companyId }: CompanyReadContext): Promise<TextMessageCountries> {
   return { company_id: companyId, allowed_countries: await textMessageCountries(services, companyId) };
 }
 
 /** Replaces the company's list (the company was checked by the caller); null allows every country again. */
-export async function putTextMessageCountries(services: Services, companyId: string, raw: readonly string[] | null): Promise<TextMessageCountries> {
+export async function putTextMessageCountries(ctx: CompanyContext, { raw }: { raw: readonly string[] | null }): Promise<TextMessageCountries> {
+  const { services, companyId } = ctx;
   const countries = raw === null ? null : checkCountries(raw);
   await services.database.db.update(companies).set({ textMessageCountries: countries }).where(eq(companies.id, companyId));
   return { company_id: companyId, allowed_countries: countries };

@@ -3,6 +3,7 @@ import { insertWhen } from '../../data/insert-when.js';
 import { companies, contacts } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import type { Services } from '../../services.js';
+import type { CompanyContext } from '../verb-context.js';
 import { type Contact, toContact } from './contact-record.js';
 
 export type NewContact = { name: string; email: string; contact_number?: string | null | undefined };
@@ -19,7 +20,8 @@ export const CONTACTS_PER_COMPANY = 50_000;
  * decides, so two racing creates give one 201 and one 409. The company's row is locked first, so
  * that creates of one company take turns and the count under the bound is exact.
  */
-export async function createContact(services: Services, companyId: string, input: NewContact): Promise<Contact> {
+export async function createContact(ctx: CompanyContext, input: NewContact): Promise<Contact> {
+  const { services, companyId } = ctx;
   const id = crypto.randomUUID();
   const mine = eq(contacts.companyId, companyId);
   const [, , created] = await services.database.atomic((q) => [
@@ -27,7 +29,7 @@ export async function createContact(services: Services, companyId: string, input
     insertWhen(
       q,
       contacts,
-      { id, companyId, name: input.name, email: input.email, contactNumber: input.contact_number ?? null, createdAt: services.clock.now() },
+      { id, companyId, name: input.name, email: input.email, contactNumber: input.contact_number ?? null, createdAt: ctx.now },
       sql`(select count(*) from ${contacts} where ${mine}) < ${CONTACTS_PER_COMPANY}`,
     ),
     q.select().from(contacts).where(and(eq(contacts.id, id), mine)),

@@ -1,7 +1,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { auditEvents, envelopes } from '../../data/schema.js';
 import { isEnvelopeId } from '../../lib/ids.js';
-import type { Services } from '../../services.js';
+import type { PageRequest, ReadContext } from '../read-context.js';
 import { pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import { envelopeNotFound } from './envelope-not-found.js';
 
@@ -10,7 +10,7 @@ import { envelopeNotFound } from './envelope-not-found.js';
  * answer may grow with what strangers repeat: an envelope whose trail an older version let grow
  * one row a failed try is still read whole, page by page.
  */
-export async function auditTrail(services: Services, envelopeId: string, page: number, perPage: number) {
+export async function auditTrail({ services }: ReadContext, { envelopeId, page, perPage }: { envelopeId: string } & PageRequest) {
   if (!isEnvelopeId(envelopeId)) throw envelopeNotFound(envelopeId);
   const { db } = services.database;
   const ofEnvelope = eq(auditEvents.envelopeId, envelopeId);

@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import { envelopes } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
-import type { Services } from '../../services.js';
+import type { ReadContext } from '../read-context.js';
 import { fileNameOf } from '../signing/signing-document.js';
 import { envelopeNotFound } from './envelope-not-found.js';
 
 /** The finished PDF of an envelope, for the operator; a conflict until it has been made. */
-export async function finishedDocument(services: Services, envelopeId: string): Promise<{ bytes: Uint8Array; fileName: string; sha256: string }> {
+export async function finishedDocument({ services }: ReadContext, { envelopeId }: { envelopeId: string }): Promise<{ bytes: Uint8Array; fileName: string; sha256: string }> {
   if (!isEnvelopeId(envelopeId)) throw envelopeNotFound(envelopeId);
   const [row] = await services.database.db
     .select({ title: envelopes.title, status: envelopes.status, bytes: envelopes.signedDocument, sha256: envelopes.signedDocumentSha256 })

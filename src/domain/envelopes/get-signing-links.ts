@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
-import type { Services } from '../../services.js';
+import type { CompanyReadContext } from '../read-context.js';
 import { envelopeNotFound } from './envelope-not-found.js';
 import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
 
@@ -11,7 +11,8 @@ import { type SigningLinkEntry, signingLinkEntries } from './signing-links.js';
  * An envelope that can no longer be signed (voided, expired, declined, completed) gives its
  * entries with `signing_url: null`, since those links no longer open anything.
  */
-export async function getSigningLinks(services: Services, companyId: string, envelopeId: string): Promise<{ signing_urls: SigningLinkEntry[] }> {
+export async function getSigningLinks(ctx: CompanyReadContext, { envelopeId }: { envelopeId: string }): Promise<{ signing_urls: SigningLinkEntry[] }> {
+  const { services, companyId } = ctx;
   if (!isEnvelopeId(envelopeId)) throw envelopeNotFound(envelopeId);
   const { db } = services.database;
   const [[envelope], people] = await Promise.all([
@@ -30,6 +31,6 @@ export async function getSigningLinks(services: Services, companyId: string, env
   if (!envelope.shareSigningLinks) {
     throw new DomainError('signing_links_disabled', 'This envelope does not share signing links with the sender.', { envelope_id: envelopeId });
   }
-  const live = envelope.status === 'sent' && !(envelope.expiresAt && envelope.expiresAt <= services.clock.now());
+  const live = envelope.status === 'sent' && !(envelope.expiresAt && envelope.expiresAt <= ctx.now);
   return { signing_urls: await signingLinkEntries(services.config, envelopeId, people, live) };
 }

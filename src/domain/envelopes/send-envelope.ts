@@ -17,10 +17,12 @@ import { isUniqueViolation } from '../../data/errors.js';
 import { insertRows } from '../../data/insert-rows.js';
 import { DomainError, validationFailed } from '../../errors.js';
 import { randomBase62 } from '../../lib/crypto.js';
-import { type OutboxMessage, outboxInsert } from '../../outbox/outbox.js';
+import { outboxInsert } from '../../outbox/outbox.js';
 import type { Services } from '../../services.js';
+import type { ApiKeyContext } from '../auth/api-key-context.js';
 import type { Principal } from '../auth/principal.js';
 import { unavailable } from '../shared/unavailable.js';
+import { committed } from '../verb-context.js';
 import { templateNotFound } from '../templates/get-template.js';
 import { type Envelope, sentEventData, withLinks, withoutLinks } from './envelope-answer.js';
 import { envelopeFollowUps } from './follow-ups.js';
@@ -37,25 +39,23 @@ export type SendOutcome = {
   envelope: Envelope;
   /** True when this repeats the answer of an earlier send with the same Idempotency-Key. */
   replayed: boolean;
-  /** Side effects committed with the envelope, to relay to the queue once the answer is given. */
-  outbox: OutboxMessage[];
 };
 
 const DAY_MS = 24 * 3600 * 1000;
 
 export type SendInput = {
-  services: Services;
-  principal: Principal;
   request: SendRequest;
+  /** What the send's reads found (loadSendContext), made while the key was checked. */
   context: SendContext;
   idempotencyKey?: string | undefined;
   /** Told the send rate limit's decision as soon as it is known, whatever the answer. */
   reportRate: RateReport;
 };
 
-export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
-  const { services, principal, request, context, idempotencyKey, reportRate } = input;
-  const now = services.clock.now();
+export async function sendEnvelope(ctx: ApiKeyContext, input: SendInput): Promise<SendOutcome> {
+  const { request, context, idempotencyKey, reportRate } = input;
+  const { services, now } = ctx;
+  const { principal } = ctx.actor;
   const scope = { companyId: principal.companyId, apiKeyId: principal.apiKeyId };
   const hash = idempotencyKey ? await requestHash(request) : '';
 
@@ -79,7 +79,7 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
   const admitted = await admitSend(services, scope, { allowance: company.allowance, claim }, now, reportRate);
   if (idempotencyKey && admitted !== 'admitted') {
     if (admitted.heldFor !== hash) throw keyReused(idempotencyKey);
-    return awaitFirstAnswer(services, principal, idempotencyKey, hash);
+    return awaitFirstAnswer(ctx, idempotencyKey, hash);
   }
 
   const envelopeId = `env_${randomBase62(22)}`;
@@ -157,10 +157,11 @@ export async function sendEnvelope(input: SendInput): Promise<SendOutcome> {
   } catch (err) {
     await releaseAdmission(services, scope, now, idempotencyKey);
     // The key's claim had lapsed and a twin committed first: answer as it did.
-    if (idempotencyKey && isUniqueViolation(err)) return awaitFirstAnswer(services, principal, idempotencyKey, hash);
+    if (idempotencyKey && isUniqueViolation(err)) return awaitFirstAnswer(ctx, idempotencyKey, hash);
     throw unavailable(err);
   }
-  return { envelope, replayed: false, outbox };
+  committed(ctx, outbox);
+  return { envelope, replayed: false };
 }
 
 /** The checks that need the template: refused before the send may take anything. */
@@ -198,7 +199,7 @@ function refuseTextMessageRoles(request: SendRequest, envelopeRecipients: Envelo
 async function replay(earlier: Earlier, services: Services, now: Date): Promise<SendOutcome> {
   const live = earlier.envelopeStatus === 'sent' && !(earlier.envelopeExpiresAt && earlier.envelopeExpiresAt <= now);
   const envelope = await withLinks(services, earlier.body as Envelope, live);
-  return { envelope, replayed: true, outbox: [] };
+  return { envelope, replayed: true };
 }
 
 const TWIN_WAIT_MS = 3000;
@@ -208,13 +209,13 @@ const TWIN_POLL_MS = 100;
  * A twin of a send still running waits, for a bounded time, for the first answer to be recorded,
  * and repeats it; if it is not there in time, the caller is told to retry shortly.
  */
-async function awaitFirstAnswer(services: Services, principal: Principal, key: string, hash: string): Promise<SendOutcome> {
+async function awaitFirstAnswer({ services, actor, now }: ApiKeyContext, key: string, hash: string): Promise<SendOutcome> {
   const deadline = Date.now() + TWIN_WAIT_MS;
   for (;;) {
-    const earlier = liveRecord(await readEarlier(services.database.db, principal.apiKeyId, key).catch(() => undefined), services.clock.now());
+    const earlier = liveRecord(await readEarlier(services.database.db, actor.principal.apiKeyId, key).catch(() => undefined), now);
     if (earlier) {
       if (earlier.requestHash !== hash) throw keyReused(key);
-      return replay(earlier, services, services.clock.now());
+      return replay(earlier, services, now);
     }
     if (Date.now() >= deadline) throw requestInProgress(key);
     await new Promise((resolve) => setTimeout(resolve, TWIN_POLL_MS));

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { templates } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
-import type { Services } from '../../services.js';
+import type { CompanyReadContext } from '../read-context.js';
 import { type FieldPlacement, placementOf } from './field-placement.js';
 import { documentJson, fieldsJson, rolesJson } from './template-reads.js';
 import { type TemplateSummary, toTemplateSummary } from './template-record.js';
@@ -18,7 +18,7 @@ export const templateNotFound = (id: string) =>
   new DomainError('template_not_found', 'No template with that id exists in this company.', { template_id: id });
 
 /** GET /v1/templates/{id}: one template with roles, settings and field layout, in one query; never the PDF bytes. */
-export async function getTemplate(services: Services, companyId: string, templateId: string): Promise<TemplateDetail> {
+export async function getTemplate({ services, companyId }: CompanyReadContext, { templateId }: { templateId: string }): Promise<TemplateDetail> {
   if (!isUuid(templateId)) throw templateNotFound(templateId);
   const id = sql`${templates.id}`;
   const [row] = await services.database.db

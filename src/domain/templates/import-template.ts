@@ -2,24 +2,25 @@ import { templateDocuments, templateFields, templateRoles, templates, auditEvent
 import { isUniqueViolation } from '../../data/errors.js';
 import { DomainError, type Issue, validationFailed } from '../../errors.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import type { Services } from '../../services.js';
+import type { CompanyContext } from '../verb-context.js';
 import { placementOf } from './field-placement.js';
 import { getTemplate, type TemplateDetail } from './get-template.js';
 import type { TemplateDefinition } from './template-definition.js';
 
 export type TemplateDocument = { fileName: string; bytes: Uint8Array };
 
+/** Who the audit trail names as the importer: an operator, or the service itself (a seed). */
+export type TemplateImporter = { type: 'admin' | 'system'; id?: string };
+
 /**
  * Stores a template with its PDF, roles and field layout in one transaction, after checking that
  * the PDF opens and that every field sits inside a page of it.
  */
 export async function importTemplate(
-  services: Services,
-  companyId: string,
-  definition: TemplateDefinition,
-  document: TemplateDocument,
-  actor: { type: 'admin' | 'system'; id?: string } = { type: 'admin' },
+  ctx: CompanyContext,
+  { definition, document, actor = { type: 'admin' } }: { definition: TemplateDefinition; document: TemplateDocument; actor?: TemplateImporter },
 ): Promise<TemplateDetail> {
+  const { services, companyId, now } = ctx;
   const pages = await services.pdf.pageSizes(document.bytes);
   if (!pages || pages.length === 0) {
     throw new DomainError('invalid_document', 'The document is not a PDF that can be read.', { file_name: document.fileName });
@@ -28,7 +29,6 @@ export async function importTemplate(
   if (outside.length > 0) throw validationFailed(outside, 'Some fields do not sit inside a page of the document.');
 
   const templateId = definition.id ?? crypto.randomUUID();
-  const now = services.clock.now();
   const roleIds = new Map(definition.roles.map((role) => [role.name, crypto.randomUUID()]));
   const sha256 = await sha256Hex(document.bytes);
 
@@ -88,7 +88,7 @@ export async function importTemplate(
       if (isUniqueViolation(err)) throw new DomainError('conflict', 'A template with this id already exists.', { template_id: templateId });
       throw err;
     });
-  return getTemplate(services, companyId, templateId);
+  return getTemplate(ctx, { templateId });
 }
 
 /** Fields are placed in PDF points from the page's top-left corner and must fit on their page. */

@@ -1,12 +1,12 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import { templates } from '../../data/schema.js';
-import type { Services } from '../../services.js';
+import type { CompanyReadContext, PageRequest } from '../read-context.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import { rolesJson } from './template-reads.js';
 import { type TemplateSummary, toTemplateSummary } from './template-record.js';
 
 /** GET /v1/templates: the company's templates, newest first, with roles but no field layout: one query. */
-export async function listTemplates(services: Services, companyId: string, page: number, perPage: number): Promise<Page<TemplateSummary>> {
+export async function listTemplates({ services, companyId }: CompanyReadContext, { page, perPage }: PageRequest): Promise<Page<TemplateSummary>> {
   const { db } = services.database;
   const mine = eq(templates.companyId, companyId);
   const rows = await db

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type UserRole, users } from '../../data/schema.js';
-import type { Services } from '../../services.js';
+import type { CompanyContext } from '../verb-context.js';
 
 export type UserInput = { name: string; role: UserRole; active: boolean; esign_seat: boolean };
 export type User = { id: string; email: string; name: string; role: UserRole; active: boolean; esign_seat: boolean; created_at: string };
@@ -9,12 +9,8 @@ export type User = { id: string; email: string; name: string; role: UserRole; ac
  * Adds the user, or changes the one with that e-mail (compared without case). A role or status
  * change applies to the user's API keys on their very next request.
  */
-export async function putUser(
-  services: Services,
-  companyId: string,
-  email: string,
-  input: UserInput,
-): Promise<{ user: User; created: boolean }> {
+export async function putUser(ctx: CompanyContext, { email, input }: { email: string; input: UserInput }): Promise<{ user: User; created: boolean }> {
+  const { services, companyId } = ctx;
   const { db } = services.database;
   const changes = { name: input.name, role: input.role, active: input.active, esignSeat: input.esign_seat };
   const sameUser = and(eq(users.companyId, companyId), eq(sql`lower(${users.email})`, email.toLowerCase()));
@@ -24,7 +20,7 @@ export async function putUser(
     if (updated) return { user: toUser(updated), created: false };
     const [inserted] = await db
       .insert(users)
-      .values({ companyId, email, ...changes, createdAt: services.clock.now() })
+      .values({ companyId, email, ...changes, createdAt: ctx.now })
       .onConflictDoNothing()
       .returning();
     if (inserted) return { user: toUser(inserted), created: true };

@@ -4,7 +4,8 @@ import { type DeliveryOrigin, webhookDeliveries, webhookEvents } from '../../dat
 import { DomainError } from '../../errors.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { isUuid } from '../../lib/ids.js';
-import type { Services } from '../../services.js';
+import type { CompanyReadContext, PageRequest } from '../read-context.js';
+import type { CompanyContext } from '../verb-context.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import { type AttemptResult, attemptDelivery, attemptStillOpen, interruptedAttempt, ownDeliveryId } from './deliver-event.js';
 import { testEventKind } from './event-catalog.js';
@@ -30,7 +31,8 @@ export type DeliveryAttempt = {
 const delivered = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
 /** GET /v1/webhooks/{id}/deliveries: the subscription's attempts, newest first. */
-export async function listDeliveries(services: Services, companyId: string, id: string, page: number, perPage: number): Promise<Page<DeliveryAttempt>> {
+export async function listDeliveries(ctx: CompanyReadContext, { id, page, perPage }: { id: string } & PageRequest): Promise<Page<DeliveryAttempt>> {
+  const { services, companyId, now } = ctx;
   // The subscription is checked alongside the page (one round trip): the page is dropped if it is not found.
   const subscription = liveSubscription(services, companyId, id);
   if (!isUuid(id)) await subscription; // not found, before a query could choke on the id
@@ -47,7 +49,6 @@ export async function listDeliveries(services: Services, companyId: string, id: 
       .limit(perPage)
       .offset(pageOffset(page, perPage)),
   ]);
-  const now = services.clock.now();
   return pageWithTotal(
     rows,
     ({ delivery, kind }) => {
@@ -78,9 +79,9 @@ export async function listDeliveries(services: Services, companyId: string, id: 
  * answer (and in the deliveries list). Not retried: the integrator is watching. Each is an event kept
  * 30 days, so a company makes at most TEST_DELIVERIES_PER_HOUR in any hour.
  */
-export async function sendTestEvent(services: Services, companyId: string, id: string): Promise<DeliveryAttempt> {
+export async function sendTestEvent(ctx: CompanyContext, { id }: { id: string }): Promise<DeliveryAttempt> {
+  const { services, companyId, now } = ctx;
   const subscription = await liveSubscription(services, companyId, id);
-  const now = services.clock.now();
   const { db } = services.database;
   const ofTheHour = and(eq(webhookEvents.companyId, companyId), eq(webhookEvents.kind, testEventKind), gt(webhookEvents.createdAt, new Date(now.getTime() - HOUR_MS)));
   const values = {

@@ -4,6 +4,7 @@ import { DomainError } from '../../errors.js';
 import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
+import type { ReadContext } from '../read-context.js';
 import { fileNameOf } from '../signing/signing-document.js';
 
 /**
@@ -35,10 +36,10 @@ export const documentNotFound = () => new DomainError('document_not_found', 'No 
  * or redeliver the event).
  */
 export async function downloadDocument(
-  services: Services,
-  envelopeId: string,
-  link: { expires?: string | undefined; sig?: string | undefined },
+  ctx: ReadContext,
+  { envelopeId, link }: { envelopeId: string; link: { expires?: string | undefined; sig?: string | undefined } },
 ): Promise<{ bytes: Uint8Array; fileName: string; sha256: string }> {
+  const { services } = ctx;
   const expires = Number(link.expires);
   if (!isEnvelopeId(envelopeId) || !/^\d{1,12}$/.test(link.expires ?? '') || !link.sig) throw documentNotFound();
   const [row] = await services.database.db
@@ -49,7 +50,7 @@ export async function downloadDocument(
   // An unknown envelope is checked against a MAC all the same, so that it takes as long as a known one.
   const expected = await macOf(services, row?.companyId ?? '', envelopeId, expires);
   if (!row || !timingSafeEqual(expected, link.sig)) throw documentNotFound();
-  if (expires * 1000 <= services.clock.now().getTime()) {
+  if (expires * 1000 <= ctx.now.getTime()) {
     throw new DomainError('download_link_expired', 'This download link has expired (links last 24 hours). Replay or redeliver the event for a fresh one.');
   }
   if (!row.bytes || !row.sha256) throw documentNotFound();

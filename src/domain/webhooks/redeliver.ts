@@ -4,6 +4,7 @@ import { webhookDeliveries, webhookEvents, webhookRedeliveries, webhookSubscript
 import { DomainError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
+import type { CompanyContext } from '../verb-context.js';
 import { attemptStillOpen, DELIVERY_ATTEMPTS, RETRIED_FOR_AT_MOST_MS } from './deliver-event.js';
 import { testEventKind } from './event-catalog.js';
 import { liveSubscription } from './subscriptions.js';
@@ -28,7 +29,11 @@ const deliveryPending = (id: string) =>
  * subscription is (each would otherwise add a delivery of one event to one receiver), and past the
  * company's REDELIVERIES_PER_DAY in any 24 hours.
  */
-export async function redeliver(services: Services, companyId: string, subscriptionId: string, deliveryId: string): Promise<{ delivery_id: string; event_id: string }> {
+export async function redeliver(
+  ctx: CompanyContext,
+  { subscriptionId, deliveryId }: { subscriptionId: string; deliveryId: string },
+): Promise<{ delivery_id: string; event_id: string }> {
+  const { services, companyId, now } = ctx;
   const subscription = await liveSubscription(services, companyId, subscriptionId);
   if (!isUuid(deliveryId)) throw deliveryNotFound(deliveryId);
   const { db } = services.database;
@@ -48,7 +53,6 @@ export async function redeliver(services: Services, companyId: string, subscript
       .limit(1);
     throw queued ? deliveryPending(deliveryId) : deliveryNotFound(deliveryId);
   }
-  const now = services.clock.now();
   if (!subscription.disabledAt && stillPending(latest, now)) throw deliveryPending(deliveryId);
 
   const id = crypto.randomUUID();

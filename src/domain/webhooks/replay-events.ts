@@ -5,6 +5,7 @@ import { webhookEvents, webhookReplays, webhookSubscriptions } from '../../data/
 import { DomainError, type Issue, validationFailed } from '../../errors.js';
 import { uuidFromName } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
+import type { CompanyContext } from '../verb-context.js';
 import { EVENT_RETENTION_MS } from './event-retention.js';
 import { liveSubscription } from './subscriptions.js';
 import { before, DAY_MS, lockCompanyWebhooks, REPLAYED_EVENTS_PER_DAY, REPLAYS_PER_DAY, secondsUntilFree } from './webhook-bounds.js';
@@ -33,9 +34,9 @@ export type ReplayRequest = { since: Date; until?: Date | undefined; events?: st
  * replays share a budget of REPLAYS_PER_DAY replays and REPLAYED_EVENTS_PER_DAY events in any 24
  * hours, whatever their subscriptions (webhook-bounds.ts).
  */
-export async function startReplay(services: Services, companyId: string, subscriptionId: string, request: ReplayRequest): Promise<{ replayed: number }> {
+export async function startReplay(ctx: CompanyContext, { subscriptionId, request }: { subscriptionId: string; request: ReplayRequest }): Promise<{ replayed: number }> {
+  const { services, companyId, now } = ctx;
   const subscription = await liveSubscription(services, companyId, subscriptionId);
-  const now = services.clock.now();
   const until = request.until ?? now;
   const kinds = [...new Set(request.events ?? subscription.events)];
   const issues = windowIssues(request.since, until, request.until !== undefined, now);

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { webhookSubscriptions } from '../../data/schema.js';
 import { isUuid } from '../../lib/ids.js';
-import type { Services } from '../../services.js';
+import type { CompanyContext } from '../verb-context.js';
 import { sealSecret, secretKeysOf } from './secret-box.js';
 import { newWebhookSecret } from './standard-webhooks.js';
 import { webhookNotFound } from './subscriptions.js';
@@ -16,11 +16,12 @@ export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
  * sealed, in the same statement that seals the new one: a second rotation at the same moment
  * replaces the first's secret in turn, and only the latest two ever sign.
  */
-export async function rotateSecret(services: Services, companyId: string, id: string): Promise<{ secret: string; previous_secret_expires_at: string }> {
+export async function rotateSecret(ctx: CompanyContext, { id }: { id: string }): Promise<{ secret: string; previous_secret_expires_at: string }> {
+  const { services, companyId } = ctx;
   if (!isUuid(id)) throw webhookNotFound(id);
   const secret = newWebhookSecret();
   const sealed = await sealSecret(await secretKeysOf(services.config), id, secret);
-  const expiresAt = new Date(services.clock.now().getTime() + SECRET_OVERLAP_MS);
+  const expiresAt = new Date(ctx.now.getTime() + SECRET_OVERLAP_MS);
   const [rotated] = await services.database.db
     .update(webhookSubscriptions)
     .set({

@@ -4,6 +4,8 @@ import { webhookSubscriptions } from '../../data/schema.js';
 import { DomainError, validationFailed } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
+import type { CompanyReadContext, PageRequest } from '../read-context.js';
+import type { CompanyContext } from '../verb-context.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import type { EventKind } from './event-catalog.js';
 import { sealSecret, secretKeysOf } from './secret-box.js';
@@ -50,10 +52,10 @@ async function urlProblem(services: Services, url: string): Promise<string | nul
  * receiver. At most SUBSCRIPTIONS_PER_COMPANY live ones: each multiplies what every event costs.
  */
 export async function subscribe(
-  services: Services,
-  companyId: string,
+  ctx: CompanyContext,
   input: { url: string; events: EventKind[]; description?: string | null | undefined },
 ): Promise<Subscription & { secret: string }> {
+  const { services, companyId } = ctx;
   const problem = await urlProblem(services, input.url);
   if (problem) throw validationFailed([{ path: 'url', message: problem }], 'The webhook URL cannot be used.');
   const url = webhookEndpoint(input.url);
@@ -73,7 +75,7 @@ export async function subscribe(
     description: input.description ?? null,
     secretCiphertext: sealed.ciphertext,
     secretKeyId: sealed.keyId,
-    createdAt: services.clock.now(),
+    createdAt: ctx.now,
   };
   const live = sql`(select count(*) from ${webhookSubscriptions} where ${webhookSubscriptions.companyId} = ${companyId} and ${webhookSubscriptions.deletedAt} is null)`;
   // Counted under the company's lock, so that creates at once at the bound give one; a twin of the
@@ -130,7 +132,7 @@ const subscribedAlready = (url: string, id: string) =>
   );
 
 /** GET /v1/webhooks: the company's live subscriptions, newest first, never with their secrets. */
-export async function listSubscriptions(services: Services, companyId: string, page: number, perPage: number): Promise<Page<Subscription>> {
+export async function listSubscriptions({ services, companyId }: CompanyReadContext, { page, perPage }: PageRequest): Promise<Page<Subscription>> {
   const live = and(eq(webhookSubscriptions.companyId, companyId), isNull(webhookSubscriptions.deletedAt));
   const { db } = services.database;
   const rows = await db
@@ -156,11 +158,11 @@ export async function liveSubscription(services: Services, companyId: string, id
 }
 
 /** DELETE /v1/webhooks/{id}: nothing more is delivered to it; a second delete is `webhook_not_found`. */
-export async function unsubscribe(services: Services, companyId: string, id: string): Promise<void> {
+export async function unsubscribe({ services, companyId, now }: CompanyContext, { id }: { id: string }): Promise<void> {
   if (!isUuid(id)) throw webhookNotFound(id);
   const [removed] = await services.database.db
     .update(webhookSubscriptions)
-    .set({ deletedAt: services.clock.now() })
+    .set({ deletedAt: now })
     .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.companyId, companyId), sql`${webhookSubscriptions.deletedAt} is null`))
     .returning({ id: webhookSubscriptions.id });
   if (!removed) throw webhookNotFound(id);
