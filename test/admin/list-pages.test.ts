@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listApiKeys, listCompanies, listEnvelopes, listUsers } from '../../src/domain/companies/list-company-records.js';
 import type { Page } from '../../src/domain/shared/pagination.js';
 import { listDeadJobs } from '../../src/queue/dead-jobs.js';
+import { asOperator } from '../support/factories.js';
 import { openStack, type TestStack } from '../support/stack.js';
 import { adminCompany, adminKey, adminUser } from './admin-support.js';
 
@@ -36,34 +37,34 @@ describe('a page of an admin list', () => {
     await adminKey(stack, company.id, owner.email);
     await adminKey(stack, company.id, owner.email);
     await adminKey(stack, company.id, owner.email);
-    const { services } = stack;
+    const ctx = asOperator(stack, company.id);
 
-    expect(await read(() => listUsers(services, company.id, 1, 25))).toEqual({ pagination: { page: 1, per_page: 25, total: 2, total_pages: 1 }, rows: 2, queries: 1 });
-    expect(await read(() => listUsers(services, company.id, 2, 1))).toEqual({ pagination: { page: 2, per_page: 1, total: 2, total_pages: 2 }, rows: 1, queries: 1 });
-    expect(await read(() => listUsers(services, company.id, 3, 1))).toEqual({ pagination: { page: 3, per_page: 1, total: 2, total_pages: 2 }, rows: 0, queries: 2 });
+    expect(await read(() => listUsers(ctx, { page: 1, perPage: 25 }))).toEqual({ pagination: { page: 1, per_page: 25, total: 2, total_pages: 1 }, rows: 2, queries: 1 });
+    expect(await read(() => listUsers(ctx, { page: 2, perPage: 1 }))).toEqual({ pagination: { page: 2, per_page: 1, total: 2, total_pages: 2 }, rows: 1, queries: 1 });
+    expect(await read(() => listUsers(ctx, { page: 3, perPage: 1 }))).toEqual({ pagination: { page: 3, per_page: 1, total: 2, total_pages: 2 }, rows: 0, queries: 2 });
 
-    expect(await read(() => listApiKeys(services, company.id, 1, 2))).toEqual({ pagination: { page: 1, per_page: 2, total: 3, total_pages: 2 }, rows: 2, queries: 1 });
-    expect(await read(() => listApiKeys(services, company.id, 2, 2))).toEqual({ pagination: { page: 2, per_page: 2, total: 3, total_pages: 2 }, rows: 1, queries: 1 });
-    expect(await read(() => listApiKeys(services, company.id, 3, 2))).toEqual({ pagination: { page: 3, per_page: 2, total: 3, total_pages: 2 }, rows: 0, queries: 2 });
+    expect(await read(() => listApiKeys(ctx, { page: 1, perPage: 2 }))).toEqual({ pagination: { page: 1, per_page: 2, total: 3, total_pages: 2 }, rows: 2, queries: 1 });
+    expect(await read(() => listApiKeys(ctx, { page: 2, perPage: 2 }))).toEqual({ pagination: { page: 2, per_page: 2, total: 3, total_pages: 2 }, rows: 1, queries: 1 });
+    expect(await read(() => listApiKeys(ctx, { page: 3, perPage: 2 }))).toEqual({ pagination: { page: 3, per_page: 2, total: 3, total_pages: 2 }, rows: 0, queries: 2 });
   });
 
   it('of an empty list is one query on its first page, and counts on a later one', async () => {
     const company = await adminCompany(stack);
-    const { services } = stack;
+    const ctx = asOperator(stack, company.id);
     const empty = (page: number) => ({ pagination: { page, per_page: 25, total: 0, total_pages: 0 }, rows: 0 });
-    expect(await read(() => listEnvelopes(services, company.id, 1, 25))).toEqual({ ...empty(1), queries: 1 });
-    expect(await read(() => listEnvelopes(services, company.id, 2, 25))).toEqual({ ...empty(2), queries: 2 });
-    expect(await read(() => listUsers(services, company.id, 1, 25))).toEqual({ ...empty(1), queries: 1 });
+    expect(await read(() => listEnvelopes(ctx, { page: 1, perPage: 25 }))).toEqual({ ...empty(1), queries: 1 });
+    expect(await read(() => listEnvelopes(ctx, { page: 2, perPage: 25 }))).toEqual({ ...empty(2), queries: 2 });
+    expect(await read(() => listUsers(ctx, { page: 1, perPage: 25 }))).toEqual({ ...empty(1), queries: 1 });
   });
 
   it('of every company, and of the dead jobs, is one query while the page holds rows', async () => {
     const { services } = stack;
     await adminCompany(stack);
-    const first = await read(() => listCompanies(services, 1, 1));
+    const first = await read(() => listCompanies(asOperator(stack), { page: 1, perPage: 1 }));
     expect(first).toMatchObject({ rows: 1, queries: 1 });
     expect(first.pagination.total).toBeGreaterThanOrEqual(1);
     // Far past the end: other files add companies meanwhile (the integration run shares one database).
-    const pastTheEnd = await read(() => listCompanies(services, 1_000_000, 1));
+    const pastTheEnd = await read(() => listCompanies(asOperator(stack), { page: 1_000_000, perPage: 1 }));
     expect(pastTheEnd).toMatchObject({ rows: 0, queries: 2 });
     expect(pastTheEnd.pagination.total).toBeGreaterThanOrEqual(first.pagination.total);
 

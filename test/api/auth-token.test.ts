@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey, rotateApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { call, errorCode } from '../support/http.js';
-import { addKeyHolder, createTestCompany, type TestCompany } from '../support/factories.js';
+import { addKeyHolder, asOperator, createTestCompany, type TestCompany } from '../support/factories.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -41,10 +41,10 @@ describe('POST /v1/auth/token', () => {
 
   it('refuses a revoked key, and the old secret of a rotated key', async () => {
     const revoked = await addKeyHolder(stack, company.id);
-    await revokeApiKey(stack.services, revoked.id);
+    await revokeApiKey(asOperator(stack), { apiKeyId: revoked.id });
     expect(errorCode(await exchange({ api_key: revoked.key }))).toBe('invalid_api_key');
     const rotated = await addKeyHolder(stack, company.id);
-    const { key } = await rotateApiKey(stack.services, rotated.id);
+    const { key } = await rotateApiKey(asOperator(stack), { apiKeyId: rotated.id });
     expect(errorCode(await exchange({ api_key: rotated.key }))).toBe('invalid_api_key');
     expect((await exchange({ api_key: key })).status).toBe(200);
   });

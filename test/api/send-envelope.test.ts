@@ -23,7 +23,7 @@ import type { TemplateDefinition } from '../../src/domain/templates/template-def
 import { putUser } from '../../src/domain/users/put-user.js';
 import { quotaPeriod } from '../../src/ports/send-limits.js';
 import { type Answer, call, errorCode } from '../support/http.js';
-import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany, type TestKey } from '../support/factories.js';
+import { addKeyHolder, asOperator, createTestCompany, createTestTemplate, type TestCompany, type TestKey } from '../support/factories.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { failNextSendWrite } from '../support/failing-writes.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
@@ -90,7 +90,7 @@ const mailTo = (email: string) => stack.services.mailbox.list().filter((mail) =>
 
 /** A token for a key at the clock's current time (after the clock moved past the old one's hour). */
 async function freshToken(holder: TestKey) {
-  return (await exchangeApiKey(stack.services, holder.key)).access_token;
+  return (await exchangeApiKey(asOperator(stack), { apiKey: holder.key })).access_token;
 }
 
 describe('a successful send', () => {
@@ -558,7 +558,7 @@ describe('the sender', () => {
   const body = (sender_email?: string) => ({ template_id: template.id, recipients: ndaRecipients(), ...(sender_email ? { sender_email } : {}) });
   const addUser = async (options: { active: boolean; esign_seat: boolean }, companyId = company.id) => {
     const email = `user-${unique()}@example.test`;
-    const { user } = await putUser(stack.services, companyId, email, { name: 'Some User', role: 'member', ...options });
+    const { user } = await putUser(asOperator(stack, companyId), { email, input: { name: 'Some User', role: 'member', ...options } });
     return user;
   };
 

@@ -17,7 +17,7 @@ import { SWEEP_GRACE_MS } from '../../src/outbox/outbox.js';
 import { quotaPeriod } from '../../src/ports/send-limits.js';
 import { ADMIN_TOKEN } from '../support/stack.js';
 import { type Answer, call, errorCode } from '../support/http.js';
-import { addKeyHolder, createTestCompany, createTestTemplate } from '../support/factories.js';
+import { addKeyHolder, asOperator, createTestCompany, createTestTemplate } from '../support/factories.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { failNextSendWrite } from '../support/failing-writes.js';
 import { openStack, type TestStack } from '../support/stack.js';
@@ -335,7 +335,7 @@ describe('the admission, asked once the reads passed', () => {
     const { company, body } = await companyWithTemplate(5);
     const holder = await addKeyHolder(stack, company.id);
     expect((await send(holder.token, body())).status).toBe(201);
-    await revokeApiKey(stack.services, holder.id);
+    await revokeApiKey(asOperator(stack), { apiKeyId: holder.id });
     expectError(await send(holder.token, body(), 'revoked-key-send'), 401, 'unauthorized');
     expect(await quotaUsed(company.id)).toBe(1);
     expect(await envelopesOf(company.id)).toHaveLength(1);
@@ -372,7 +372,7 @@ describe('the admission, asked once the reads passed', () => {
     const { company, body } = await companyWithTemplate(5);
     const holder = await addKeyHolder(stack, company.id, { role: 'viewer' });
     for (let i = 0; i < 101; i++) expectError(await send(holder.token, body()), 403, 'permission_denied');
-    await putUser(stack.services, company.id, holder.ownerEmail, { name: 'Now a member', role: 'member', active: true, esign_seat: true });
+    await putUser(asOperator(stack, company.id), { email: holder.ownerEmail, input: { name: 'Now a member', role: 'member', active: true, esign_seat: true } });
     const allowed = await send(holder.token, body());
     expect([allowed.status, allowed.headers.get('RateLimit-Remaining')]).toEqual([201, '99']);
     expect(await quotaUsed(company.id)).toBe(1);

@@ -22,6 +22,7 @@ import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
 import { type SeededKey, loadSeed, loadSeedFile } from '../../src/seed/load-seed.js';
+import { asOperator } from '../support/factories.js';
 import { call, errorCode } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
 import { openStack, type TestStack } from '../support/stack.js';
@@ -55,7 +56,7 @@ function describeExampleLoad(label: string, path: string) {
 
     const tokenFor = async (keyId: string) => {
       const key = seededKeys.find((candidate) => candidate.id === keyId)!;
-      return (await exchangeApiKey(stack.services, key.key)).access_token;
+      return (await exchangeApiKey(asOperator(stack), { apiKey: key.key })).access_token;
     };
 
     it('creates the two companies with their plan quota and brand message', async () => {
@@ -97,7 +98,7 @@ function describeExampleLoad(label: string, path: string) {
         ['Globex Corp', 'key_globex_full', 'gail@globex.test'],
       ]);
       for (const key of seededKeys) {
-        const token = await exchangeApiKey(stack.services, key.key);
+        const token = await exchangeApiKey(asOperator(stack), { apiKey: key.key });
         expect(token).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
         expect(token.access_token.split('.')).toHaveLength(3);
       }
@@ -225,19 +226,19 @@ describe('loading a seed again', () => {
     const [full, readonly] = acme!.api_keys!;
     await loadSeed(stack.services, seed, process.cwd());
 
-    const rotated = await rotateApiKey(stack.services, full!.id);
-    await revokeApiKey(stack.services, readonly!.id);
+    const rotated = await rotateApiKey(asOperator(stack), { apiKeyId: full!.id });
+    await revokeApiKey(asOperator(stack), { apiKeyId: readonly!.id });
     const sam = acme!.users!.find((user) => user.email === 'sam@acme.test')!;
-    await putUser(stack.services, acme!.id!, sam.email, { name: sam.name, role: 'member', active: false, esign_seat: true });
-    await putUser(stack.services, acme!.id!, 'vera@acme.test', { name: 'Vera Viewer', role: 'admin', active: true, esign_seat: false });
+    await putUser(asOperator(stack, acme!.id!), { email: sam.email, input: { name: sam.name, role: 'member', active: false, esign_seat: true } });
+    await putUser(asOperator(stack, acme!.id!), { email: 'vera@acme.test', input: { name: 'Vera Viewer', role: 'admin', active: true, esign_seat: false } });
     const before = await countRows(stack.services, companyIds(seed));
 
     await loadSeed(stack.services, seed, process.cwd());
 
     expect(await countRows(stack.services, companyIds(seed))).toEqual(before);
-    await expect(exchangeApiKey(stack.services, full!.key)).rejects.toMatchObject({ code: 'invalid_api_key' });
-    await expect(exchangeApiKey(stack.services, readonly!.key)).rejects.toMatchObject({ code: 'invalid_api_key' });
-    const token = await exchangeApiKey(stack.services, rotated.key);
+    await expect(exchangeApiKey(asOperator(stack), { apiKey: full!.key })).rejects.toMatchObject({ code: 'invalid_api_key' });
+    await expect(exchangeApiKey(asOperator(stack), { apiKey: readonly!.key })).rejects.toMatchObject({ code: 'invalid_api_key' });
+    const token = await exchangeApiKey(asOperator(stack), { apiKey: rotated.key });
     expect((await call(stack, 'GET', '/v1/templates', { token: token.access_token })).status).toBe(200);
     const [row] = await stack.services.database.db.select().from(apiKeys).where(eq(apiKeys.id, full!.id));
     expect(row).toMatchObject({ version: 2, keyHash: await sha256Hex(rotated.key) });

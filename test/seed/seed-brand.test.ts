@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBrand, putBrand } from '../../src/domain/companies/brand.js';
 import { DomainError } from '../../src/errors.js';
 import { loadSeed } from '../../src/seed/load-seed.js';
+import { asOperator } from '../support/factories.js';
 import { logoPng, svgLogo } from '../support/logo-images.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
@@ -40,12 +41,12 @@ describe('a seed with a brand', () => {
     const id = crypto.randomUUID();
     const seed = seedOf(id, { default_email_message: 'Hi', display_name: 'Seeded Legal', accent_color: '#A1B2C3', logo: { path: 'logo.png' } });
     await loadSeed(stack.services, seed, dir);
-    const brand = await getBrand(stack.services, id);
+    const brand = await getBrand(asOperator(stack, id));
     expect(brand).toMatchObject({ display_name: 'Seeded Legal', accent_color: '#a1b2c3', default_email_message: 'Hi', logo: { type: 'image/png' } });
 
-    await putBrand(stack.services, id, { display_name: 'Changed since' });
+    await putBrand(asOperator(stack, id), { display_name: 'Changed since' });
     await loadSeed(stack.services, seed, dir);
-    expect((await getBrand(stack.services, id)).display_name).toBe('Changed since');
+    expect((await getBrand(asOperator(stack, id))).display_name).toBe('Changed since');
   });
 
   it('refuses, with the path, a logo that is not a PNG or JPEG, a missing file, a bad colour and a two-line name', async () => {
@@ -54,7 +55,7 @@ describe('a seed with a brand', () => {
     // Nothing of that company was made, so the corrected seed makes it with its brand.
     refused.companies[0]!.brand.logo = { path: 'logo.png' };
     await loadSeed(stack.services, refused, dir);
-    expect(await getBrand(stack.services, refused.companies[0]!.id)).toMatchObject({ display_name: 'Fixed later', logo: { type: 'image/png' } });
+    expect(await getBrand(asOperator(stack, refused.companies[0]!.id))).toMatchObject({ display_name: 'Fixed later', logo: { type: 'image/png' } });
     expect(await issuesOf(loadSeed(stack.services, seedOf(crypto.randomUUID(), { logo: { path: 'missing.png' } }), dir))).toEqual([
       'companies[0].brand.logo.path',
     ]);

@@ -25,6 +25,7 @@ import { scopes } from '../../src/domain/auth/scopes.js';
 import { createCompany } from '../../src/domain/companies/create-company.js';
 import { importTemplate } from '../../src/domain/templates/import-template.js';
 import { putUser } from '../../src/domain/users/put-user.js';
+import { companyContext, verbContext } from '../../src/domain/verb-context.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { ndaDefinition } from '../support/factories.js';
@@ -76,12 +77,14 @@ async function seed(sqlEndpoint: string): Promise<WorkerdStack['seeded']> {
     config: { tokenSecret: new TextEncoder().encode('unused-in-seeding-0123456789abcdef'), baseUrl: 'https://esign.example.test', keyEnvironment: 'live' },
   });
   try {
-    const company = await createCompany(services, { name: `Workerd ${crypto.randomUUID().slice(0, 8)}`, api_signature_requests_per_period: 10 });
+    const operator = { kind: 'operator' } as const;
+    const company = await createCompany(verbContext(services, operator), { name: `Workerd ${crypto.randomUUID().slice(0, 8)}`, api_signature_requests_per_period: 10 });
+    const ctx = companyContext(services, operator, company.id);
     const owner = `owner-${crypto.randomUUID().slice(0, 8)}@example.test`;
-    await putUser(services, company.id, owner, { name: 'Olivia Owner', role: 'owner', active: true, esign_seat: true });
-    const key = await createApiKey(services, company.id, { owner, scopes: [...scopes] });
+    await putUser(ctx, { email: owner, input: { name: 'Olivia Owner', role: 'owner', active: true, esign_seat: true } });
+    const key = await createApiKey(ctx, { owner, scopes: [...scopes] });
     const definition = ndaDefinition();
-    const template = await importTemplate(services, company.id, definition, { fileName: 'nda.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) });
+    const template = await importTemplate(ctx, { definition, document: { fileName: 'nda.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) } });
     return { companyId: company.id, apiKey: key.key, apiKeyId: key.id, templateId: template.id, templateName: definition.name };
   } finally {
     await services.inProcessQueue.close();
