@@ -93,7 +93,8 @@ describe('the page of each state', () => {
     const later = await sendForPage(stack, company, { ...hostile, template: { ...template, signing_order: 'sequential' } });
     const notYourTurn = await client.page(later.witness);
     expect((await client.sign(later.client, completeForm(later.ids))).status).toBe(303);
-    expect((await client.sign(later.witness, { consent: 'yes', [`field.${(/name="field\.([^"]+)"/.exec((await client.page(later.witness)).text) ?? [])[1]}`]: 'W' })).status).toBe(303);
+    const witnessField = /name="field\.([^"]+)"/.exec((await client.page(later.witness)).text)![1]!;
+    expect((await client.sign(later.witness, { consent: 'yes', [`field.${witnessField}`]: 'Walt Witness' })).status).toBe(303);
     const completed = await client.page(later.client);
     await client.voidEnvelope(sent.envelopeId);
     const voided = await client.page(sent.client);

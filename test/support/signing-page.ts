@@ -151,7 +151,8 @@ export async function actsOf(stack: TestStack, envelopeId: string, recipientId: 
     db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.actorId, recipientId))),
   ]);
   const acts = audit.filter((row) => ['recipient.consented', 'recipient.signed', 'recipient.declined'].includes(row.kind));
-  return { status: person!.status, acts: acts.map((row) => ({ kind: row.kind, data: row.data })), viewed: audit.filter((row) => row.kind === 'recipient.viewed').map((row) => row.data) };
+  const viewed = audit.filter((row) => row.kind === 'recipient.viewed').map((row) => row.data);
+  return { status: person!.status, acts: acts.map((row) => ({ kind: row.kind, data: row.data })), viewed };
 }
 
 /** The values stored for a signer's fields, by field id. */
