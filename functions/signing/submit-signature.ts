@@ -9,7 +9,7 @@ import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import { SigningRefused } from '../../src/domain/signing/signing-state.js';
 import { linkHeadOf } from '../../src/signing-page/security.js';
 import { verifyFormToken } from '../../src/signing-page/form-token.js';
-import { formLanguageOf, formTokenOf, isTokenShaped, readForm, readSignForm } from '../../src/signing-page/forms.js';
+import { formLanguageOf, formTokenOf, isTokenShaped, readForm, readSignForm, valuesShownAgain } from '../../src/signing-page/forms.js';
 import { chosenLanguage, pageLanguage, pageMessages } from '../../src/signing-page/language.js';
 import { embedOriginOf } from '../../src/signing-page/embedding.js';
 import { proofInAddress, withProof } from '../../src/signing-page/proof-in-browser.js';
@@ -34,7 +34,7 @@ export async function submitSignature(c: Context<SigningEnv>): Promise<Response>
       c,
       token,
       await openSigningLink(ctx, { token }),
-      { problems, values: form.submission.values, consentGiven: form.consentGiven },
+      { problems, values: valuesShownAgain(form.submission.values), consentGiven: form.consentGiven },
       language,
     );
   if (form.problems.length > 0) return refuse(form.problems);
