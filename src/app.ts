@@ -1,5 +1,5 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
-import { type Context, Hono } from 'hono';
+import { OpenAPIHono, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
+import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { LinearRouter } from 'hono/router/linear-router';
 import { type Endpoint, type RouteEntry, routes } from '../functions/routes.js';
@@ -22,6 +22,12 @@ const MiB = 1024 * 1024;
  * loads what answers one on its first request: an endpoint's module (its schemas, its domain code),
  * the signing pages, the OpenAPI documents. An isolate that serves only `GET /v1/contacts` never
  * evaluates the rest (the Worker's cold start).
+ *
+ * One app per endpoint pays for itself. Measured on 2026-11-27 against the same code with every
+ * endpoint imported and registered on one OpenAPIHono, the deployed Worker's cold start to its first
+ * `GET /v1/contacts` (7 runs each, alternating, medians): 671 M instructions beyond a trivial
+ * Worker against 974 M (×1.45 for the one app; 957 M against 1,260 M whole), 125 ms of CPU beyond
+ * it against 179 ms (×1.43). See docs/performance.md, "One app or one per endpoint".
  */
 export function createApp(services: Services, table: RouteEntry[] = routes) {
   const root = new Hono<AppEnv>({ router: quickRouter() });
@@ -43,8 +49,7 @@ export function createApp(services: Services, table: RouteEntry[] = routes) {
  * callbacks): their own paths are relative to it (`/:token` under `/sign/*`).
  */
 export function mountLater(root: Hono<AppEnv>, pattern: string, services: Services, load: () => Promise<Hono<AppEnv>>) {
-  const app = loadOnce(async () => withServices(new Hono<AppEnv>(), services).route(pattern.replace(/\/\*$/, ''), await load()));
-  root.all(pattern, async (c) => forward(c, await app()));
+  root.all(pattern, answerLater(async () => withServices(new Hono<AppEnv>(), services).route(pattern.replace(/\/\*$/, ''), await load())));
 }
 
 /**
@@ -57,9 +62,8 @@ function mount(root: Hono<AppEnv>, table: RouteEntry[], services: Services) {
     if (entry.kind === 'document') serveDocument(root, entry.path, () => entry.build(services));
     else if (entry.kind === 'pages') mountLater(root, entry.pattern, services, entry.load);
     else {
-      const app = loadOnce(async () => endpointApp(await entry.load(), services));
       const path = honoPath(entry.path);
-      root.on(entry.method.toUpperCase(), path, async (c) => forward(c, await app()));
+      root.on(entry.method.toUpperCase(), path, answerLater(async () => endpointApp(typed(await entry.load()), services)));
       allowed.set(path, [...(allowed.get(path) ?? []), entry.method.toUpperCase()]);
     }
   }
@@ -70,12 +74,22 @@ function mount(root: Hono<AppEnv>, table: RouteEntry[], services: Services) {
   }
 }
 
+/** An endpoint's route and the handler written for it. */
+type RoutePair<R extends RouteConfig> = { route: R; handler: RouteHandler<R, AppEnv> };
+
 /** One endpoint: its route's validation and middleware, then its handler, with the app's errors. */
-function endpointApp(endpoint: Endpoint, services: Services) {
+function endpointApp<R extends RouteConfig>(endpoint: RoutePair<R>, services: Services) {
   const app = withServices(new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: quickRouter() }), services);
-  app.openapi(endpoint.route as never, endpoint.handler as never);
+  app.openapi(endpoint.route, endpoint.handler);
   return app;
 }
+
+/**
+ * The table holds endpoints of many routes, so it keeps each handler as `unknown`; each module
+ * types its own against its route (`EndpointHandler<typeof route>`), which makes it a handler of
+ * RouteConfig, the type the table places its route at.
+ */
+const typed = ({ route, handler }: Endpoint): RoutePair<RouteConfig> => ({ route, handler: handler as RouteHandler<RouteConfig, AppEnv> });
 
 /** The app's error answers, the request's record, and the services where every handler reads them. */
 function withServices<T extends Hono<AppEnv>>(app: T, services: Services): T {
@@ -92,13 +106,20 @@ function withServices<T extends Hono<AppEnv>>(app: T, services: Services): T {
   return app;
 }
 
-/** Hands the request to the app that answers it, with the runtime's environment and context. */
-function forward(c: Context<AppEnv>, app: { fetch: Hono<AppEnv>['fetch'] }) {
-  handOver(c);
-  return app.fetch(c.req.raw, c.env, executionContextOf(c));
+/**
+ * Hands each request to the app `build` makes on the first one, with the runtime's environment and
+ * context. A build that failed (a module that could not load) is tried again by the next request.
+ */
+function answerLater(build: () => Promise<Hono<AppEnv>>): Handler<AppEnv> {
+  const app = loadOnce(build);
+  return async (c: Context<AppEnv>) => {
+    const answering = await app();
+    handOver(c);
+    return answering.fetch(c.req.raw, c.env, executionContextOf(c));
+  };
 }
 
-/** Builds on first use; a build that failed (a module that could not load) is tried again next time. */
+/** Builds on first use; a build that failed is built again next time. */
 function loadOnce<T>(build: () => Promise<T>): () => Promise<T> {
   let built: Promise<T> | undefined;
   return () =>
