@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, envelopes, webhookEvents } from '../../src/data/schema.js';
 import { remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
+import { runConsumer } from '../../src/queue/consumers.js';
 import { call, errorCode } from '../support/http.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
@@ -59,7 +60,7 @@ describe('POST /admin/v1/envelopes/{id}/void', () => {
     await vi.waitFor(() => expect(stack.services.mailbox.list().some((mail) => mail.tags?.envelope_id === id)).toBe(true));
     await voidIt(id);
     const before = stack.services.mailbox.list().length;
-    await remindEnvelope(stack.services, { envelope_id: id });
+    await runConsumer(stack.services, remindEnvelope, { envelope_id: id });
     await drained(stack);
     expect(stack.services.mailbox.list().length).toBe(before);
   });

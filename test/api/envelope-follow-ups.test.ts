@@ -22,6 +22,7 @@ import { sealSecret, secretKeysOf } from '../../src/domain/webhooks/secret-box.j
 import { newWebhookSecret } from '../../src/domain/webhooks/standard-webhooks.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import type { QueueMessage } from '../../src/ports/queue.js';
+import { runConsumer } from '../../src/queue/consumers.js';
 import { call } from '../support/http.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
@@ -188,7 +189,7 @@ describe('reminders (remindEnvelope)', () => {
   async function remind(envelopeId: string, round?: number) {
     const handOvers = watchHandOvers(stack.services.queue);
     try {
-      await remindEnvelope(stack.services, round ? { envelope_id: envelopeId, round } : { envelope_id: envelopeId });
+      await runConsumer(stack.services, remindEnvelope, round ? { envelope_id: envelopeId, round } : { envelope_id: envelopeId });
       return handOvers.messages();
     } finally {
       handOvers.stop();
@@ -300,7 +301,7 @@ describe('expiry (expireEnvelope)', () => {
   async function expire(envelopeId: string) {
     const handOvers = watchHandOvers(stack.services.queue);
     try {
-      await expireEnvelope(stack.services, { envelope_id: envelopeId });
+      await runConsumer(stack.services, expireEnvelope, { envelope_id: envelopeId });
       return handOvers.messages();
     } finally {
       handOvers.stop();
@@ -355,7 +356,7 @@ describe('expiry (expireEnvelope)', () => {
     await withClockAt(new Date(new Date(sent.created_at).getTime() + DAY), async () => {
       const spy = vi.spyOn(stack.services.database, 'atomic').mockRejectedValueOnce(new Error('connection reset'));
       try {
-        await expect(expireEnvelope(stack.services, { envelope_id: sent.envelope_id })).rejects.toThrow();
+        await expect(runConsumer(stack.services, expireEnvelope, { envelope_id: sent.envelope_id })).rejects.toThrow();
       } finally {
         spy.mockRestore();
       }
@@ -443,7 +444,7 @@ describe('webhooks: dispatch and delivery', () => {
   async function dispatch(eventId: string) {
     const queue = captureQueue();
     try {
-      await dispatchWebhookEvent(stack.services, { event_id: eventId });
+      await runConsumer(stack.services, dispatchWebhookEvent, { event_id: eventId });
       return queue.messages;
     } finally {
       queue.restore();
@@ -486,7 +487,7 @@ describe('webhooks: dispatch and delivery', () => {
     const subscription = await subscribe(company.id);
     const { sent, eventId } = await quietSend();
 
-    await deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: subscription.id });
+    await runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: subscription.id });
     expect(received).toHaveLength(1);
     const [delivery] = received;
     expect(delivery!.url).toBe(new URL(subscription.url).pathname);
@@ -513,7 +514,7 @@ describe('webhooks: dispatch and delivery', () => {
     answerWith = 500;
     stack.clock.advance(60_000);
     try {
-      await expect(deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: subscription.id })).rejects.toThrow();
+      await expect(runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: subscription.id })).rejects.toThrow();
     } finally {
       stack.clock.advance(-60_000);
     }
@@ -537,7 +538,7 @@ describe('webhooks: dispatch and delivery', () => {
     answerWith = 302;
     const subscription = await subscribe(company.id);
     const { eventId } = await quietSend();
-    await expect(deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: subscription.id })).rejects.toThrow();
+    await expect(runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: subscription.id })).rejects.toThrow();
     expect(received.map((r) => r.url)).toEqual([new URL(subscription.url).pathname]);
     expect((await attempts(eventId, subscription.id)).map((a) => a.statusCode)).toEqual([302]);
     answerWith = 200;
@@ -557,7 +558,7 @@ describe('webhooks: dispatch and delivery', () => {
       'http://[::1]:8080/hooks',
     ]) {
       const subscription = await subscribe(company.id, { url });
-      await deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: subscription.id });
+      await runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: subscription.id });
       const rows = await attempts(eventId, subscription.id);
       expect(rows, url).toHaveLength(1);
       expect(rows[0]).toMatchObject({ attempt: 1, statusCode: null, errorType: 'refused_target' });
@@ -571,7 +572,7 @@ describe('webhooks: dispatch and delivery', () => {
     const stranger = await createTestCompany(stack);
     const theirs = await subscribe(stranger.id);
     const { eventId } = await quietSend();
-    await deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: theirs.id });
+    await runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: theirs.id });
     expect(received).toEqual([]);
     expect(await attempts(eventId, theirs.id)).toEqual([]);
   });

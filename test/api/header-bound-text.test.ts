@@ -17,6 +17,7 @@ import { errorStatus } from '../../src/http/error-status.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { loadSeed } from '../../src/seed/load-seed.js';
+import { runConsumer } from '../../src/queue/consumers.js';
 import { admin } from '../admin/admin-support.js';
 import { freshDemoSeed } from '../seed/seed-helpers.js';
 import { lineBreaksAndTabs, namesOfTheWorld, notMultiLine, notSingleLine, shown } from '../support/control-characters.js';
@@ -257,7 +258,7 @@ describe('text stored before the rule', () => {
     await db.update(recipients).set({ name: 'Cleo\nBcc: evil@example.com' }).where(eq(recipients.envelopeId, envelopeId));
     const [client] = await db.select().from(recipients).where(eq(recipients.envelopeId, envelopeId)).orderBy(recipients.order);
 
-    await sendSigningEmail(stack.services, { envelope_id: envelopeId, recipient_id: client!.id, reminder: true, round: 1 });
+    await runConsumer(stack.services, sendSigningEmail, { envelope_id: envelopeId, recipient_id: client!.id, reminder: true, round: 1 });
     const reminder = mails()[0]!;
     expect(reminder).toMatchObject({ to: { name: 'Cleo Bcc: evil@example.com' }, subject: 'Reminder: Hi Bcc: evil@example.com' });
     expect(reminder.text).toContain('"NDA Bcc: evil@example.com"');
@@ -265,10 +266,10 @@ describe('text stored before the rule', () => {
 
     await db.update(recipients).set({ status: 'declined' }).where(eq(recipients.id, client!.id));
     await db.update(envelopes).set({ status: 'declined' }).where(eq(envelopes.id, envelopeId));
-    await sendDeclinedEmail(stack.services, { envelope_id: envelopeId });
+    await runConsumer(stack.services, sendDeclinedEmail, { envelope_id: envelopeId });
     await db.update(envelopes).set({ status: 'completed' }).where(eq(envelopes.id, envelopeId));
-    await sendCompletedEmail(stack.services, { envelope_id: envelopeId });
-    await sendDocumentReadyEmails(stack.services, { envelope_id: envelopeId });
+    await runConsumer(stack.services, sendCompletedEmail, { envelope_id: envelopeId });
+    await runConsumer(stack.services, sendDocumentReadyEmails, { envelope_id: envelopeId });
     const subjects = mails().map((mail) => mail.subject);
     expect(subjects).toEqual(expect.arrayContaining(['Declined: NDA Bcc: evil@example.com', 'Completed: NDA Bcc: evil@example.com', 'Signed by everyone: NDA Bcc: evil@example.com']));
     expect(mails().find((mail) => mail.subject.startsWith('Declined'))!.text).toContain('Cleo Bcc: evil@example.com (');

@@ -15,6 +15,7 @@ import { envelopes, outboxMessages, webhookDeliveries, webhookEvents, webhookSub
 import { DELIVERY_ATTEMPTS, ownDeliveryId } from '../../src/domain/webhooks/deliver-event.js';
 import { deliverWebhookEvent } from '../../src/domain/webhooks/dispatch-event.js';
 import { eventKinds } from '../../src/domain/webhooks/event-catalog.js';
+import { runConsumer } from '../../src/queue/consumers.js';
 import { call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
@@ -412,7 +413,7 @@ describe('delivering', () => {
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.subscriptionId, subscriptionId)))
       .orderBy(asc(webhookDeliveries.attempt));
-  const deliver = (eventId: string, subscriptionId: string) => deliverWebhookEvent(stack.services, { event_id: eventId, subscription_id: subscriptionId });
+  const deliver = (eventId: string, subscriptionId: string) => runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: subscriptionId });
 
   it('delivers through the queue, signed per attempt: a 500 then a 200 is delivered, two attempts recorded', async () => {
     answers = [500, 200];
