@@ -1,8 +1,8 @@
 /**
  * The transactional outbox. A state change writes one row per side effect (an e-mail, a webhook
  * dispatch, a timer) in the same batch as the change, so either both exist or neither does. After
- * the commit the request relays its own rows to the queue; the sweeper relays what a request that
- * died left behind. A row's id is the queue's deduplication id, and every consumer is safe to run
+ * the commit the edge that ran the verb relays its rows to the queue (a request once it answered, a
+ * queue job before its message is acknowledged); the sweeper relays what one that died left behind. A row's id is the queue's deduplication id, and every consumer is safe to run
  * twice, so a row relayed twice does no harm; a row never relayed is the only thing to avoid.
  */
 import { and, asc, inArray, isNull, lte } from 'drizzle-orm';

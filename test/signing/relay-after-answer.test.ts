@@ -64,7 +64,8 @@ function holdNextRelay(queue: Queue) {
   const held: QueueMessage[] = [];
   const relay = queue.relayFromOutbox ? 'relayFromOutbox' : 'publish';
   const original = (queue as Required<Queue>)[relay].bind(queue) as Required<Queue>['relayFromOutbox'];
-  const spy = vi.spyOn(queue as Required<Queue>, relay).mockImplementationOnce(async (messages: QueueMessage[], outbox?: { ids: string[]; relayedAt: Date }) => {
+  type Outbox = { ids: string[]; relayedAt: Date };
+  const spy = vi.spyOn(queue as Required<Queue>, relay).mockImplementationOnce(async (messages: QueueMessage[], outbox?: Outbox) => {
     held.push(...messages);
     await released;
     return original(messages, outbox!);

@@ -204,7 +204,8 @@ describe('races', () => {
     const { envelopeId, links } = await sendEnvelope();
     const state = await bySigner(stack.services, who, openSigningLink, { token: links.Client! });
     const form = completeForm(state);
-    const results = await Promise.all([bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: form }), bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: form })]);
+    const submit = () => bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: form });
+    const results = await Promise.all([submit(), submit()]);
     expect(results.map((result) => result.kind)).toEqual(['signed', 'signed']);
     const { audit, events } = await trail(envelopeId);
     expect(audit.filter((kind) => kind === 'recipient.signed')).toHaveLength(1);
@@ -227,7 +228,10 @@ describe('races', () => {
   it('keeps an envelope declined when one signer declines while another signs', async () => {
     const { envelopeId, links } = await sendEnvelope(parallel);
     const witness = await bySigner(stack.services, who, openSigningLink, { token: links.Witness! });
-    await Promise.all([bySigner(stack.services, who, declineAsRecipient, { token: links.Client!, reason: 'Wrong company name' }), bySigner(stack.services, who, signAsRecipient, { token: links.Witness!, submission: completeForm(witness) })]);
+    await Promise.all([
+      bySigner(stack.services, who, declineAsRecipient, { token: links.Client!, reason: 'Wrong company name' }),
+      bySigner(stack.services, who, signAsRecipient, { token: links.Witness!, submission: completeForm(witness) }),
+    ]);
     const { envelope, events } = await trail(envelopeId);
     expect(envelope.status).toBe('declined');
     expect(events).toContain('envelope.declined');
