@@ -6,7 +6,7 @@
  * that needs it, so that an isolate evaluates only what it is asked for (the Worker's cold start):
  * hence the table, not the module, says where an endpoint answers.
  */
-import type { RouteConfig } from '@hono/zod-openapi';
+import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import type { EmbeddedServices } from '../src/adapters/embedded/embedded-services.js';
 import type { AppEnv } from '../src/http/app-env.js';
@@ -14,7 +14,7 @@ import type { EndpointRoute } from '../src/http/endpoint-route.js';
 import type { Services } from '../src/services.js';
 
 /** An endpoint, its route placed where the table mounts it. */
-export type Endpoint = { route: RouteConfig; handler: unknown };
+export type Endpoint = { route: RouteConfig; handler: RouteHandler<RouteConfig, AppEnv> };
 export type EndpointEntry = { kind: 'endpoint'; method: RouteConfig['method']; path: string; load: () => Promise<Endpoint> };
 /** A document built on its first request and then served as it is (the OpenAPI documents). */
 export type DocumentEntry = { kind: 'document'; path: string; build: (services: Services) => Promise<object> };
@@ -22,7 +22,7 @@ export type DocumentEntry = { kind: 'document'; path: string; build: (services: 
 export type PagesEntry = { kind: 'pages'; pattern: string; load: () => Promise<Hono<AppEnv>> };
 export type RouteEntry = EndpointEntry | DocumentEntry | PagesEntry;
 
-const at = (method: RouteConfig['method'], path: string, load: () => Promise<{ route: EndpointRoute; handler: unknown }>): EndpointEntry => ({
+const at = (method: RouteConfig['method'], path: string, load: () => Promise<{ route: EndpointRoute; handler: Endpoint['handler'] }>): EndpointEntry => ({
   kind: 'endpoint',
   method,
   path,

@@ -2,7 +2,7 @@ import { OpenAPIHono, type RouteConfig, type RouteHandler } from '@hono/zod-open
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { LinearRouter } from 'hono/router/linear-router';
-import { type Endpoint, type RouteEntry, routes } from '../functions/routes.js';
+import { type RouteEntry, routes } from '../functions/routes.js';
 import { ApiError } from './http/api-error.js';
 import type { AppEnv } from './http/app-env.js';
 import { handleError, handleNotFound, payloadTooLarge } from './http/error-handler.js';
@@ -63,7 +63,7 @@ function mount(root: Hono<AppEnv>, table: RouteEntry[], services: Services) {
     else if (entry.kind === 'pages') mountLater(root, entry.pattern, services, entry.load);
     else {
       const path = honoPath(entry.path);
-      root.on(entry.method.toUpperCase(), path, answerLater(async () => endpointApp(typed(await entry.load()), services)));
+      root.on(entry.method.toUpperCase(), path, answerLater(async () => endpointApp(await entry.load(), services)));
       allowed.set(path, [...(allowed.get(path) ?? []), entry.method.toUpperCase()]);
     }
   }
@@ -83,13 +83,6 @@ function endpointApp<R extends RouteConfig>(endpoint: RoutePair<R>, services: Se
   app.openapi(endpoint.route, endpoint.handler);
   return app;
 }
-
-/**
- * The table holds endpoints of many routes, so it keeps each handler as `unknown`; each module
- * types its own against its route (`EndpointHandler<typeof route>`), which makes it a handler of
- * RouteConfig, the type the table places its route at.
- */
-const typed = ({ route, handler }: Endpoint): RoutePair<RouteConfig> => ({ route, handler: handler as RouteHandler<RouteConfig, AppEnv> });
 
 /** The app's error answers, the request's record, and the services where every handler reads them. */
 function withServices<T extends Hono<AppEnv>>(app: T, services: Services): T {

@@ -139,7 +139,7 @@ export async function welcome(services: Services, keys: SeededKey[], baseUrl: st
   if (webhookInboxUrl) lines.splice(3, 0, `Webhook inbox: ${webhookInboxUrl}`);
   const candidates = keys.filter((key) => key.scopes.includes('templates:read')).sort((a, b) => b.scopes.length - a.scopes.length);
   for (const key of candidates) {
-    const token = await exchangeApiKey(services, key.key).catch(() => undefined);
+    const token = await exchangeApiKey({ services, now: services.clock.now() }, { apiKey: key.key }).catch(() => undefined);
     if (!token) continue;
     lines.push(
       `API key:      ${key.key}  (${key.companyName}, owner ${key.owner})`,

@@ -45,20 +45,6 @@ export async function takeAdmission(
   }
 }
 
-/** The releases of admissions taken through admitSend, by the scope object their send passed. */
-const releases = new WeakMap<SendScope, AdmissionRelease>();
-
-/**
- * takeAdmission for a send that answers `'admitted'` and later calls releaseAdmission with the same
- * `scope` object: the release is remembered by that object, not handed back.
- */
-export async function admitSend(...args: Parameters<typeof takeAdmission>): Promise<{ heldFor: string } | 'admitted'> {
-  const taken = await takeAdmission(...args);
-  if ('heldFor' in taken) return taken;
-  releases.set(args[1], taken.release);
-  return 'admitted';
-}
-
 /**
  * A send answered without an admission still counts against the send limit: one refused by its
  * reads (`refusal`, thrown once counted, unless the limit refuses first) or a replay of an earlier
@@ -85,16 +71,8 @@ export async function countSend(services: Services, scope: SendScope, now: Date,
  * itself (CLAIM_TTL_MS) and the unit stays counted for the period: one too many against the
  * company, never one too few. Nothing can carry it further: the queue is reached through the
  * outbox, which is the write that failed.
- *
- * Takes the admission's release, or, for a send admitted through admitSend, the scope it passed.
  */
-export async function releaseAdmission(services: Services, release: AdmissionRelease): Promise<void>;
-export async function releaseAdmission(services: Services, scope: SendScope, now: Date, claimKey: string | undefined): Promise<void>;
-export async function releaseAdmission(services: Services, given: AdmissionRelease | SendScope): Promise<void> {
-  const release = 'token' in given ? given : releases.get(given);
-  // No admission was taken for this scope: nothing to give back.
-  if (!release) return;
-  releases.delete(given);
+export async function releaseAdmission(services: Services, release: AdmissionRelease): Promise<void> {
   await services.sendLimits.release(release).catch((err: unknown) => {
     logError("the admission of a send that failed could not be given back; its unit stays counted", err);
   });

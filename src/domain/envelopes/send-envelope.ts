@@ -29,7 +29,7 @@ import { envelopeFollowUps } from './follow-ups.js';
 import { type Earlier, keyReused, liveRecord, readEarlier, recordAnswer, requestHash, requestInProgress } from './idempotency.js';
 import type { SendContext } from './load-send-context.js';
 import { duplicateRoleIssues, type EnvelopeRecipient, resolveRecipients } from './resolve-recipients.js';
-import { admitSend, countSend, type RateReport, releaseAdmission } from './send-admission.js';
+import { countSend, takeAdmission, type RateReport, releaseAdmission } from './send-admission.js';
 import type { SendRequest } from './send-request.js';
 import { signingLinkEntries } from './signing-links.js';
 
@@ -76,10 +76,12 @@ export async function sendEnvelope(ctx: ApiKeyContext, input: SendInput): Promis
   const { template, company, sender, envelopeRecipients } = valid;
 
   const claim = idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined;
-  const admitted = await admitSend(services, scope, { allowance: company.allowance, claim }, now, reportRate);
-  if (idempotencyKey && admitted !== 'admitted') {
-    if (admitted.heldFor !== hash) throw keyReused(idempotencyKey);
-    return awaitFirstAnswer(ctx, idempotencyKey, hash);
+  const admitted = await takeAdmission(services, scope, { allowance: company.allowance, claim }, now, reportRate);
+  if ('heldFor' in admitted) {
+    // Only a send with a key claims it, so only such a send finds its key held by a twin.
+    const key = idempotencyKey as string;
+    if (admitted.heldFor !== hash) throw keyReused(key);
+    return awaitFirstAnswer(ctx, key, hash);
   }
 
   const envelopeId = `env_${randomBase62(22)}`;
@@ -155,7 +157,7 @@ export async function sendEnvelope(ctx: ApiKeyContext, input: SendInput): Promis
     if (idempotencyKey) await database.atomic(writes);
     else await database.writeAsOne((q) => writes(q) as unknown as SQLWrapper[]);
   } catch (err) {
-    await releaseAdmission(services, scope, now, idempotencyKey);
+    await releaseAdmission(services, admitted.release);
     // The key's claim had lapsed and a twin committed first: answer as it did.
     if (idempotencyKey && isUniqueViolation(err)) return awaitFirstAnswer(ctx, idempotencyKey, hash);
     throw unavailable(err);

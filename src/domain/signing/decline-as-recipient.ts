@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { envelopes, recipients } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
-import { isStorableText } from '../../lib/storable-text.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { signingWriteFailed } from '../shared/unavailable.js';
 import { committed, type SignerVerbContext } from '../verb-context.js';
@@ -12,7 +11,8 @@ import { verificationGate } from './verification-gate.js';
 import { eventData } from '../webhooks/event-data.js';
 import { signerAudit } from './signer-audit.js';
 import { declinedAt, envelopeOpen } from './signing-conditions.js';
-import { MAX_TEXT_VALUE_CHARS, SigningRefused, type SigningState } from './signing-state.js';
+import { acceptDeclineReason } from './accept-submission.js';
+import type { SigningState } from './signing-state.js';
 import { queueTopics } from '../queue-topics.js';
 
 /**
@@ -33,10 +33,7 @@ export async function declineAsRecipient(
   const gate = await verificationGate(ctx, link, state);
   if (gate) return gate;
   if (state.kind !== 'sign' && state.kind !== 'not_your_turn') return state;
-  const why = reason.trim();
-  if (why === '' || why.length > MAX_TEXT_VALUE_CHARS || !isStorableText(why)) {
-    throw new SigningRefused([{ field: 'reason', code: 'reason_invalid', max: MAX_TEXT_VALUE_CHARS }]);
-  }
+  const why = acceptDeclineReason(reason);
 
   const { envelope, recipient } = link;
   const declined: ChangeRecord = {

@@ -105,7 +105,7 @@ export type ProblemCode =
   | 'too_many_entries' | 'consent_twice' | 'unknown_field' | 'field_twice' | 'file_sent' | 'reason_twice'
   // What a value must be to be stored and signed (accept-submission.ts); `consent_tick` words consent_missing beside the box.
   | 'consent_missing' | 'consent_tick' | 'tick_required' | 'fill_in' | 'unstorable' | 'too_long'
-  | 'drawn_not_png' | 'drawn_too_large' | 'drawn_unreadable' | 'reason_missing' | 'reason_invalid';
+  | 'drawn_not_png' | 'drawn_too_large' | 'drawn_unreadable' | 'reason_missing';
 export type Problem = { field: string | null; code: ProblemCode; max?: number };
 
 /** A submission that cannot be accepted as it is; the page shows it again with these problems. */

@@ -76,7 +76,6 @@ export const ar = {
   'problem.too_long': 'يجب ألا يتجاوز {max, number} حرف.',
   'problem.reason_twice': 'أُرسل السبب أكثر من مرة.',
   'problem.reason_missing': 'يُرجى ذكر سبب الرفض.',
-  'problem.reason_invalid': 'اذكر سببًا من 1 إلى {max, number} حرف.',
   'problem.consent_missing': 'وافق على التوقيع إلكترونيًا للمتابعة.',
   'problem.consent_tick': 'حدّد هذه الخانة للموافقة على التوقيع إلكترونيًا.',
   'problem.tick_required': 'حدّد «{name}» للمتابعة.',

@@ -76,7 +76,6 @@ export const de = {
   'problem.too_long': 'Höchstens {max, number} Zeichen erlaubt.',
   'problem.reason_twice': 'Der Grund wurde mehr als einmal gesendet.',
   'problem.reason_missing': 'Bitte geben Sie einen Grund für die Ablehnung an.',
-  'problem.reason_invalid': 'Geben Sie einen Grund mit 1 bis {max, number} Zeichen an.',
   'problem.consent_missing': 'Stimmen Sie der elektronischen Unterschrift zu, um fortzufahren.',
   'problem.consent_tick': 'Kreuzen Sie dieses Feld an, um der elektronischen Unterschrift zuzustimmen.',
   'problem.tick_required': 'Kreuzen Sie „{name}“ an, um fortzufahren.',

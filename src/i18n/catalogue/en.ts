@@ -81,7 +81,6 @@ export const en = {
   'problem.too_long': 'Must be at most {max, number} characters.',
   'problem.reason_twice': 'The reason was sent more than once.',
   'problem.reason_missing': 'Please give a reason for declining.',
-  'problem.reason_invalid': 'Give a reason of 1 to {max, number} characters.',
   'problem.consent_missing': 'Agree to sign electronically to continue.',
   'problem.consent_tick': 'Tick this box to agree to sign electronically.',
   'problem.tick_required': 'Tick “{name}” to continue.',

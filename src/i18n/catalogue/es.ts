@@ -76,7 +76,6 @@ export const es = {
   'problem.too_long': 'Como máximo {max, number} caracteres.',
   'problem.reason_twice': 'El motivo se envió más de una vez.',
   'problem.reason_missing': 'Indique un motivo para el rechazo.',
-  'problem.reason_invalid': 'Indique un motivo de 1 a {max, number} caracteres.',
   'problem.consent_missing': 'Acepte firmar electrónicamente para continuar.',
   'problem.consent_tick': 'Marque esta casilla para aceptar firmar electrónicamente.',
   'problem.tick_required': 'Marque «{name}» para continuar.',

@@ -76,7 +76,6 @@ export const fr = {
   'problem.too_long': '{max, number} caractères au maximum.',
   'problem.reason_twice': 'Le motif a été envoyé plus d’une fois.',
   'problem.reason_missing': 'Veuillez indiquer le motif de votre refus.',
-  'problem.reason_invalid': 'Indiquez un motif de 1 à {max, number} caractères.',
   'problem.consent_missing': 'Acceptez de signer électroniquement pour continuer.',
   'problem.consent_tick': 'Cochez cette case pour accepter de signer électroniquement.',
   'problem.tick_required': 'Cochez « {name} » pour continuer.',

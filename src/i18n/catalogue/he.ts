@@ -73,7 +73,6 @@ export const he = {
   'problem.too_long': 'עד {max, number} תווים.',
   'problem.reason_twice': 'הסיבה נשלחה יותר מפעם אחת.',
   'problem.reason_missing': 'נא לציין סיבה לסירוב.',
-  'problem.reason_invalid': 'יש לציין סיבה באורך 1 עד {max, number} תווים.',
   'problem.consent_missing': 'כדי להמשיך יש להסכים לחתום באופן אלקטרוני.',
   'problem.consent_tick': 'יש לסמן תיבה זו כדי להסכים לחתום באופן אלקטרוני.',
   'problem.tick_required': 'יש לסמן את „{name}” כדי להמשיך.',

@@ -76,7 +76,6 @@ export const it = {
   'problem.too_long': 'Al massimo {max, number} caratteri.',
   'problem.reason_twice': 'Il motivo è stato inviato più di una volta.',
   'problem.reason_missing': 'Indica un motivo per il rifiuto.',
-  'problem.reason_invalid': 'Indica un motivo da 1 a {max, number} caratteri.',
   'problem.consent_missing': 'Accetta di firmare elettronicamente per continuare.',
   'problem.consent_tick': 'Seleziona questa casella per accettare di firmare elettronicamente.',
   'problem.tick_required': 'Seleziona «{name}» per continuare.',

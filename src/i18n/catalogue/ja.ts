@@ -73,7 +73,6 @@ export const ja = {
   'problem.too_long': '{max, number} 文字以内で入力してください。',
   'problem.reason_twice': '理由が複数回送信されました。',
   'problem.reason_missing': '辞退の理由を入力してください。',
-  'problem.reason_invalid': '理由を 1～{max, number} 文字で入力してください。',
   'problem.consent_missing': '続けるには、電子署名に同意してください。',
   'problem.consent_tick': '電子署名に同意するには、このボックスをオンにしてください。',
   'problem.tick_required': '続けるには「{name}」をオンにしてください。',

@@ -76,7 +76,6 @@ export const nl = {
   'problem.too_long': 'Maximaal {max, number} tekens.',
   'problem.reason_twice': 'De reden is meer dan eens verzonden.',
   'problem.reason_missing': 'Geef een reden voor uw weigering.',
-  'problem.reason_invalid': 'Geef een reden van 1 tot {max, number} tekens.',
   'problem.consent_missing': 'Ga akkoord met elektronisch ondertekenen om verder te gaan.',
   'problem.consent_tick': 'Vink dit vakje aan om akkoord te gaan met elektronisch ondertekenen.',
   'problem.tick_required': 'Vink „{name}” aan om verder te gaan.',

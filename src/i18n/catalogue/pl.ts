@@ -76,7 +76,6 @@ export const pl = {
   'problem.too_long': 'Maksymalnie {max, number} znaków.',
   'problem.reason_twice': 'Powód został wysłany więcej niż raz.',
   'problem.reason_missing': 'Podaj powód odmowy.',
-  'problem.reason_invalid': 'Podaj powód o długości od 1 do {max, number} znaków.',
   'problem.consent_missing': 'Aby kontynuować, wyraź zgodę na podpisanie elektroniczne.',
   'problem.consent_tick': 'Zaznacz to pole, aby wyrazić zgodę na podpisanie elektroniczne.',
   'problem.tick_required': 'Zaznacz „{name}”, aby kontynuować.',

@@ -76,7 +76,6 @@ export const pt = {
   'problem.too_long': 'No máximo {max, number} caracteres.',
   'problem.reason_twice': 'O motivo foi enviado mais de uma vez.',
   'problem.reason_missing': 'Indique um motivo para a recusa.',
-  'problem.reason_invalid': 'Indique um motivo com 1 a {max, number} caracteres.',
   'problem.consent_missing': 'Aceite assinar eletronicamente para continuar.',
   'problem.consent_tick': 'Assinale esta caixa para aceitar assinar eletronicamente.',
   'problem.tick_required': 'Assinale «{name}» para continuar.',

@@ -73,7 +73,6 @@ export const zhHans = {
   'problem.too_long': '最多 {max, number} 个字符。',
   'problem.reason_twice': '理由被发送了多次。',
   'problem.reason_missing': '请填写拒绝的理由。',
-  'problem.reason_invalid': '请填写 1 至 {max, number} 个字符的理由。',
   'problem.consent_missing': '请同意以电子方式签署后继续。',
   'problem.consent_tick': '勾选此框即表示同意以电子方式签署。',
   'problem.tick_required': '请勾选“{name}”后继续。',
