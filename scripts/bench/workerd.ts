@@ -20,6 +20,9 @@
  * CPU time is read from /proc/<pid>/task/<tid>/schedstat: nanoseconds each of workerd's threads
  * actually ran, which does not grow when the shared machine takes the core away (wall time does).
  * Linux only (it reads /proc).
+ *
+ * One file although long: the cold starts and the per-route figures share one build, one set of
+ * bindings and one reading of workerd's threads; apart, each would restate them.
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';

@@ -5,17 +5,12 @@
  * finishes under the PDF deadline with a certificate of a few pages; the admin audit endpoint
  * answers it page by page.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, envelopes, templateDocuments, verificationCodes } from '../../src/data/schema.js';
+import { auditEvents, envelopes, templateDocuments } from '../../src/data/schema.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { MAX_LINES_PER_RECIPIENT } from '../../src/domain/signing/certificate-trail.js';
-import { CODE_RETENTION_MS, purgeSpentCodes } from '../../src/domain/signing/code-retention.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { COUNTED_KIND, KEPT_ROWS } from '../../src/domain/signing/repeated-events.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
@@ -27,6 +22,7 @@ import { drained } from '../support/drained.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
+import { pdfText } from '../support/pdf-text.js';
 import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
 import { bySigner } from '../support/signer-verbs.js';
@@ -145,15 +141,6 @@ async function complete(envelopeId: string, links: { token: string; proof?: stri
 const requestOf = (envelopeId: string) => requests.find((request) => request.envelopeId === envelopeId)!;
 const isoUtc = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
 
-function pdfText(bytes: Uint8Array): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bounded-certificate-'));
-  try {
-    writeFileSync(join(dir, 'finished.pdf'), bytes);
-    return execFileSync('pdftotext', [join(dir, 'finished.pdf'), '-'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).replace(/\s+/g, ' ');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('failed tries at a code', () => {
   it(`keep ${KEPT_ROWS} rows of their own, then count the rest on one row, which the certificate prints as "N further … between t1 and t2"`, async () => {
@@ -272,27 +259,4 @@ describe('a flood of failed tries stored one row each by an older version', () =
     expect((await trailOf(`?page=${Math.ceil(total / 100) + 1}`)).body.events).toEqual([]);
     expect((await trailOf('?per_page=101')).status).toBe(422);
   }, 300_000);
-});
-
-describe('verification codes', () => {
-  it('are removed two days after they were sent, and not a millisecond before', async () => {
-    const kept = await send();
-    const removed = await send();
-    expect((await sendCode(kept.client.token)).status).toBe(303);
-    expect((await sendCode(removed.client.token)).status).toBe(303);
-    // Times near the real clock's, whatever this file's clock says: the purge is every company's, and
-    // suites beside this one keep codes of their own, which must stay out of its reach.
-    const now = new Date(Date.now() + CODE_RETENTION_MS - 12 * 3600_000);
-    const { db } = stack.services.database;
-    await db.update(verificationCodes).set({ sentAt: new Date(now.getTime() - CODE_RETENTION_MS) }).where(eq(verificationCodes.recipientId, kept.client.id));
-    await db.update(verificationCodes).set({ sentAt: new Date(now.getTime() - CODE_RETENTION_MS - 1) }).where(eq(verificationCodes.recipientId, removed.client.id));
-
-    await purgeSpentCodes(db, now);
-    const left = async (recipientId: string) => (await db.select().from(verificationCodes).where(eq(verificationCodes.recipientId, recipientId))).length;
-    expect(await left(kept.client.id)).toBe(1);
-    expect(await left(removed.client.id)).toBe(0);
-    // The trail still says the code was sent.
-    const [sent] = await db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, removed.envelopeId), eq(auditEvents.kind, 'recipient.code_sent')));
-    expect(sent?.data.recipient_id).toBe(removed.client.id);
-  });
 });
