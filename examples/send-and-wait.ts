@@ -42,7 +42,11 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 
 let subscriptionId: string | undefined;
 try {
-  const subscription = await client.createWebhook({ url: receiverUrl, events: ['envelope.signed', 'envelope.completed', 'envelope.document_ready'], description: 'send-and-wait example' });
+  const subscription = await client.createWebhook({
+    url: receiverUrl,
+    events: ['envelope.signed', 'envelope.completed', 'envelope.document_ready'],
+    description: 'send-and-wait example',
+  });
   subscriptionId = subscription.id;
   secret = subscription.secret;
   console.log(`Subscribed ${receiverUrl}`);

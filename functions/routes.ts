@@ -134,8 +134,7 @@ export const routes: RouteEntry[] = [
  * The development pages of `npm start` (`/dev/mailbox`, `/dev/sms`, `/dev/webhooks`,
  * `/dev/embed-example`): the Node entry adds this route to the table; no deployment has it.
  */
-export const developmentPages = (services: EmbeddedServices) =>
-  pages('/dev/*', async () => (await import('../src/dev-pages/dev-pages.js')).devPages(services));
+export const developmentPages = (services: EmbeddedServices) => pages('/dev/*', async () => (await import('../src/dev-pages/dev-pages.js')).devPages(services));
 
 /**
  * Where QStash delivers queued messages, in production only: the Worker adds this route to the

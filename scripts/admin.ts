@@ -104,13 +104,22 @@ const commands: Record<string, (options: Options, args: string[]) => Call | Prom
   'set-embedding': (o) => {
     // Present but empty is a choice (no frame at all), so it is told apart from a forgotten option.
     if (typeof o.origins !== 'string') throw new UsageError("--origins is required (--origins '' allows no frame).");
-    const origins = o.origins.split(',').map((origin) => origin.trim()).filter(Boolean);
+    const origins = o.origins
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean);
     return { method: 'PUT', path: `/admin/v1/companies/${segment(required(o, 'company'))}/embedding`, body: { allowed_origins: origins } };
   },
   'get-text-messages': (o) => ({ method: 'GET', path: `/admin/v1/companies/${segment(required(o, 'company'))}/text-messages` }),
   'set-text-messages': (o) => {
     if (typeof o.countries !== 'string') throw new UsageError("--countries is required (--countries all allows every country, --countries '' none).");
-    const countries = o.countries.trim() === 'all' ? null : o.countries.split(',').map((country) => country.trim()).filter(Boolean);
+    const countries =
+      o.countries.trim() === 'all'
+        ? null
+        : o.countries
+            .split(',')
+            .map((country) => country.trim())
+            .filter(Boolean);
     return { method: 'PUT', path: `/admin/v1/companies/${segment(required(o, 'company'))}/text-messages`, body: { allowed_countries: countries } };
   },
   'create-key': (o) => ({
@@ -118,7 +127,10 @@ const commands: Record<string, (options: Options, args: string[]) => Call | Prom
     path: `/admin/v1/companies/${segment(required(o, 'company'))}/api-keys`,
     body: {
       owner: required(o, 'owner'),
-      scopes: required(o, 'scopes').split(',').map((scope) => scope.trim()).filter(Boolean),
+      scopes: required(o, 'scopes')
+        .split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean),
       name: typeof o.name === 'string' ? o.name : undefined,
     },
   }),

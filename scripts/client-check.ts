@@ -22,7 +22,8 @@ try {
   const committedDist = await compiledFiles(join(clientDir, 'dist')).catch(() => []);
   const freshDist = await compiledFiles(join(scratch, 'dist'));
   for (const file of new Set([...committedDist, ...freshDist])) {
-    if ((await readGenerated(join(clientDir, 'dist'), file)) !== (await readGenerated(join(scratch, 'dist'), file))) drifted.push(`clients/typescript/dist/${file}`);
+    if ((await readGenerated(join(clientDir, 'dist'), file)) !== (await readGenerated(join(scratch, 'dist'), file)))
+      drifted.push(`clients/typescript/dist/${file}`);
   }
   if (drifted.length > 0) {
     console.error(`The TypeScript client is out of date with the API: ${drifted.join(', ')} differ from what \`npm run client:generate\` makes.`);

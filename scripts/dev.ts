@@ -31,8 +31,14 @@ import { derivedSecretKey } from '../src/domain/webhooks/secret-box.js';
 import { loadSeedFile } from '../src/seed/load-seed.js';
 
 const DevEnv = z.object({
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL').optional(),
-  REDIS_URL: z.string().regex(/^redis:\/\//, 'REDIS_URL must be a redis:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^redis:\/\//, 'REDIS_URL must be a redis:// URL')
+    .optional(),
   QSTASH_RETRY_SCALE: z.coerce.number().positive().max(1, 'QSTASH_RETRY_SCALE must be a number from 0 to 1').optional(),
 });
 
@@ -88,10 +94,12 @@ async function main() {
   // Twilio's stand-in: the codes of sms_code roles land in its box, at /dev/sms on the public port.
   const smsApi = await serveStandin(createSmsApiStandin(TWILIO));
   const runtime = startingRuntime();
-  const front = await serveFront(config.PORT, workerPort, Number(new URL(emailApi.url).port), runtime.ready, Number(new URL(smsApi.url).port)).catch(async (err: unknown) => {
-    await Promise.allSettled([emailApi.close(), smsApi.close()]);
-    throw err;
-  });
+  const front = await serveFront(config.PORT, workerPort, Number(new URL(emailApi.url).port), runtime.ready, Number(new URL(smsApi.url).port)).catch(
+    async (err: unknown) => {
+      await Promise.allSettled([emailApi.close(), smsApi.close()]);
+      throw err;
+    },
+  );
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const tokenSecret = config.TOKEN_SECRET ?? secrets.token_secret;
   const adminToken = config.ADMIN_TOKEN ?? secrets.admin_token;
@@ -124,9 +132,7 @@ async function main() {
     // The driver insists on a complete URL; the stand-in serves whichever database it was given.
     DATABASE_URL: 'postgres://dev:dev@neon.localhost/esign',
     NEON_FETCH_ENDPOINT: standins.neon.sqlEndpoint,
-    ...(standins.redis
-      ? { UPSTASH_REDIS_REST_URL: standins.redis.url, UPSTASH_REDIS_REST_TOKEN: standins.redis.token }
-      : { ALLOW_IN_PROCESS_LIMITS: 'true' }),
+    ...(standins.redis ? { UPSTASH_REDIS_REST_URL: standins.redis.url, UPSTASH_REDIS_REST_TOKEN: standins.redis.token } : { ALLOW_IN_PROCESS_LIMITS: 'true' }),
     QSTASH_URL: standins.qstash.url,
     QSTASH_TOKEN: standins.qstash.token,
     QSTASH_CURRENT_SIGNING_KEY: standins.qstash.signingKeys.current,
@@ -152,10 +158,18 @@ async function main() {
   // the machine could read them.
   await mkdir(config.DATA_DIR, { recursive: true });
   const envFile = join(config.DATA_DIR, 'wrangler-dev.env');
-  await writeFile(envFile, Object.entries(vars).map(([name, value]) => `${name}=${JSON.stringify(value)}`).join('\n'), { mode: 0o600 });
+  await writeFile(
+    envFile,
+    Object.entries(vars)
+      .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
+      .join('\n'),
+    { mode: 0o600 },
+  );
   // The PDF Worker's secrets: the local seal, time-stamped at the local authority (or TSA_URL's).
   // Its fonts: in place of its [assets], which a second Worker of one wrangler dev session cannot have.
-  const pdfFonts = await serveStandin(createPdfFontsStandin(join(root, JSON.parse(/^directory\s*=\s*(.+)$/m.exec(await readFile(join(root, 'wrangler.pdf.toml'), 'utf8'))![1]!) as string)));
+  const pdfFonts = await serveStandin(
+    createPdfFontsStandin(join(root, JSON.parse(/^directory\s*=\s*(.+)$/m.exec(await readFile(join(root, 'wrangler.pdf.toml'), 'utf8'))![1]!) as string)),
+  );
   const pdfConfig = await pdfWorkerDevConfig(config.DATA_DIR, {
     FONTS_URL: `${pdfFonts.url}/`,
     SEAL_KEY_PEM: seal.keyPem,
@@ -285,7 +299,13 @@ function serveFront(port: number, workerPort: number, mailboxPort: number, worke
     if (!body) return; // the client went away
     // The port is taken before wrangler dev has built the Worker (seconds): a request that comes
     // meanwhile, from a script that waits for the port, is held until the Worker answers.
-    if (target === workerPort && !(await workerReady.then(() => true, () => false))) {
+    if (
+      target === workerPort &&
+      !(await workerReady.then(
+        () => true,
+        () => false,
+      ))
+    ) {
       if (!outgoing.destroyed) outgoing.writeHead(503, { 'content-type': 'text/plain', connection: 'close' }).end('npm run dev is stopping.\n');
       return;
     }

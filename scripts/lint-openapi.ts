@@ -16,7 +16,11 @@ try {
   const document = join(scratch, 'openapi.json');
   await writeFile(document, await servedDocument());
   const redocly = join(root, 'node_modules', '.bin', 'redocly');
-  const lint = spawnSync(redocly, ['lint', document, '--format', 'codeframe', '--config', join(root, 'redocly.yaml')], { stdio: 'inherit', cwd: root, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+  const lint = spawnSync(redocly, ['lint', document, '--format', 'codeframe', '--config', join(root, 'redocly.yaml')], {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
   process.exitCode = lint.status ?? 1;
 } finally {
   await rm(scratch, { recursive: true, force: true });

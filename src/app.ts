@@ -49,7 +49,10 @@ export function createApp(services: Services, table: RouteEntry[] = routes) {
  * callbacks): their own paths are relative to it (`/:token` under `/sign/*`).
  */
 export function mountLater(root: Hono<AppEnv>, pattern: string, services: Services, load: () => Promise<Hono<AppEnv>>) {
-  root.all(pattern, answerLater(async () => withServices(new Hono<AppEnv>(), services).route(pattern.replace(/\/\*$/, ''), await load())));
+  root.all(
+    pattern,
+    answerLater(async () => withServices(new Hono<AppEnv>(), services).route(pattern.replace(/\/\*$/, ''), await load())),
+  );
 }
 
 /**
@@ -63,7 +66,11 @@ function mount(root: Hono<AppEnv>, table: RouteEntry[], services: Services) {
     else if (entry.kind === 'pages') mountLater(root, entry.pattern, services, entry.load);
     else {
       const path = honoPath(entry.path);
-      root.on(entry.method.toUpperCase(), path, answerLater(async () => endpointApp(await entry.load(), services)));
+      root.on(
+        entry.method.toUpperCase(),
+        path,
+        answerLater(async () => endpointApp(await entry.load(), services)),
+      );
       allowed.set(path, [...(allowed.get(path) ?? []), entry.method.toUpperCase()]);
     }
   }

@@ -84,5 +84,4 @@ export class DomainError extends Error {
 /** One problem of a `validation_failed` answer: where (a dotted path into the input) and what. */
 export type Issue = { path: string; message: string };
 
-export const validationFailed = (issues: Issue[], message = 'The request is not valid.') =>
-  new DomainError('validation_failed', message, { issues });
+export const validationFailed = (issues: Issue[], message = 'The request is not valid.') => new DomainError('validation_failed', message, { issues });

@@ -8,7 +8,6 @@ import { multiLineText, requiredSingleLineText } from '../../src/http/schemas.js
 /** Base64 of the largest logo, with room for the line breaks `base64` writes every 76 characters. */
 const MAX_LOGO_BASE64_CHARS = Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 10_000;
 
-
 export const BrandInput = z
   .strictObject({
     display_name: requiredSingleLineText(MAX_DISPLAY_NAME_CHARS)

@@ -16,5 +16,4 @@ export const route = endpointRoute({
   },
 });
 
-export const handler: EndpointHandler<typeof route> = async (c) =>
-  c.json(await createCompany(operatorContext(c), c.req.valid('json')), 201);
+export const handler: EndpointHandler<typeof route> = async (c) => c.json(await createCompany(operatorContext(c), c.req.valid('json')), 201);

@@ -8,7 +8,13 @@ import { adminSecurity } from './admin-schemas.js';
 
 /** A whole ordinary trail fits one page of the default size; the bound is the lists' own, 100. */
 const auditPageQuery = paginationQuery.extend({
-  per_page: z.coerce.number().int().min(1).max(100).default(100).openapi({ param: { name: 'per_page', in: 'query' }, example: 100 }),
+  per_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(100)
+    .openapi({ param: { name: 'per_page', in: 'query' }, example: 100 }),
 });
 
 const AuditTrail = z
@@ -37,7 +43,7 @@ export const route = endpointRoute({
   responses: {
     200: jsonContent(
       AuditTrail,
-      'One page of the events of the envelope, oldest first: sent, e-mailed, viewed, consented, signed, declined, voided, expired, completed. Past the first ten of a kind, a recipient\'s repeated events (failed tries at a code, codes sent, verifications) are counted on one `recipient.repeated` event.',
+      "One page of the events of the envelope, oldest first: sent, e-mailed, viewed, consented, signed, declined, voided, expired, completed. Past the first ten of a kind, a recipient's repeated events (failed tries at a code, codes sent, verifications) are counted on one `recipient.repeated` event.",
       false,
     ),
     ...errorResponses('unauthorized', 'envelope_not_found', 'validation_failed'),

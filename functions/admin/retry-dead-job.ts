@@ -12,14 +12,9 @@ export const route = endpointRoute({
   security: adminSecurity,
   request: { params: z.object({ id: z.string() }) },
   responses: {
-    200: jsonContent(
-      z.object({ id: z.string(), topic: z.string(), queued_at: timestamp }),
-      'The job is queued again and its dead record removed.',
-      false,
-    ),
+    200: jsonContent(z.object({ id: z.string(), topic: z.string(), queued_at: timestamp }), 'The job is queued again and its dead record removed.', false),
     ...errorResponses('unauthorized', 'not_found'),
   },
 });
 
-export const handler: EndpointHandler<typeof route> = async (c) =>
-  c.json(await retryDeadJob(c.get('services'), c.req.valid('param').id), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => c.json(await retryDeadJob(c.get('services'), c.req.valid('param').id), 200);

@@ -17,5 +17,4 @@ export const route = endpointRoute({
   },
 });
 
-export const handler: EndpointHandler<typeof route> = async (c) =>
-  c.json(await revokeApiKey(operatorContext(c), { apiKeyId: c.req.valid('param').id }), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => c.json(await revokeApiKey(operatorContext(c), { apiKeyId: c.req.valid('param').id }), 200);

@@ -22,6 +22,9 @@ export const TextMessagesInput = z
 export const TextMessagesRecord = z
   .object({
     company_id: z.string(),
-    allowed_countries: z.array(z.string()).nullable().openapi({ example: ['GB', 'IE'] }),
+    allowed_countries: z
+      .array(z.string())
+      .nullable()
+      .openapi({ example: ['GB', 'IE'] }),
   })
   .openapi('TextMessages');

@@ -9,9 +9,7 @@ import { text } from '../../src/http/schemas.js';
 import { rateRules } from '../../src/ports/rate-limiter.js';
 
 const TokenRequest = z.strictObject({ api_key: text(200).min(1) }).openapi('TokenRequest');
-const AccessToken = z
-  .object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() })
-  .openapi('AccessToken');
+const AccessToken = z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() }).openapi('AccessToken');
 
 export const route = endpointRoute({
   operationId: 'createToken',

@@ -26,7 +26,7 @@ export const DOCS_CSP = [
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
-  "worker-src blob:",
+  'worker-src blob:',
   "form-action 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

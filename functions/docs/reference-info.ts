@@ -3,7 +3,10 @@
  * at /docs shows the operations in (every operation's `tags` names one of these), and its licence.
  */
 export const documentTags = [
-  { name: 'Authentication', description: 'Exchange an API key for a bearer token valid one hour; every other operation but the document download takes that token.' },
+  {
+    name: 'Authentication',
+    description: 'Exchange an API key for a bearer token valid one hour; every other operation but the document download takes that token.',
+  },
   { name: 'Templates', description: "The company's stored templates: their roles, fields and language, from which envelopes are sent." },
   { name: 'Contacts', description: "The company's address book of people to send to." },
   { name: 'Envelopes', description: 'Send a template for signature in one call, and read the signing links of what was sent.' },

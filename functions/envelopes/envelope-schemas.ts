@@ -18,9 +18,10 @@ export const SendRequest = z
     sender_email: emailAddress(150).optional().openapi({ description: 'An active user of the company with an e-signing seat; default the key owner.' }),
     title: requiredSingleLineText(250).optional().openapi({ description: 'Default: the template name. One line: no control characters.' }),
     email_subject: requiredSingleLineText(300).optional().openapi({ description: "Default: the template's subject. One line: no control characters." }),
-    email_message: requiredMultiLineText(5000)
-      .optional()
-      .openapi({ description: "Default: the template's message, else the active brand's default message. Line breaks (LF, CRLF) and tabs are kept; no other control characters." }),
+    email_message: requiredMultiLineText(5000).optional().openapi({
+      description:
+        "Default: the template's message, else the active brand's default message. Line breaks (LF, CRLF) and tabs are kept; no other control characters.",
+    }),
   })
   .openapi('SendRequest');
 

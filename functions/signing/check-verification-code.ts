@@ -24,7 +24,8 @@ export async function checkVerificationCodeHandler(c: Context<SigningEnv>): Prom
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const services = c.get('services');
   const entries = await readForm(c);
-  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
+  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries))))
+    return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
 
   const ctx = signerContext(c);
   const back = linksOf(token, chosenLanguage(c), embedOriginOf(c)).sign;

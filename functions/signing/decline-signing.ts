@@ -22,7 +22,8 @@ export async function declineSigning(c: Context<SigningEnv>): Promise<Response> 
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const services = c.get('services');
   const entries = await readForm(c);
-  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
+  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries))))
+    return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
 
   const form = readDeclineForm(entries);
   const ctx = signerContext(c);

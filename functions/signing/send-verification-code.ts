@@ -24,7 +24,8 @@ export async function sendVerificationCodeHandler(c: Context<SigningEnv>): Promi
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const services = c.get('services');
   const entries = await readForm(c);
-  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
+  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries))))
+    return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
 
   const ctx = signerContext(c);
   const language = formLanguageOf(entries) ?? pageLanguage(c);
@@ -36,12 +37,30 @@ export async function sendVerificationCodeHandler(c: Context<SigningEnv>): Promi
     case 'not_needed':
       return outcome.state.kind === 'invalid' ? respondWithState(c, token, outcome.state) : c.redirect(back, 303);
     case 'too_soon':
-      return respondWithState(c, token, await openSigningLink(ctx, { token }), { problems: [], verification: { kind: 'too_soon', at: outcome.nextSendAt, status: 429 } }, language);
+      return respondWithState(
+        c,
+        token,
+        await openSigningLink(ctx, { token }),
+        { problems: [], verification: { kind: 'too_soon', at: outcome.nextSendAt, status: 429 } },
+        language,
+      );
     case 'unconfirmed':
-      return respondWithState(c, token, await openSigningLink(ctx, { token }), { problems: [], verification: { kind: 'unconfirmed', at: outcome.nextSendAt, status: 202 } }, language);
+      return respondWithState(
+        c,
+        token,
+        await openSigningLink(ctx, { token }),
+        { problems: [], verification: { kind: 'unconfirmed', at: outcome.nextSendAt, status: 202 } },
+        language,
+      );
     case 'not_sent':
       return respondWithState(c, token, await openSigningLink(ctx, { token }), { problems: [], verification: { kind: 'not_sent', status: 503 } }, language);
     case 'number_refused':
-      return respondWithState(c, token, await openSigningLink(ctx, { token }), { problems: [], verification: { kind: 'number_refused', status: 422 } }, language);
+      return respondWithState(
+        c,
+        token,
+        await openSigningLink(ctx, { token }),
+        { problems: [], verification: { kind: 'number_refused', status: 422 } },
+        language,
+      );
   }
 }

@@ -23,7 +23,8 @@ export async function submitSignature(c: Context<SigningEnv>): Promise<Response>
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const services = c.get('services');
   const entries = await readForm(c);
-  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries)))) return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
+  if (!entries || !(await verifyFormToken(services.config.tokenSecret, token, formTokenOf(entries))))
+    return c.html(forbiddenPage(pageMessages(c, { form: entries ? formLanguageOf(entries) : null })), 403);
 
   const ctx = signerContext(c);
   // Our page always sends its language; a form without one is taken in the request's language.

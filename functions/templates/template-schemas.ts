@@ -26,7 +26,9 @@ export const TemplateSummary = z
     reminders: z.object({ first_after_days: z.number().int(), every_days: z.number().int() }).nullable(),
     signing_order: z.enum(['sequential', 'parallel']),
     share_signing_links: z.boolean(),
-    language: languageTag.nullable().openapi({ description: 'The language of the signing page for its envelopes, when the signer’s browser asks for none of ours; `null`: the company’s.' }),
+    language: languageTag
+      .nullable()
+      .openapi({ description: 'The language of the signing page for its envelopes, when the signer’s browser asks for none of ours; `null`: the company’s.' }),
     roles: z.array(TemplateRole),
     created_at: timestamp,
     updated_at: timestamp,

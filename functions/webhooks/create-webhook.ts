@@ -11,8 +11,7 @@ export const route = endpointRoute({
   operationId: 'createWebhook',
   tags: ['Webhooks'],
   summary: 'Subscribe an endpoint to events',
-  description:
-    `Answers the subscription with its signing secret, shown only here. The URL is stored and answered normalised (scheme and host in lower case, default port dropped, \`.\` and \`..\` segments resolved, numeric IPv4 hosts in dotted decimal, an empty path as \`/\`, an empty query dropped, percent-encoded unreserved characters decoded and other escapes in upper case). One subscription per endpoint: the same URL again, in any spelling that normalises to it or differs only by a trailing or repeated slash, is \`409 webhook_exists\`. A company has at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions: the next is \`422 webhook_limit_reached\`.`,
+  description: `Answers the subscription with its signing secret, shown only here. The URL is stored and answered normalised (scheme and host in lower case, default port dropped, \`.\` and \`..\` segments resolved, numeric IPv4 hosts in dotted decimal, an empty path as \`/\`, an empty query dropped, percent-encoded unreserved characters decoded and other escapes in upper case). One subscription per endpoint: the same URL again, in any spelling that normalises to it or differs only by a trailing or repeated slash, is \`409 webhook_exists\`. A company has at most ${SUBSCRIPTIONS_PER_COMPANY} subscriptions: the next is \`422 webhook_limit_reached\`.`,
   security: bearerSecurity,
   middleware: guard('webhooks:write', rateRules.other),
   request: { body: jsonBody(NewWebhookSubscription) },

@@ -10,8 +10,7 @@ export const route = endpointRoute({
   operationId: 'redeliverWebhookDelivery',
   tags: ['Webhooks'],
   summary: "Deliver one delivery's event again",
-  description:
-    `A new delivery of the same event, through the queue and retried like any other, with the same \`webhook-id\` and a fresh signature. A disabled subscription is enabled again. While the delivery is still queued or attempted, or a redelivery of its event to the subscription is, the answer is \`409 delivery_pending\`; a company may ask ${REDELIVERIES_PER_DAY} redeliveries in any 24 hours (\`429 rate_limited\` with \`Retry-After\` past them).`,
+  description: `A new delivery of the same event, through the queue and retried like any other, with the same \`webhook-id\` and a fresh signature. A disabled subscription is enabled again. While the delivery is still queued or attempted, or a redelivery of its event to the subscription is, the answer is \`409 delivery_pending\`; a company may ask ${REDELIVERIES_PER_DAY} redeliveries in any 24 hours (\`429 rate_limited\` with \`Retry-After\` past them).`,
   security: bearerSecurity,
   middleware: guard('webhooks:write', rateRules.other),
   request: { params: DeliveryIds },

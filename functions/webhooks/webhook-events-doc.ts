@@ -41,14 +41,15 @@ const EventData = z
         download_url: z.string().nullable().openapi({
           format: 'uri',
           description:
-            "`{BASE_URL}/v1/documents/{envelope_id}?expires=…&sig=…`: the finished PDF (`application/pdf`, as an attachment), for 24 hours from this attempt, with no other credential. The link is one: keep it as you keep the PDF, out of logs. An altered link, or one bent to another envelope, answers `404 document_not_found`; an expired one `410 download_link_expired` (replay or redeliver the event for a fresh one).",
+            '`{BASE_URL}/v1/documents/{envelope_id}?expires=…&sig=…`: the finished PDF (`application/pdf`, as an attachment), for 24 hours from this attempt, with no other credential. The link is one: keep it as you keep the PDF, out of logs. An altered link, or one bent to another envelope, answers `404 document_not_found`; an expired one `410 download_link_expired` (replay or redeliver the event for a fresh one).',
         }),
       })
       .optional()
       .openapi({ description: 'document_ready only.' }),
     occurred_at: timestamp,
     sequence: z.number().int().min(1).openapi({
-      description: "The event's place in its envelope's history: 1, 2, 3… in the order the envelope's events occurred; the same on every attempt, replay and redelivery. Order an envelope's events by it: deliveries may arrive out of order.",
+      description:
+        "The event's place in its envelope's history: 1, 2, 3… in the order the envelope's events occurred; the same on every attempt, replay and redelivery. Order an envelope's events by it: deliveries may arrive out of order.",
     }),
   })
   .openapi('WebhookEventData');

@@ -10,7 +10,9 @@ export const WebhookSubscription = z
     url: z.string(),
     events: z.array(z.string()),
     description: z.string().nullable(),
-    status: z.enum(['active', 'disabled']).openapi({ description: '`disabled` after the endpoint answered 410 Gone, or kept failing for 3 days: nothing more is delivered.' }),
+    status: z
+      .enum(['active', 'disabled'])
+      .openapi({ description: '`disabled` after the endpoint answered 410 Gone, or kept failing for 3 days: nothing more is delivered.' }),
     disabled_reason: z.string().nullable(),
     created_at: timestamp,
   })
@@ -19,7 +21,8 @@ export const WebhookSubscription = z
 export const NewWebhookSubscription = z
   .strictObject({
     url: singleLineText(2000).openapi({
-      description: 'https (http and loopback only on the embedded and dev servers); one line, no control characters (a URL parser would drop a tab or line break silently); no credentials; not a private, loopback or link-local address; at most 2,000 characters.',
+      description:
+        'https (http and loopback only on the embedded and dev servers); one line, no control characters (a URL parser would drop a tab or line break silently); no credentials; not a private, loopback or link-local address; at most 2,000 characters.',
       example: 'https://example.com/hooks/esign',
     }),
     events: z
@@ -38,7 +41,10 @@ export const EventKindRecord = z.object({ type: z.string(), description: z.strin
 
 export const DeliveryAttempt = z
   .object({
-    delivery_id: z.string().openapi({ format: 'uuid', description: 'The delivery this attempt belongs to (up to six attempts share one): give it to `…/deliveries/{delivery_id}/redeliver`.' }),
+    delivery_id: z.string().openapi({
+      format: 'uuid',
+      description: 'The delivery this attempt belongs to (up to six attempts share one): give it to `…/deliveries/{delivery_id}/redeliver`.',
+    }),
     origin: z.enum(['event', 'replay', 'redelivery']).openapi({ description: 'What made the delivery: the event itself, a replay, or a redelivery.' }),
     event_id: z.string().openapi({ description: 'The `webhook-id` of the delivery, the same across its attempts, replays and redeliveries.' }),
     event_type: z.string(),
@@ -46,10 +52,10 @@ export const DeliveryAttempt = z
     status_code: z.number().int().nullable(),
     delivered: z.boolean(),
     duration_ms: z.number().int().nullable(),
-    error_type: z
-      .enum(['timeout', 'network', 'refused_target', 'redirect', 'http_status', 'interrupted'])
-      .nullable()
-      .openapi({ description: 'Why the attempt failed; `interrupted` when it never finished (the service stopped while it ran). Null when delivered, or while the attempt runs.' }),
+    error_type: z.enum(['timeout', 'network', 'refused_target', 'redirect', 'http_status', 'interrupted']).nullable().openapi({
+      description:
+        'Why the attempt failed; `interrupted` when it never finished (the service stopped while it ran). Null when delivered, or while the attempt runs.',
+    }),
     error: z.string().nullable(),
     created_at: timestamp,
   })
@@ -58,12 +64,14 @@ export const DeliveryAttempt = z
 export const TestDeliveryResult = DeliveryAttempt.openapi('WebhookTestDelivery');
 
 /** An ISO 8601 instant with its offset (`Z` or `+02:00`), milliseconds optional. */
-const instant = z.iso.datetime({ offset: true, message: 'Must be an ISO 8601 date and time with an offset, e.g. 2026-11-22T12:00:00Z.' }).openapi({ format: 'date-time', example: '2026-11-22T12:00:00.000Z' });
+const instant = z.iso
+  .datetime({ offset: true, message: 'Must be an ISO 8601 date and time with an offset, e.g. 2026-11-22T12:00:00Z.' })
+  .openapi({ format: 'date-time', example: '2026-11-22T12:00:00.000Z' });
 
 export const ReplayRequest = z
   .strictObject({
-    since: instant.openapi({ description: 'The window\'s start (inclusive): at most 30 days ago, the time events are kept.' }),
-    until: instant.optional().openapi({ description: 'The window\'s end (inclusive), not after now, not before `since`; now when left out.' }),
+    since: instant.openapi({ description: "The window's start (inclusive): at most 30 days ago, the time events are kept." }),
+    until: instant.optional().openapi({ description: "The window's end (inclusive), not after now, not before `since`; now when left out." }),
     events: z
       .array(z.string().max(100))
       .min(1)

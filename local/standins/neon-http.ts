@@ -33,7 +33,10 @@ export function createNeonHttpStandin(executor: SqlExecutor): Standin {
     try {
       if (isBatch(body)) {
         const statements = body.queries.map(toStatement);
-        const results = await executor.transaction(statements, batchMode((name) => c.req.header(name)));
+        const results = await executor.transaction(
+          statements,
+          batchMode((name) => c.req.header(name)),
+        );
         return c.json({ results: results.map(render) });
       }
       return c.json(render(await executor.query(toStatement(body))));
@@ -87,17 +90,13 @@ function batchMode(header: (name: string) => string | undefined): TransactionMod
 }
 
 function renderResult(result: SqlResult, arrayMode: boolean, rawText: boolean) {
-  const rows = rawText
-    ? result.rows
-    : result.rows.map((row) => row.map((value, i) => jsonValue(value, result.fields[i]?.dataTypeID ?? 0)));
+  const rows = rawText ? result.rows : result.rows.map((row) => row.map((value, i) => jsonValue(value, result.fields[i]?.dataTypeID ?? 0)));
   return {
     command: result.command,
     rowCount: result.rowCount,
     fields: result.fields,
     rowAsArray: arrayMode,
-    rows: arrayMode
-      ? rows
-      : rows.map((row) => Object.fromEntries(row.map((value, i) => [result.fields[i]?.name ?? `?column?`, value]))),
+    rows: arrayMode ? rows : rows.map((row) => Object.fromEntries(row.map((value, i) => [result.fields[i]?.name ?? `?column?`, value]))),
   };
 }
 
@@ -122,13 +121,26 @@ function jsonValue(text: string | null, typeId: number): unknown {
 
 // The fields the driver copies from the body onto its NeonDbError.
 const errorFields = [
-  'severity', 'code', 'detail', 'hint', 'position', 'internalPosition', 'internalQuery', 'where',
-  'schema', 'table', 'column', 'dataType', 'constraint', 'file', 'line', 'routine',
+  'severity',
+  'code',
+  'detail',
+  'hint',
+  'position',
+  'internalPosition',
+  'internalQuery',
+  'where',
+  'schema',
+  'table',
+  'column',
+  'dataType',
+  'constraint',
+  'file',
+  'line',
+  'routine',
 ] as const;
 
 function errorResponse(error: unknown): Response {
-  const json = (body: object, status: number) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (body: object, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   if (error instanceof BadRequest) return json({ message: error.message }, 400);
   const source = (error ?? {}) as Record<string, unknown>;
   const message = error instanceof Error ? error.message : String(error);

@@ -124,11 +124,14 @@ export function createQStashStandin(options: QStashStandinOptions): QStashStandi
     if (stopped) return;
     message.nextDeliveryAt = at;
     const wait = Math.max(0, at - Date.now());
-    message.timer = setTimeout(() => {
-      message.timer = undefined;
-      if (Date.now() < at) schedule(message, at);
-      else track(deliver(message));
-    }, Math.min(wait, MAX_TIMER_MS));
+    message.timer = setTimeout(
+      () => {
+        message.timer = undefined;
+        if (Date.now() < at) schedule(message, at);
+        else track(deliver(message));
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
   }
 
   function track(delivery: (controller: AbortController) => Promise<void>) {
@@ -218,7 +221,10 @@ export function createQStashStandin(options: QStashStandinOptions): QStashStandi
         const body = typeof m.body === 'string' ? m.body : '';
         return draft(m.destination, new Headers(m.headers ?? {}), new TextEncoder().encode(body));
       });
-      return c.json(drafts.map((m) => ({ ...enqueue(m), url: m.destination })), 201);
+      return c.json(
+        drafts.map((m) => ({ ...enqueue(m), url: m.destination })),
+        201,
+      );
     } catch (error) {
       return invalid(c, error);
     }

@@ -82,9 +82,7 @@ export class RespConnection {
   send(commands: readonly (readonly string[])[]): Promise<RespValue[]> {
     if (this.closed) return Promise.reject(new Error('connection closed'));
     const socket = this.socket ?? this.open();
-    const replies = commands.map(
-      () => new Promise<RespValue>((resolve, reject) => this.pending.push({ resolve, reject })),
-    );
+    const replies = commands.map(() => new Promise<RespValue>((resolve, reject) => this.pending.push({ resolve, reject })));
     socket.write(Buffer.concat(commands.map(encodeCommand)));
     return Promise.all(replies);
   }

@@ -129,9 +129,7 @@ export function createStandinPool(postgresUrl: string): pg.Pool {
 // make JS values, and refuse a hex string for bytea). Overriding each built-in one with the identity
 // keeps text going in and out as is; types without a built-in parser are passed through already.
 const textParsers = Object.fromEntries(Object.keys(pgliteTypes.parsers).map((oid) => [oid, (value: string) => value]));
-const textSerializers = Object.fromEntries(
-  Object.keys(pgliteTypes.serializers).map((oid) => [oid, (value: unknown) => String(value)]),
-);
+const textSerializers = Object.fromEntries(Object.keys(pgliteTypes.serializers).map((oid) => [oid, (value: unknown) => String(value)]));
 
 /**
  * Over a PGlite instance (when no PostgreSQL runs). PGlite is one connection; its own locks make a

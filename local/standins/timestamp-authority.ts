@@ -92,10 +92,7 @@ async function tokenFor(query: TimeStampReq, serial: number, at: Date, identity:
   const infoDer = info.toSchema().toBER(false);
   const certificateDer = identity.certificates[0]! as Uint8Array<ArrayBuffer>;
   const certificate = Certificate.fromBER(certificateDer);
-  const [infoDigest, certificateDigest] = await Promise.all([
-    crypto.subtle.digest('SHA-256', infoDer),
-    crypto.subtle.digest('SHA-256', certificateDer),
-  ]);
+  const [infoDigest, certificateDigest] = await Promise.all([crypto.subtle.digest('SHA-256', infoDer), crypto.subtle.digest('SHA-256', certificateDer)]);
   const signedData = new SignedData({
     version: 3,
     encapContentInfo: new EncapsulatedContentInfo({ eContentType: OID.tstInfo, eContent: new OctetString({ valueHex: infoDer }) }),
@@ -123,7 +120,7 @@ async function tokenFor(query: TimeStampReq, serial: number, at: Date, identity:
 function refusal(text: string, failBit: number): TimeStampResp {
   // PKIFailureInfo is a named BIT STRING with the one reason's bit set, and no trailing zero bits.
   const bytes = new Uint8Array(Math.floor(failBit / 8) + 1);
-  bytes[bytes.length - 1] = 0x80 >> failBit % 8;
+  bytes[bytes.length - 1] = 0x80 >> (failBit % 8);
   const failInfo = new BitString({ valueHex: bytes, unusedBits: 7 - (failBit % 8) });
   return new TimeStampResp({ status: new PKIStatusInfo({ status: 2, statusStrings: [new Utf8String({ value: text })], failInfo }) });
 }

@@ -18,8 +18,26 @@ export interface UpstashRedisRestOptions {
 
 // They would change the state of the one connection every client shares, or never answer.
 const refused = new Set([
-  'AUTH', 'HELLO', 'SELECT', 'MULTI', 'EXEC', 'DISCARD', 'WATCH', 'UNWATCH', 'QUIT', 'RESET', 'CLIENT',
-  'MONITOR', 'SUBSCRIBE', 'PSUBSCRIBE', 'SSUBSCRIBE', 'UNSUBSCRIBE', 'PUNSUBSCRIBE', 'SUNSUBSCRIBE', 'SYNC', 'PSYNC',
+  'AUTH',
+  'HELLO',
+  'SELECT',
+  'MULTI',
+  'EXEC',
+  'DISCARD',
+  'WATCH',
+  'UNWATCH',
+  'QUIT',
+  'RESET',
+  'CLIENT',
+  'MONITOR',
+  'SUBSCRIBE',
+  'PSUBSCRIBE',
+  'SSUBSCRIBE',
+  'UNSUBSCRIBE',
+  'PUNSUBSCRIBE',
+  'SUNSUBSCRIBE',
+  'SYNC',
+  'PSYNC',
 ]);
 
 /** A command ready to send, with how to present its reply, or why it is not sent at all. */
@@ -76,9 +94,7 @@ export function createUpstashRedisRestStandin(options: UpstashRedisRestOptions):
     const sendable = prepared.filter((p) => 'args' in p);
     const replies = await connection.send(sendable.map((p) => p.args));
     let next = 0;
-    return c.json(
-      prepared.map((p) => ('refusal' in p ? { error: p.refusal } : entry(p.reply(replies[next++]!), wantsBase64(c)))),
-    );
+    return c.json(prepared.map((p) => ('refusal' in p ? { error: p.refusal } : entry(p.reply(replies[next++]!), wantsBase64(c)))));
   });
 
   app.post('/multi-exec', async (c) => {

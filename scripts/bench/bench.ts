@@ -60,10 +60,25 @@ if (process.argv.includes('--soak')) {
 const number = (fallback: string) => ({ type: 'string', default: fallback }) as const;
 const { values: opts } = parseArgs({
   options: {
-    sends: number('1500'), concurrency: number('8'), rounds: number('5'), warmup: number('50'), 'cold-runs': number('5'), 'cpu-runs': number('15'), json: { type: 'string' }, 'profile-dir': { type: 'string' }, only: { type: 'string' },
+    sends: number('1500'),
+    concurrency: number('8'),
+    rounds: number('5'),
+    warmup: number('50'),
+    'cold-runs': number('5'),
+    'cpu-runs': number('15'),
+    json: { type: 'string' },
+    'profile-dir': { type: 'string' },
+    only: { type: 'string' },
   },
 });
-const [sends, concurrency, rounds, warmup, coldRuns, cpuRuns] = [opts.sends, opts.concurrency, opts.rounds, opts.warmup, opts['cold-runs'], opts['cpu-runs']].map(Number) as [number, number, number, number, number, number];
+const [sends, concurrency, rounds, warmup, coldRuns, cpuRuns] = [
+  opts.sends,
+  opts.concurrency,
+  opts.rounds,
+  opts.warmup,
+  opts['cold-runs'],
+  opts['cpu-runs'],
+].map(Number) as [number, number, number, number, number, number];
 if (![sends, concurrency, rounds, coldRuns, cpuRuns].every((n) => Number.isInteger(n) && n > 0) || !Number.isInteger(warmup) || warmup < 0) {
   throw new Error('--sends, --concurrency, --rounds, --cold-runs and --cpu-runs take positive whole numbers, --warmup a whole number');
 }
@@ -86,11 +101,21 @@ async function writeBenchSeed(dir: string): Promise<{ path: string; keys: string
   const acme = demo.companies[0];
   const nda = acme.templates.find((template: { name: string }) => template.name === 'Mutual NDA');
   const keys = Array.from({ length: keyCount }, (_, i) => ({
-    id: `key_bench_${runId}_${i}`, owner: 'olivia@acme.test', key: `esk_test_bench_${randomBase62(32)}`, scopes: ['contacts:read', 'envelopes:send'],
+    id: `key_bench_${runId}_${i}`,
+    owner: 'olivia@acme.test',
+    key: `esk_test_bench_${randomBase62(32)}`,
+    scopes: ['contacts:read', 'envelopes:send'],
   }));
   // Parts 2 and 3 read templates and write contacts too: a key with every scope.
   const everyScope = { id: `key_bench_${runId}_all`, owner: 'olivia@acme.test', key: `esk_test_bench_${randomBase62(32)}`, scopes: [...scopes] };
-  const company = { ...acme, id: COMPANY_ID, name: 'Bench Ltd', api_signature_requests_per_period: 1_000_000, api_keys: [...keys, everyScope], templates: [{ ...nda, id: TEMPLATE_ID }] };
+  const company = {
+    ...acme,
+    id: COMPANY_ID,
+    name: 'Bench Ltd',
+    api_signature_requests_per_period: 1_000_000,
+    api_keys: [...keys, everyScope],
+    templates: [{ ...nda, id: TEMPLATE_ID }],
+  };
   const path = join(dir, 'bench-seed.json');
   await writeFile(path, JSON.stringify({ companies: [company] }));
   return { path, keys: keys.map((key) => key.key), everyScope: everyScope.key };
@@ -113,17 +138,34 @@ const sendBody = () => {
 function rolesTemplate(roles: number): TemplateDefinition {
   const names = Array.from({ length: roles }, (_, i) => `Signer ${i + 1}`);
   return {
-    name: `Bench: ${roles} roles`, email_subject: null, email_message: null, expiry_days: 30, reminders: { first_after_days: 2, every_days: 3 },
-    signing_order: 'parallel', share_signing_links: false,
+    name: `Bench: ${roles} roles`,
+    email_subject: null,
+    email_message: null,
+    expiry_days: 30,
+    reminders: { first_after_days: 2, every_days: 3 },
+    signing_order: 'parallel',
+    share_signing_links: false,
     roles: names.map((name, i) => ({ name, type: 'signer' as const, order: i + 1, locked: false })),
     fields: names.flatMap((role, r) =>
-      Array.from({ length: 10 }, (_, f) => ({ role, type: f === 0 ? ('signature' as const) : ('text' as const), page: 1 + (r % 2), x: 40 + (f % 5) * 100, y: 40 + (r % 20) * 36, width: 90, height: 18, required: f === 0 })),
+      Array.from({ length: 10 }, (_, f) => ({
+        role,
+        type: f === 0 ? ('signature' as const) : ('text' as const),
+        page: 1 + (r % 2),
+        x: 40 + (f % 5) * 100,
+        y: 40 + (r % 20) * 36,
+        width: 90,
+        height: 18,
+        required: f === 0,
+      })),
     ),
   };
 }
 const rolesSendBody = (templateId: string, roles: number) => () => {
   const n = `${runId}.${sent++}`;
-  return JSON.stringify({ template_id: templateId, recipients: Array.from({ length: roles }, (_, i) => ({ role: `Signer ${i + 1}`, name: `Signer ${i + 1}`, email: `signer${i + 1}.${n}@bench.test` })) });
+  return JSON.stringify({
+    template_id: templateId,
+    recipients: Array.from({ length: roles }, (_, i) => ({ role: `Signer ${i + 1}`, name: `Signer ${i + 1}`, email: `signer${i + 1}.${n}@bench.test` })),
+  });
 };
 let contactsMade = 0;
 const contactBody = () => JSON.stringify({ name: 'Bench Contact', email: `contact.${runId}.${contactsMade++}@bench.test` });
@@ -209,8 +251,18 @@ async function embeddedThroughput(tmp: string, seed: Seed) {
     const send = stats(all.send.latencies, all.send.ms);
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     return {
-      concurrency, keys: keyCount, rounds, warmup, baseline_route: 'GET /v1/contacts?per_page=1', baseline, send,
-      send_vs_baseline: { throughput: ratio(send.per_second, baseline.per_second), p50: ratio(send.p50_ms, baseline.p50_ms), p99: ratio(send.p99_ms, baseline.p99_ms) },
+      concurrency,
+      keys: keyCount,
+      rounds,
+      warmup,
+      baseline_route: 'GET /v1/contacts?per_page=1',
+      baseline,
+      send,
+      send_vs_baseline: {
+        throughput: ratio(send.per_second, baseline.per_second),
+        p50: ratio(send.p50_ms, baseline.p50_ms),
+        p99: ratio(send.p99_ms, baseline.p99_ms),
+      },
     };
   } finally {
     await server.stop(); // SIGTERM to the process group, SIGKILL after 15 s
@@ -261,7 +313,10 @@ async function productionRoundTrips(seed: Seed) {
   // Migrate and seed first, as `npm run dev` does, over the database the Neon stand-in will serve.
   const pglite = databaseUrl ? undefined : new PGlite();
   const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl) : await openPgliteDatabase(pglite);
-  const seeding = embeddedServices({ database, config: { tokenSecret: new TextEncoder().encode(tokenSecret), baseUrl: 'http://127.0.0.1', keyEnvironment: 'test' } });
+  const seeding = embeddedServices({
+    database,
+    config: { tokenSecret: new TextEncoder().encode(tokenSecret), baseUrl: 'http://127.0.0.1', keyEnvironment: 'test' },
+  });
   // QStash delivers each message at once; this sink takes the callbacks, so none is retried meanwhile.
   const sink = createServer((_request, response) => response.end('ok'));
   const realFetch = globalThis.fetch;
@@ -276,11 +331,18 @@ async function productionRoundTrips(seed: Seed) {
     // The Worker's configuration, aimed at the stand-ins as `npm run dev` aims it.
     const workerEnv: Record<string, string> = {
       DATABASE_URL: 'postgres://bench:bench@neon.localhost/esign', // the stand-in serves its own database
-      NEON_FETCH_ENDPOINT: neon.sqlEndpoint, UPSTASH_REDIS_REST_URL: redis.url, UPSTASH_REDIS_REST_TOKEN: redis.token,
-      QSTASH_URL: qstash.url, QSTASH_TOKEN: qstash.token,
-      QSTASH_CURRENT_SIGNING_KEY: qstash.signingKeys.current, QSTASH_NEXT_SIGNING_KEY: qstash.signingKeys.next,
-      TOKEN_SECRET: tokenSecret, BASE_URL: sinkUrl,
-      EMAIL_API_URL: `${sinkUrl}/emails`, EMAIL_API_KEY: 'bench-email-key', EMAIL_FROM: 'Bench <bench@bench.test>',
+      NEON_FETCH_ENDPOINT: neon.sqlEndpoint,
+      UPSTASH_REDIS_REST_URL: redis.url,
+      UPSTASH_REDIS_REST_TOKEN: redis.token,
+      QSTASH_URL: qstash.url,
+      QSTASH_TOKEN: qstash.token,
+      QSTASH_CURRENT_SIGNING_KEY: qstash.signingKeys.current,
+      QSTASH_NEXT_SIGNING_KEY: qstash.signingKeys.next,
+      TOKEN_SECRET: tokenSecret,
+      BASE_URL: sinkUrl,
+      EMAIL_API_URL: `${sinkUrl}/emails`,
+      EMAIL_API_KEY: 'bench-email-key',
+      EMAIL_FROM: 'Bench <bench@bench.test>',
       WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
     };
     const config = readWorkerConfig(workerEnv);
@@ -296,7 +358,11 @@ async function productionRoundTrips(seed: Seed) {
       sized.set(roles, template.id);
     }
     const { access_token } = await exchangeApiKey(verbContext(services, { kind: 'system' }), { apiKey: seed.everyScope });
-    const serviceAt = new Map([[neon.url, 'neon'], [redis.url, 'redis'], [qstash.url, 'qstash']]);
+    const serviceAt = new Map([
+      [neon.url, 'neon'],
+      [redis.url, 'redis'],
+      [qstash.url, 'qstash'],
+    ]);
 
     /** One request to the app, with every request it makes to a stand-in and when. */
     const traced = async (label: string, path: string, init: RequestInit = {}) => {
@@ -333,7 +399,13 @@ async function productionRoundTrips(seed: Seed) {
       const afterWaves = SERVICES.flatMap((s) => wavesOf(after.filter((c) => c.service === s))).map((wave) => ({ ...wave, after_response: true }));
       // The request's own sequential waits: requests to any service that overlap form one network wave.
       const networkWaves = wavesOf(onPath.map((c) => ({ ...c, service: 'any' }))).length;
-      return { label, ms, network_waves: networkWaves, per_service: perService, timeline: [...waves.flat(), ...afterWaves].sort((a, b) => a.from_ms - b.from_ms) };
+      return {
+        label,
+        ms,
+        network_waves: networkWaves,
+        per_service: perService,
+        timeline: [...waves.flat(), ...afterWaves].sort((a, b) => a.from_ms - b.from_ms),
+      };
     };
     const send = (label: string, body = sendBody) => traced(label, '/v1/envelopes/from-template', { method: 'POST', body: body() });
     const gets = {
@@ -365,7 +437,11 @@ async function productionRoundTrips(seed: Seed) {
     };
 
     // Part 3: the deployed bundle in workerd, over the same stand-ins.
-    const json = (body: () => string) => () => ({ method: 'POST', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: body() });
+    const json = (body: () => string) => () => ({
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      body: body(),
+    });
     const get = () => ({ headers: { authorization: `Bearer ${access_token}` } });
     const routes: WorkerdRoute[] = [
       { name: gets.contacts, path: '/v1/contacts?per_page=1', init: get, expect: 200 },
@@ -373,7 +449,12 @@ async function productionRoundTrips(seed: Seed) {
       { name: 'GET /v1/templates/{id}', path: `/v1/templates/${TEMPLATE_ID}`, init: get, expect: 200 },
       { name: 'POST /v1/contacts', path: '/v1/contacts', init: json(contactBody), expect: 201 },
       { name: 'GET /v1/openapi.json', path: '/v1/openapi.json', expect: 200 },
-      ...SEND_SIZES.map((roles) => ({ name: `send, ${roles} roles (${roles * 10} fields)`, path: '/v1/envelopes/from-template', init: json(rolesSendBody(sized.get(roles)!, roles)), expect: 201 })),
+      ...SEND_SIZES.map((roles) => ({
+        name: `send, ${roles} roles (${roles * 10} fields)`,
+        path: '/v1/envelopes/from-template',
+        init: json(rolesSendBody(sized.get(roles)!, roles)),
+        expect: 201,
+      })),
     ];
     const workerd = await measureWorkerd({
       bindings: { ...workerEnv, ALLOW_IN_PROCESS_LIMITS: 'false' },
@@ -397,7 +478,10 @@ async function productionRoundTrips(seed: Seed) {
 function printEmbedded(e: Awaited<ReturnType<typeof embeddedThroughput>>) {
   console.log(`\nEmbedded server (npm start), concurrency ${e.concurrency}, ${e.keys} keys, ${e.rounds} alternating rounds, ${e.warmup} warm-up each`);
   console.log('                                      req/s    p50 ms   p90 ms   p99 ms   max ms   requests');
-  for (const [name, s] of [[e.baseline_route, e.baseline], ['POST /v1/envelopes/from-template', e.send]] as const) {
+  for (const [name, s] of [
+    [e.baseline_route, e.baseline],
+    ['POST /v1/envelopes/from-template', e.send],
+  ] as const) {
     console.log(`${name.padEnd(34)}${[s.per_second, s.p50_ms, s.p90_ms, s.p99_ms, s.max_ms, s.requests].map((v) => String(v).padStart(9)).join('')}`);
   }
   const r = e.send_vs_baseline;
@@ -419,19 +503,34 @@ function printRoundTrips(p: Production['roundTrips']) {
 }
 
 function printWorkerd(w: Production['workerd']) {
-  console.log(`\nThe deployed API Worker in workerd (${w.bundle.modules} module${w.bundle.modules === 1 ? '' : 's'}, ${w.bundle.raw_kib} KiB, ${w.bundle.gzip_kib} KiB gzip -9; the PDF Worker ${w.pdf_worker_bundle.raw_kib} KiB, ${w.pdf_worker_bundle.gzip_kib} KiB gzip -9; the stack floor ${w.stack_floor_bundle.raw_kib} KiB, ${w.stack_floor_bundle.gzip_kib} KiB gzip -9)`);
+  console.log(
+    `\nThe deployed API Worker in workerd (${w.bundle.modules} module${w.bundle.modules === 1 ? '' : 's'}, ${w.bundle.raw_kib} KiB, ${w.bundle.gzip_kib} KiB gzip -9; the PDF Worker ${w.pdf_worker_bundle.raw_kib} KiB, ${w.pdf_worker_bundle.gzip_kib} KiB gzip -9; the stack floor ${w.stack_floor_bundle.raw_kib} KiB, ${w.stack_floor_bundle.gzip_kib} KiB gzip -9)`,
+  );
   const c = w.cold_start;
   const i = c.instructions;
-  console.log(`cold start, process start to the first authenticated answer: the API Worker (${c.first_request}), the stack floor (${c.stack_floor_request}), a trivial Worker`);
+  console.log(
+    `cold start, process start to the first authenticated answer: the API Worker (${c.first_request}), the stack floor (${c.stack_floor_request}), a trivial Worker`,
+  );
   if (i) {
-    console.log(`  instructions (callgrind, medians of ${i.worker.runs}): ${i.worker.median_millions} M, ${i.stack_floor.median_millions} M, ${i.trivial_worker.median_millions} M; beyond the trivial Worker ${i.worker_beyond_trivial_millions} M against the stack floor's ${i.stack_floor_beyond_trivial_millions} M: ×${c.first_answer_vs_stack_floor} (totals ×${i.ratio_of_totals})`);
+    console.log(
+      `  instructions (callgrind, medians of ${i.worker.runs}): ${i.worker.median_millions} M, ${i.stack_floor.median_millions} M, ${i.trivial_worker.median_millions} M; beyond the trivial Worker ${i.worker_beyond_trivial_millions} M against the stack floor's ${i.stack_floor_beyond_trivial_millions} M: ×${c.first_answer_vs_stack_floor} (totals ×${i.ratio_of_totals})`,
+    );
   }
-  console.log(`  CPU time (all threads, medians of ${c.worker.runs}): ${c.worker.median_ms} ms, ${c.stack_floor.median_ms} ms, ${c.trivial_worker.median_ms} ms; beyond the trivial Worker ${c.ours_ms} ms against the stack floor's ${c.stack_floor_ms} ms: ×${c.cpu_time_vs_stack_floor ?? '?'}; ours ×${c.ratio_to_trivial} the trivial Worker's`);
-  console.log(`  its first request under the profiler: ${c.first_request_profiled_js_ms} ms of JavaScript: ${c.first_request_hotspots.map((h) => `${h.name} ${h.ms}`).join(', ')}`);
+  console.log(
+    `  CPU time (all threads, medians of ${c.worker.runs}): ${c.worker.median_ms} ms, ${c.stack_floor.median_ms} ms, ${c.trivial_worker.median_ms} ms; beyond the trivial Worker ${c.ours_ms} ms against the stack floor's ${c.stack_floor_ms} ms: ×${c.cpu_time_vs_stack_floor ?? '?'}; ours ×${c.ratio_to_trivial} the trivial Worker's`,
+  );
+  console.log(
+    `  its first request under the profiler: ${c.first_request_profiled_js_ms} ms of JavaScript: ${c.first_request_hotspots.map((h) => `${h.name} ${h.ms}`).join(', ')}`,
+  );
   console.log('CPU per request, warm (isolate thread, medians):');
   for (const [name, s] of Object.entries(w.cpu_per_request)) {
     const js = w.profiled_js_per_request[name]!;
-    console.log(`  ${`${s.median_ms} ms`.padStart(10)}  ${name}  (min ${s.min_ms}, max ${s.max_ms}); profiled JavaScript ${js.median_ms} ms: ${js.hotspots.slice(0, 4).map((h) => `${h.name} ${h.ms}`).join(', ')}`);
+    console.log(
+      `  ${`${s.median_ms} ms`.padStart(10)}  ${name}  (min ${s.min_ms}, max ${s.max_ms}); profiled JavaScript ${js.median_ms} ms: ${js.hotspots
+        .slice(0, 4)
+        .map((h) => `${h.name} ${h.ms}`)
+        .join(', ')}`,
+    );
   }
 }
 
@@ -473,10 +572,20 @@ function judge(embedded: Awaited<ReturnType<typeof embeddedThroughput>>, p: Prod
   const trivialRequest = Object.entries(thread).find(([route]) => route.startsWith('trivial request'))?.[1].median_ms;
   const waves = (key: keyof Production['roundTrips']['requests']) => p.roundTrips.requests[key].network_waves;
   const cold = p.workerd.cold_start;
-  const counted = cold.instructions ? `: ${cold.instructions.worker_beyond_trivial_millions} M beyond a trivial Worker against the stack floor's ${cold.instructions.stack_floor_beyond_trivial_millions} M` : '';
+  const counted = cold.instructions
+    ? `: ${cold.instructions.worker_beyond_trivial_millions} M beyond a trivial Worker against the stack floor's ${cold.instructions.stack_floor_beyond_trivial_millions} M`
+    : '';
   const aims: Aim[] = [
-    { aim: 'an authenticated GET in 1 network wave', measured: `contacts ${waves('get_contacts')}, templates ${waves('get_templates')}, template ${waves('get_template')}`, holds: p.roundTrips.aims.get_one_wave },
-    { aim: 'a send in 3 network waves, the queue publish after the answer', measured: `${waves('send')} (2 roles), ${waves('send_10_roles')} (10 roles)`, holds: p.roundTrips.aims.send_three_waves },
+    {
+      aim: 'an authenticated GET in 1 network wave',
+      measured: `contacts ${waves('get_contacts')}, templates ${waves('get_templates')}, template ${waves('get_template')}`,
+      holds: p.roundTrips.aims.get_one_wave,
+    },
+    {
+      aim: 'a send in 3 network waves, the queue publish after the answer',
+      measured: `${waves('send')} (2 roles), ${waves('send_10_roles')} (10 roles)`,
+      holds: p.roundTrips.aims.send_three_waves,
+    },
     {
       aim: `cold start to the first authenticated answer ≤ ${STACK_FLOOR_RATIO}× the stack floor's`,
       measured: `×${cold.first_answer_vs_stack_floor ?? '?'} (${cold.method}${counted})`,
@@ -493,7 +602,10 @@ function judge(embedded: Awaited<ReturnType<typeof embeddedThroughput>>, p: Prod
       figure: 'send CPU in workerd (isolate thread, medians)',
       measured: `${sendThread(2)} ms (2 roles), ${sendThread(10)} ms (10), ${sendThread(50)} ms (50), a trivial request ${trivialRequest} ms; profiled JavaScript ${sendCpu(2)}, ${sendCpu(10)}, ${sendCpu(50)} ms`,
     },
-    { figure: 'cold start beyond a trivial Worker (CPU time, all threads)', measured: `${cold.ours_ms} ms (×${cold.ratio_to_trivial} the trivial Worker's); the stack floor's ${cold.stack_floor_ms} ms` },
+    {
+      figure: 'cold start beyond a trivial Worker (CPU time, all threads)',
+      measured: `${cold.ours_ms} ms (×${cold.ratio_to_trivial} the trivial Worker's); the stack floor's ${cold.stack_floor_ms} ms`,
+    },
     embeddedFigure(embedded),
   ];
   printAims(aims, information);
@@ -507,7 +619,10 @@ async function productionParts(embedded: Awaited<ReturnType<typeof embeddedThrou
   printWorkerd(production.workerd);
   const { aims, information } = judge(embedded, production);
   if (opts.json) {
-    await writeFile(opts.json, `${JSON.stringify({ embedded, round_trips: production.roundTrips, workerd: production.workerd, aims, information }, null, 2)}\n`);
+    await writeFile(
+      opts.json,
+      `${JSON.stringify({ embedded, round_trips: production.roundTrips, workerd: production.workerd, aims, information }, null, 2)}\n`,
+    );
   }
   if (!aims.every((a) => a.holds)) process.exitCode = 1;
 }

@@ -57,10 +57,11 @@ function signaturePng(seed: number): string {
   for (let t = 0; t < 1; t += 0.0002) {
     const x = 30 + t * 540;
     const y = 100 + 55 * Math.sin(t * (14 + seed) * Math.PI) * Math.cos(t * 3 * Math.PI + seed);
-    for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) {
-      const [px, py] = [Math.round(x + dx), Math.round(y + dy)];
-      if (dx * dx + dy * dy <= 5) pixels.set([20, 30, 80, 255], (py * width + px) * 4);
-    }
+    for (let dy = -2; dy <= 2; dy++)
+      for (let dx = -2; dx <= 2; dx++) {
+        const [px, py] = [Math.round(x + dx), Math.round(y + dy)];
+        if (dx * dx + dy * dy <= 5) pixels.set([20, 30, 80, 255], (py * width + px) * 4);
+      }
   }
   const png = encodePng({ width, height, data: pixels, channels: 4, depth: 8 });
   return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
@@ -70,11 +71,26 @@ async function benchInput(): Promise<Omit<FinishInput, 'fonts'>> {
   const original = await generateDocument('Commercial lease agreement', 10, nodeFontSource());
   const drawn = [signaturePng(1), signaturePng(2)];
   const kinds: [FinishedField['type'], string][] = [
-    ['initials', 'AL'], ['initials', 'BT'], ['initials', 'AL'], ['initials', 'BT'], ['text', 'Unit 4B, 221 Harbour Road'],
-    ['text', 'Twelve (12) months'], ['text', 'USD 4,250.00 per month'], ['text', 'Keys handed over at signing'], ['checkbox', 'true'],
-    ['checkbox', 'false'], ['checkbox', 'true'], ['name', 'Ada Lessor'], ['name', 'Ben Tenant'], ['email', 'ben.tenant@example.test'],
-    ['date_signed', '2026-11-03'], ['date_signed', '2026-11-04'], ['signature', 'Ada Lessor'], ['signature', 'Ben Tenant'],
-    ['signature', drawn[0]!], ['signature', drawn[1]!],
+    ['initials', 'AL'],
+    ['initials', 'BT'],
+    ['initials', 'AL'],
+    ['initials', 'BT'],
+    ['text', 'Unit 4B, 221 Harbour Road'],
+    ['text', 'Twelve (12) months'],
+    ['text', 'USD 4,250.00 per month'],
+    ['text', 'Keys handed over at signing'],
+    ['checkbox', 'true'],
+    ['checkbox', 'false'],
+    ['checkbox', 'true'],
+    ['name', 'Ada Lessor'],
+    ['name', 'Ben Tenant'],
+    ['email', 'ben.tenant@example.test'],
+    ['date_signed', '2026-11-03'],
+    ['date_signed', '2026-11-04'],
+    ['signature', 'Ada Lessor'],
+    ['signature', 'Ben Tenant'],
+    ['signature', drawn[0]!],
+    ['signature', drawn[1]!],
   ];
   const fields: FinishedField[] = kinds.map(([type, value], i) => ({
     type,
@@ -88,7 +104,10 @@ async function benchInput(): Promise<Omit<FinishInput, 'fonts'>> {
   const ua = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15';
   const at = (day: number, minute: number) => new Date(Date.UTC(2026, 10, day, 9, minute));
   const signer = (name: string, email: string, role: string, ip: string, day: number) => ({
-    name, email, role, kind: 'signer' as const,
+    name,
+    email,
+    role,
+    kind: 'signer' as const,
     events: [
       { what: 'Sent', at: at(2, 0), ip: null, userAgent: null },
       { what: 'Viewed', at: at(day, 1), ip, userAgent: ua },
@@ -118,9 +137,14 @@ async function benchInput(): Promise<Omit<FinishInput, 'fonts'>> {
 /** The same envelope in other scripts: every name, the title and each typed value. */
 function intlInput(latin: FinishInput): FinishInput {
   const values: Record<string, string> = {
-    'Ada Lessor': 'Łukasz Żółć', 'Ben Tenant': 'محمد عبد الله', AL: 'ŁŻ', BT: 'مع',
-    'Unit 4B, 221 Harbour Road': '北京市朝阳区建国路 88 号', 'Twelve (12) months': 'Двенадцать (12) месяцев',
-    'USD 4,250.00 per month': '₹ 4,250 प्रति माह', 'Keys handed over at signing': 'ส่งมอบกุญแจในวันลงนาม',
+    'Ada Lessor': 'Łukasz Żółć',
+    'Ben Tenant': 'محمد عبد الله',
+    AL: 'ŁŻ',
+    BT: 'مع',
+    'Unit 4B, 221 Harbour Road': '北京市朝阳区建国路 88 号',
+    'Twelve (12) months': 'Двенадцать (12) месяцев',
+    'USD 4,250.00 per month': '₹ 4,250 प्रति माह',
+    'Keys handed over at signing': 'ส่งมอบกุญแจในวันลงนาม',
     'ben.tenant@example.test': 'ben.tenant@example.test',
   };
   const named = (name: string) => ({ 'Ada Lessor': 'Łukasz Żółć', 'Ben Tenant': 'محمد عبد الله', 'Cy Counsel': '山田 さくら' })[name] ?? name;
@@ -193,8 +217,16 @@ type Subject = (typeof SUBJECT_NAMES)[number];
 async function bundle(contents: string) {
   const result = await build({
     stdin: { contents, resolveDir: root, sourcefile: 'bench-pdf-worker.js', loader: 'js' },
-    bundle: true, format: 'esm', platform: 'browser', conditions: ['workerd', 'worker', 'browser'], target: 'es2022',
-    minify: true, sourcemap: 'external', outfile: join(root, 'bench-pdf-worker.js'), write: false, logLevel: 'error',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    target: 'es2022',
+    minify: true,
+    sourcemap: 'external',
+    outfile: join(root, 'bench-pdf-worker.js'),
+    write: false,
+    logLevel: 'error',
   });
   const file = (ext: string) => result.outputFiles.find((f) => f.path.endsWith(ext))!.text;
   return { code: file('.js'), map: new SourceMap(JSON.parse(file('.js.map'))) };
@@ -208,11 +240,23 @@ const compatibilityFlags = JSON.parse(/^compatibility_flags\s*=\s*(\[[^\]]*\])/m
 async function serveFont(request: Request): Promise<Response> {
   const name = new URL(request.url).pathname.slice(1);
   if (!/^[\w.-]+$/.test(name)) return new Response('Not found', { status: 404 });
-  return readFile(join(root, 'pdf-fonts', name)).then((bytes) => new Response(bytes), () => new Response('Not found', { status: 404 }));
+  return readFile(join(root, 'pdf-fonts', name)).then(
+    (bytes) => new Response(bytes),
+    () => new Response('Not found', { status: 404 }),
+  );
 }
 
 async function start(code: string, inspect: boolean) {
-  const mf = new Miniflare({ name: 'bench', modules: true, script: code, scriptPath: 'bench-pdf-worker.js', compatibilityDate, compatibilityFlags, serviceBindings: { FONTS: serveFont }, ...(inspect ? { inspectorPort: 0 } : {}) });
+  const mf = new Miniflare({
+    name: 'bench',
+    modules: true,
+    script: code,
+    scriptPath: 'bench-pdf-worker.js',
+    compatibilityDate,
+    compatibilityFlags,
+    serviceBindings: { FONTS: serveFont },
+    ...(inspect ? { inspectorPort: 0 } : {}),
+  });
   await mf.ready;
   return mf;
 }
@@ -242,7 +286,12 @@ function median(values: number[]) {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
-const summary = (values: number[]) => ({ median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)), runs: values.map(round) });
+const summary = (values: number[]) => ({
+  median: round(median(values)),
+  min: round(Math.min(...values)),
+  max: round(Math.max(...values)),
+  runs: values.map(round),
+});
 /** Alternates the order of the subjects from one round to the next. */
 const rounds = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? [...SUBJECT_NAMES].reverse() : [...SUBJECT_NAMES]));
 const bySubject = <T>(make: () => T) => Object.fromEntries(SUBJECT_NAMES.map((s) => [s, make()])) as Record<Subject, T>;
@@ -253,7 +302,9 @@ const intlGiven = intlInput(input);
 const seal = await createSelfSignedSeal('npm run bench:pdf', new Date());
 const { fonts: _fonts, ...wire } = input;
 const prepared = JSON.stringify({
-  ...wire, original: Buffer.from(input.original).toString('base64'), seal,
+  ...wire,
+  original: Buffer.from(input.original).toString('base64'),
+  seal,
   intl: { title: intlGiven.title, fields: intlGiven.fields, recipients: intlGiven.recipients },
 });
 const paths: Record<Subject, string> = { baseline: '/baseline', reference: '/reference', finish: '/finish', intl: '/intl', seal: '/seal' };
@@ -300,8 +351,10 @@ const threadAll = bySubject(() => [] as number[]);
     for (const order of rounds(runs)) {
       for (const subject of order) {
         const { isolate, all, body } = await threadCpu(mf, pid, paths[subject]);
-        if (subject === 'finish' && JSON.parse(body).sha256 !== finished!.sha256) throw new Error('finishDocument gave different bytes from one run to the next');
-        if (subject === 'intl' && JSON.parse(body).sha256 !== finishedIntl!.sha256) throw new Error('finishDocument (other scripts) gave different bytes from one run to the next');
+        if (subject === 'finish' && JSON.parse(body).sha256 !== finished!.sha256)
+          throw new Error('finishDocument gave different bytes from one run to the next');
+        if (subject === 'intl' && JSON.parse(body).sha256 !== finishedIntl!.sha256)
+          throw new Error('finishDocument (other scripts) gave different bytes from one run to the next');
         // RSA PKCS#1 v1.5 is deterministic: every seal of the same file is the same bytes.
         if (subject === 'seal' && JSON.parse(body).sha256 !== sealed!.sha256) throw new Error('sealPdf gave different bytes from one run to the next');
         thread[subject].push(isolate);
@@ -337,16 +390,29 @@ process.stderr.write('\n');
 const inNode = await finishDocument(input);
 const intlInNode = await finishDocument(intlGiven);
 const ms = Object.fromEntries(SUBJECT_NAMES.map((s) => [s, summary(thread[s])])) as Record<Subject, ReturnType<typeof summary>>;
-const profiled = Object.fromEntries(Object.entries(profiles).map(([s, ps]) => [s, summary(ps.map((p) => profileCpu(p).cpu))])) as Record<Subject, ReturnType<typeof summary>>;
+const profiled = Object.fromEntries(Object.entries(profiles).map(([s, ps]) => [s, summary(ps.map((p) => profileCpu(p).cpu))])) as Record<
+  Subject,
+  ReturnType<typeof summary>
+>;
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b) : null);
 const result = {
   workload: {
-    originalPages: 10, originalBytes: input.original.length, fields: input.fields.length, drawnSignatures: 2, drawnSignatureSize: '600x200 RGBA',
-    recipients: input.recipients.length, finishedBytes: finished!.bytes, sha256: finished!.sha256, sameBytesOnNode: inNode.sha256 === finished!.sha256,
+    originalPages: 10,
+    originalBytes: input.original.length,
+    fields: input.fields.length,
+    drawnSignatures: 2,
+    drawnSignatureSize: '600x200 RGBA',
+    recipients: input.recipients.length,
+    finishedBytes: finished!.bytes,
+    sha256: finished!.sha256,
+    sameBytesOnNode: inNode.sha256 === finished!.sha256,
     seal: { key: 'RSA-2048, SHA-256, PAdES B-B', sealedBytes: sealed!.bytes, sha256: sealed!.sha256 },
     intl: {
-      scripts: 'Polish, Arabic, Chinese, Russian, Devanagari, Thai, Japanese, Hebrew', finishedBytes: finishedIntl!.bytes, sha256: finishedIntl!.sha256,
-      sameBytesOnNode: intlInNode.sha256 === finishedIntl!.sha256, bytesToLatin: round(finishedIntl!.bytes / finished!.bytes),
+      scripts: 'Polish, Arabic, Chinese, Russian, Devanagari, Thai, Japanese, Hebrew',
+      finishedBytes: finishedIntl!.bytes,
+      sha256: finishedIntl!.sha256,
+      sameBytesOnNode: intlInNode.sha256 === finishedIntl!.sha256,
+      bytesToLatin: round(finishedIntl!.bytes / finished!.bytes),
     },
   },
   machine: { cpus: cpus().length, loadAverage1m: round(loadavg()[0]!) },
@@ -380,9 +446,15 @@ const result = {
 
 const row = (label: string, s: { median: number; min: number; max: number }, extra = '') =>
   console.log(`${label.padEnd(44)}${`${s.median} ms`.padStart(11)}   (min ${s.min}, max ${s.max})${extra}`);
-console.log(`\nfinishDocument in workerd: ${result.workload.originalPages}-page original (${(input.original.length / 1024).toFixed(1)} KiB), ${input.fields.length} fields (2 drawn signatures, 600x200), ${input.recipients.length} recipients -> ${(finished!.bytes / 1024).toFixed(1)} KiB`);
-console.log(`sha256 ${finished!.sha256.slice(0, 16)}..., ${result.workload.sameBytesOnNode ? 'the same bytes as on Node' : 'NOT the bytes Node makes from the same input'}`);
-console.log(`the same in other scripts -> ${(finishedIntl!.bytes / 1024).toFixed(1)} KiB (${result.workload.intl.bytesToLatin}x), ${result.workload.intl.sameBytesOnNode ? 'the same bytes as on Node' : 'NOT the bytes Node makes'}`);
+console.log(
+  `\nfinishDocument in workerd: ${result.workload.originalPages}-page original (${(input.original.length / 1024).toFixed(1)} KiB), ${input.fields.length} fields (2 drawn signatures, 600x200), ${input.recipients.length} recipients -> ${(finished!.bytes / 1024).toFixed(1)} KiB`,
+);
+console.log(
+  `sha256 ${finished!.sha256.slice(0, 16)}..., ${result.workload.sameBytesOnNode ? 'the same bytes as on Node' : 'NOT the bytes Node makes from the same input'}`,
+);
+console.log(
+  `the same in other scripts -> ${(finishedIntl!.bytes / 1024).toFixed(1)} KiB (${result.workload.intl.bytesToLatin}x), ${result.workload.intl.sameBytesOnNode ? 'the same bytes as on Node' : 'NOT the bytes Node makes'}`,
+);
 console.log(`machine: ${result.machine.cpus} CPUs, load ${result.machine.loadAverage1m}; medians of ${runs} warm runs\n`);
 console.log('Thread CPU time (isolate thread, /proc schedstat)');
 row('  trivial request (baseline)', ms.baseline);

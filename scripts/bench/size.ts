@@ -25,16 +25,25 @@ const BUDGET_GZIP_KIB = 500;
 const BUDGET_STARTUP_MS = 50;
 // Every variable the Worker requires, so that its start-up runs to the end.
 const DUMMY_CONFIG: Record<string, string> = {
-  DATABASE_URL: 'postgres://u:p@db.example.test/neondb', BASE_URL: 'https://esign.example.test',
-  UPSTASH_REDIS_REST_URL: 'https://redis.example.test', UPSTASH_REDIS_REST_TOKEN: 't',
-  QSTASH_TOKEN: 't', QSTASH_CURRENT_SIGNING_KEY: 'k1', QSTASH_NEXT_SIGNING_KEY: 'k2',
-  TOKEN_SECRET: 'bench-size-dummy-secret-of-32-chars!', EMAIL_API_KEY: 're_x', EMAIL_FROM: 'Sign <sign@example.test>', WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
+  DATABASE_URL: 'postgres://u:p@db.example.test/neondb',
+  BASE_URL: 'https://esign.example.test',
+  UPSTASH_REDIS_REST_URL: 'https://redis.example.test',
+  UPSTASH_REDIS_REST_TOKEN: 't',
+  QSTASH_TOKEN: 't',
+  QSTASH_CURRENT_SIGNING_KEY: 'k1',
+  QSTASH_NEXT_SIGNING_KEY: 'k2',
+  TOKEN_SECRET: 'bench-size-dummy-secret-of-32-chars!',
+  EMAIL_API_KEY: 're_x',
+  EMAIL_FROM: 'Sign <sign@example.test>',
+  WEBHOOK_SECRET_KEYS: 'test1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=',
 };
 // The seal's PEM is checked at start-up, so the dummy is a real identity, made for this run.
 const seal = await createSelfSignedSeal('npm run size', new Date());
 Object.assign(DUMMY_CONFIG, { SEAL_KEY_PEM: seal.keyPem, SEAL_CERT_PEM: seal.certPem });
 
-const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: '5' }, json: { type: 'string' }, 'no-fail': { type: 'boolean', default: false } } });
+const { values: opts } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, json: { type: 'string' }, 'no-fail': { type: 'boolean', default: false } },
+});
 const runs = Number(opts.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive whole number');
 const root = resolve(import.meta.dirname, '../..');
@@ -56,7 +65,18 @@ type Metafile = { outputs: Record<string, { entryPoint?: string; inputs: Record<
 /** A dry-run deploy: the .js esbuild produced, the upload form `check startup` reads, and the metafile. */
 async function build(config: string, outdir: string) {
   const metafile = join(outdir, 'meta.json');
-  const stdout = await wrangler(['deploy', '--config', config, '--dry-run', '--outdir', outdir, '--outfile', join(outdir, 'worker.bundle'), '--metafile', metafile]);
+  const stdout = await wrangler([
+    'deploy',
+    '--config',
+    config,
+    '--dry-run',
+    '--outdir',
+    outdir,
+    '--outfile',
+    join(outdir, 'worker.bundle'),
+    '--metafile',
+    metafile,
+  ]);
   const meta = JSON.parse(await readFile(metafile, 'utf8')) as Metafile;
   // The metafile names the output relative to the directory wrangler ran in.
   const [js] = Object.entries(meta.outputs).find(([, o]) => o.entryPoint) ?? [];
@@ -68,10 +88,18 @@ function largestPackages(meta: Metafile, count: number) {
   const output = Object.values(meta.outputs).find((o) => o.entryPoint);
   const bytes = new Map<string, number>();
   for (const [path, input] of Object.entries(output?.inputs ?? {})) bytes.set(packageOf(path), (bytes.get(packageOf(path)) ?? 0) + input.bytesInOutput);
-  return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, size]) => ({ name, bytes: size }));
+  return [...bytes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, size]) => ({ name, bytes: size }));
 }
 
-type UploadMetadata = { main_module: string; compatibility_date: string; compatibility_flags?: string[]; bindings?: { name: string; type: string; text?: string }[] };
+type UploadMetadata = {
+  main_module: string;
+  compatibility_date: string;
+  compatibility_flags?: string[];
+  bindings?: { name: string; type: string; text?: string }[];
+};
 
 /** Reads the multipart upload form that `deploy --outfile` writes. */
 async function readUploadForm(bundle: string) {
@@ -111,7 +139,12 @@ async function profileStartup(bundle: string, outfile: string, expect: 'started'
 }
 
 const round = (n: number) => Number(n.toFixed(1));
-const summary = (values: number[]) => ({ median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)), runs: values.map(round) });
+const summary = (values: number[]) => ({
+  median: round(median(values)),
+  min: round(Math.min(...values)),
+  max: round(Math.max(...values)),
+  runs: values.map(round),
+});
 
 try {
   // 1. The bundle, as deployed.
@@ -130,7 +163,10 @@ try {
   const baseDir = join(tmp, 'baseline');
   await mkdir(baseDir);
   await writeFile(join(baseDir, 'index.js'), "export default { fetch: () => new Response('ok') };\n");
-  await writeFile(join(baseDir, 'wrangler.toml'), `name = "bench-baseline"\nmain = "index.js"\ncompatibility_date = "${compatibility_date}"\ncompatibility_flags = ${JSON.stringify(compatibility_flags)}\n`);
+  await writeFile(
+    join(baseDir, 'wrangler.toml'),
+    `name = "bench-baseline"\nmain = "index.js"\ncompatibility_date = "${compatibility_date}"\ncompatibility_flags = ${JSON.stringify(compatibility_flags)}\n`,
+  );
   const baseline = await build(join(baseDir, 'wrangler.toml'), join(baseDir, 'out'));
 
   // 3. Start-up, interleaved so that a noisy spell hits both sides alike; the order alternates too.
@@ -160,27 +196,56 @@ try {
   const bySamplesMs = summary(worker.map((t) => t.bySamples));
   const gzipOk = kib(gzipBytes) <= BUDGET_GZIP_KIB && kib(pdfGzipBytes) <= BUDGET_GZIP_KIB;
   const startupOk = workerMs.median < BUDGET_STARTUP_MS;
-  const row = (label: string, value: string, budget = '', verdict = '') => console.log(`${label.padEnd(30)}${value.padStart(14)}  ${budget.padEnd(10)}${verdict}`);
+  const row = (label: string, value: string, budget = '', verdict = '') =>
+    console.log(`${label.padEnd(30)}${value.padStart(14)}  ${budget.padEnd(10)}${verdict}`);
   console.log();
   row('bundle raw', `${kib(js.length).toFixed(1)} KiB`);
   row('bundle gzip -9', `${kib(gzipBytes).toFixed(1)} KiB`, `${BUDGET_GZIP_KIB} KiB`, kib(gzipBytes) <= BUDGET_GZIP_KIB ? 'ok' : 'OVER BUDGET');
-  row('PDF Worker bundle gzip -9', `${kib(pdfGzipBytes).toFixed(1)} KiB`, `${BUDGET_GZIP_KIB} KiB`, kib(pdfGzipBytes) <= BUDGET_GZIP_KIB ? 'ok' : 'OVER BUDGET');
+  row(
+    'PDF Worker bundle gzip -9',
+    `${kib(pdfGzipBytes).toFixed(1)} KiB`,
+    `${BUDGET_GZIP_KIB} KiB`,
+    kib(pdfGzipBytes) <= BUDGET_GZIP_KIB ? 'ok' : 'OVER BUDGET',
+  );
   row('  wrangler: Total Upload', reported ? `${reported[1]} / ${reported[2]} KiB gzip` : '(not printed)');
-  row(`start-up CPU, median of ${runs}`, `${workerMs.median} ms`, `${BUDGET_STARTUP_MS} ms`, `${startupOk ? 'ok' : 'OVER BUDGET'} (min ${workerMs.min}, max ${workerMs.max})`);
+  row(
+    `start-up CPU, median of ${runs}`,
+    `${workerMs.median} ms`,
+    `${BUDGET_STARTUP_MS} ms`,
+    `${startupOk ? 'ok' : 'OVER BUDGET'} (min ${workerMs.min}, max ${workerMs.max})`,
+  );
   row('  of which GC, median', `${gcMs.median} ms`);
   row('  samples × interval, median', `${bySamplesMs.median} ms`, '', '(steadier under load, see startupTimes)');
   row('baseline Worker, median', `${baseMs.median} ms`, '', `(min ${baseMs.min}, max ${baseMs.max})`);
   row('ratio to the baseline', ratio === null ? 'n/a' : `${ratio}×`, '', ratio === null ? '(baseline below one sample)' : '');
   const list = (title: string, rows: string[][]) => console.log(`\n${title}\n${rows.map(([a, b]) => `  ${b!.padStart(11)}  ${a}`).join('\n')}`);
-  list('Largest packages in the bundle (minified)', packages.map((p) => [p.name, `${kib(p.bytes).toFixed(1)} KiB`]));
-  list('Start-up, self time per package (mean of runs)', spots.byPackage.map((s) => [s.name, `${s.ms} ms`]));
-  list('Start-up, time under our functions, callees included (mean of runs)', spots.byOwnFunction.map((s) => [s.name, `${s.ms} ms`]));
+  list(
+    'Largest packages in the bundle (minified)',
+    packages.map((p) => [p.name, `${kib(p.bytes).toFixed(1)} KiB`]),
+  );
+  list(
+    'Start-up, self time per package (mean of runs)',
+    spots.byPackage.map((s) => [s.name, `${s.ms} ms`]),
+  );
+  list(
+    'Start-up, time under our functions, callees included (mean of runs)',
+    spots.byOwnFunction.map((s) => [s.name, `${s.ms} ms`]),
+  );
 
   const wranglerReported = reported ? { totalKiB: Number(reported[1]), gzipKiB: Number(reported[2]) } : null;
   const result = {
     bundle: { rawBytes: js.length, gzipBytes, gzipLevel: 9, budgetGzipKiB: BUDGET_GZIP_KIB, wranglerReported, largestPackages: packages },
     pdfWorkerBundle: { gzipBytes: pdfGzipBytes, gzipLevel: 9, budgetGzipKiB: BUDGET_GZIP_KIB },
-    startup: { budgetMs: BUDGET_STARTUP_MS, workerMs, baselineMs: baseMs, ratio, workerGcMs: gcMs, workerBySamplesMs: bySamplesMs, workerProgramMs: summary(worker.map((t) => t.program)), hotspots: spots },
+    startup: {
+      budgetMs: BUDGET_STARTUP_MS,
+      workerMs,
+      baselineMs: baseMs,
+      ratio,
+      workerGcMs: gcMs,
+      workerBySamplesMs: bySamplesMs,
+      workerProgramMs: summary(worker.map((t) => t.program)),
+      hotspots: spots,
+    },
     withinBudget: gzipOk && startupOk,
   };
   if (opts.json) await writeFile(opts.json, `${JSON.stringify(result, null, 2)}\n`);

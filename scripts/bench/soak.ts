@@ -182,7 +182,15 @@ async function startDev(dir: string, seedPath: string): Promise<Running> {
     cwd: projectRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), DATA_DIR: join(dir, 'dev'), SEED_FILE: seedPath, ADMIN_TOKEN, DATABASE_URL: Object.assign(new URL(postgres), { pathname: `/${name}` }).toString(), REDIS_URL: redisUrl },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: join(dir, 'dev'),
+      SEED_FILE: seedPath,
+      ADMIN_TOKEN,
+      DATABASE_URL: Object.assign(new URL(postgres), { pathname: `/${name}` }).toString(),
+      REDIS_URL: redisUrl,
+    },
   });
   let printed = '';
   // Every request's own line is left out, but for a server error: what is kept is what else the runtime said (a reload, a crash).
@@ -247,12 +255,17 @@ async function soak(stackName: string, running: Running, keys: string[]) {
     const answer = await fetch(`${base}${path}`, { redirect: 'manual', ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const text = await answer.text();
     // What a server error said, so that a failed run tells where to look (a link's token left out).
-    if (answer.status >= 500) failures.push(`${init.method ?? 'GET'} ${path.replace(/\/sign\/[^/?]+/, '/sign/…')} ${answer.status}: ${text.slice(0, 160).trim()}`);
+    if (answer.status >= 500)
+      failures.push(`${init.method ?? 'GET'} ${path.replace(/\/sign\/[^/?]+/, '/sign/…')} ${answer.status}: ${text.slice(0, 160).trim()}`);
     return { status: answer.status, text };
   };
   const tokens: string[] = [];
   for (const key of keys) {
-    const exchanged = await request('/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: key }) });
+    const exchanged = await request('/v1/auth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: key }),
+    });
     if (exchanged.status !== 200) throw new Error(`${stackName}: the token exchange answered ${exchanged.status}: ${exchanged.text.slice(0, 200)}`);
     tokens.push((JSON.parse(exchanged.text) as { access_token: string }).access_token);
   }
@@ -260,7 +273,10 @@ async function soak(stackName: string, running: Running, keys: string[]) {
   const subscribed = await request('/v1/webhooks', {
     method: 'POST',
     headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: subscriber.url, events: ['envelope.sent', 'envelope.viewed', 'envelope.signed', 'envelope.completed', 'envelope.document_ready'] }),
+    body: JSON.stringify({
+      url: subscriber.url,
+      events: ['envelope.sent', 'envelope.viewed', 'envelope.signed', 'envelope.completed', 'envelope.document_ready'],
+    }),
   });
   if (subscribed.status !== 201) throw new Error(`${stackName}: subscribing answered ${subscribed.status}: ${subscribed.text.slice(0, 200)}`);
   subscriber.trust((JSON.parse(subscribed.text) as { secret: string }).secret);
@@ -293,7 +309,8 @@ async function soak(stackName: string, running: Running, keys: string[]) {
       if (shown.status !== 200) return shown.status;
       const form = new URLSearchParams({ form_token: /name="form_token" value="([^"]+)"/.exec(shown.text)![1]!, consent: 'yes' });
       for (const [, name] of shown.text.matchAll(/name="(field\.[^"]+)"/g)) form.set(name!, 'Sid Signer');
-      return (await request(`/sign/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: form })).status;
+      return (await request(`/sign/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: form }))
+        .status;
     },
   };
   const pick = (): Kind => {
@@ -338,7 +355,10 @@ async function soak(stackName: string, running: Running, keys: string[]) {
     (['read', 'send', 'sign'] as Kind[]).map((kind) => {
       const mine = samples.filter((sample) => sample.kind === kind);
       const ms = mine.map((sample) => sample.ms);
-      return [kind, { requests: mine.length, p50_ms: percentile(ms, 0.5), p99_ms: percentile(ms, 0.99), expected_402_429: mine.filter((s) => expected(s.status)).length }];
+      return [
+        kind,
+        { requests: mine.length, p50_ms: percentile(ms, 0.5), p99_ms: percentile(ms, 0.99), expected_402_429: mine.filter((s) => expected(s.status)).length },
+      ];
     }),
   );
   const unexpected = samples.filter((sample) => !ok(sample.status) && !expected(sample.status));
@@ -379,11 +399,17 @@ try {
 for (const result of results) {
   console.log(`\n${result.stack}: ${result.operations} operations in ${result.seconds} s = ${result.per_second}/s at concurrency ${result.concurrency}`);
   for (const [kind, figures] of Object.entries(result.by_kind)) {
-    console.log(`  ${kind.padEnd(5)} ${String(figures.requests).padStart(6)}   p50 ${String(figures.p50_ms).padStart(7)} ms   p99 ${String(figures.p99_ms).padStart(7)} ms   402/429: ${figures.expected_402_429}`);
+    console.log(
+      `  ${kind.padEnd(5)} ${String(figures.requests).padStart(6)}   p50 ${String(figures.p50_ms).padStart(7)} ms   p99 ${String(figures.p99_ms).padStart(7)} ms   402/429: ${figures.expected_402_429}`,
+    );
   }
-  console.log(`  completed envelopes ${result.envelopes_completed}; deliveries verified ${result.deliveries.verified} (document_ready ${result.deliveries.documentReady}), refused ${result.deliveries.refused}`);
+  console.log(
+    `  completed envelopes ${result.envelopes_completed}; deliveries verified ${result.deliveries.verified} (document_ready ${result.deliveries.documentReady}), refused ${result.deliveries.refused}`,
+  );
   console.log(`  unexpected errors ${result.errors}${result.errors ? ` (statuses ${result.error_statuses.join(', ')}; ${result.failures.join(' | ')})` : ''}`);
-  console.log(`  memory (RSS of the server's processes) ${result.memory_mib.before} MiB before, ${result.memory_mib.after_load} MiB after the load, ${result.memory_mib.after_settling} MiB once settled`);
+  console.log(
+    `  memory (RSS of the server's processes) ${result.memory_mib.before} MiB before, ${result.memory_mib.after_load} MiB after the load, ${result.memory_mib.after_settling} MiB once settled`,
+  );
   if (result.server_printed) console.log(`  what the server printed last:\n${result.server_printed.replace(/^/gm, '  | ')}`);
 }
 if (opts.json) await writeFile(opts.json, `${JSON.stringify({ soak: results }, null, 2)}\n`);

@@ -8,7 +8,13 @@ import { basename, dirname, relative, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '../..');
 
 type CallFrame = { functionName: string; url: string; lineNumber: number; columnNumber: number };
-export type Profile = { nodes: { id: number; callFrame: CallFrame; children?: number[] }[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] };
+export type Profile = {
+  nodes: { id: number; callFrame: CallFrame; children?: number[] }[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+};
 
 export function median(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -80,16 +86,25 @@ export function hotspots(profiles: Profile[], bundle: string, map: SourceMap, co
       const at = origin(leaf);
       // The bundle's top level (every ESM module's body, hoisted into one scope) has no finer position;
       // outside the bundle are workerd's own JavaScript (its node: modules) and native functions.
-      const runtime = leaf.url.startsWith('node-internal:') ? '(workerd: node: modules)' : leaf.functionName.startsWith('(') ? leaf.functionName : `(native) ${leaf.functionName || 'anonymous'}`;
+      const runtime = leaf.url.startsWith('node-internal:')
+        ? '(workerd: node: modules)'
+        : leaf.functionName.startsWith('(')
+          ? leaf.functionName
+          : `(native) ${leaf.functionName || 'anonymous'}`;
       add(byPackage, at ? packageOf(at.source) : inBundle(leaf) ? '(module bodies, hoisted)' : runtime, micros);
       // The innermost function of ours on the stack (the bundle's names are minified: file and line only).
       for (let n: number | undefined = id; n !== undefined; n = parents.get(n)) {
         const own = origin(nodes.get(n)!.callFrame);
-        if (own && packageOf(own.source) === '(this repo)') return add(byOwnFunction, `${relative(root, resolve(dirname(bundle), own.source))}:${own.line}`, micros);
+        if (own && packageOf(own.source) === '(this repo)')
+          return add(byOwnFunction, `${relative(root, resolve(dirname(bundle), own.source))}:${own.line}`, micros);
       }
       add(byOwnFunction, '(not under a function of ours: module bodies)', micros);
     });
   }
-  const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, ms]) => ({ name, ms: round(ms) }));
+  const top = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, ms]) => ({ name, ms: round(ms) }));
   return { byPackage: top(byPackage), byOwnFunction: top(byOwnFunction) };
 }

@@ -15,14 +15,16 @@ import { type Miniflare, fetch as miniflareFetch } from 'miniflare';
 
 /** The workerd process Miniflare started (a child of this one); under valgrind, its tool's process. */
 export function workerdPid(command = 'workerd'): number {
-  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
-    try {
-      const [, comm, rest] = /^\d+ \((.*)\) (.*)$/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))!;
-      return comm!.startsWith(command) && Number(rest!.split(' ')[1]) === process.pid ? [Number(pid)] : [];
-    } catch {
-      return [];
-    }
-  });
+  const children = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        const [, comm, rest] = /^\d+ \((.*)\) (.*)$/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))!;
+        return comm!.startsWith(command) && Number(rest!.split(' ')[1]) === process.pid ? [Number(pid)] : [];
+      } catch {
+        return [];
+      }
+    });
   if (children.length !== 1) throw new Error(`Expected one ${command} child process, found ${children.length}.`);
   return children[0]!;
 }
@@ -31,7 +33,10 @@ const run = promisify(execFile);
 
 /** Whether valgrind's callgrind and its gdbserver client can be used here. */
 export async function callgrindAvailable(): Promise<boolean> {
-  return Promise.all([run('valgrind', ['--version']), run('vgdb', ['--help'])]).then(() => true, () => false);
+  return Promise.all([run('valgrind', ['--version']), run('vgdb', ['--help'])]).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -61,7 +66,10 @@ export async function callgrindWorkerd(dir: string) {
       try {
         mf = await launch();
       } finally {
-        for (const [name, value] of [['MINIFLARE_WORKERD_PATH', saved.path], ['BENCH_CALLGRIND_OUT', saved.out]] as const) {
+        for (const [name, value] of [
+          ['MINIFLARE_WORKERD_PATH', saved.path],
+          ['BENCH_CALLGRIND_OUT', saved.out],
+        ] as const) {
           if (value === undefined) delete process.env[name];
           else process.env[name] = value;
         }
@@ -179,10 +187,18 @@ export function hotspots(profiles: Profile[], map: SourceMap, bundleFile: string
       const span = bySamples ? interval : measured;
       const frame = frames.get(id)!;
       if (frame.functionName === '(idle)' || frame.functionName === '(program)') return;
-      const entry = frame.url.endsWith(bundleFile) && frame.lineNumber >= 0 ? (map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string }) : {};
-      const key = entry.originalSource ? packageOf(entry.originalSource) : frame.functionName.startsWith('(') ? frame.functionName : `(native) ${frame.functionName || 'anonymous'}`;
+      const entry =
+        frame.url.endsWith(bundleFile) && frame.lineNumber >= 0 ? (map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string }) : {};
+      const key = entry.originalSource
+        ? packageOf(entry.originalSource)
+        : frame.functionName.startsWith('(')
+          ? frame.functionName
+          : `(native) ${frame.functionName || 'anonymous'}`;
       totals.set(key, (totals.get(key) ?? 0) + span / profiles.length);
     });
   }
-  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, ms]) => ({ name, ms: Number(ms.toFixed(2)) }));
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, ms]) => ({ name, ms: Number(ms.toFixed(2)) }));
 }

@@ -47,16 +47,23 @@ export function median(values: number[]) {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
-const summary = (values: number[]) => ({ median_ms: round(median(values)), min_ms: round(Math.min(...values)), max_ms: round(Math.max(...values)), runs: values.length });
+const summary = (values: number[]) => ({
+  median_ms: round(median(values)),
+  min_ms: round(Math.min(...values)),
+  max_ms: round(Math.max(...values)),
+  runs: values.length,
+});
 
 /** A deploy bundle: wrangler's dry run of a Worker's configuration (relative to the project, or absolute), as `npm run size` makes it. */
 async function buildDeployBundle(dir: string, config = 'wrangler.toml') {
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' };
-  await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--config', config, '--outdir', dir], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }).catch(
-    (err: { stdout?: string; stderr?: string }) => {
-      throw new Error(`wrangler deploy --dry-run --config ${config} failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
-    },
-  );
+  await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--config', config, '--outdir', dir], {
+    cwd: root,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((err: { stdout?: string; stderr?: string }) => {
+    throw new Error(`wrangler deploy --dry-run --config ${config} failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+  });
   const files = (await readdir(dir)).filter((file) => file.endsWith('.js'));
   const modules = await Promise.all(files.map(async (file) => ({ path: join(dir, file), contents: await readFile(join(dir, file)) })));
   const raw = modules.reduce((n, m) => n + m.contents.length, 0);
@@ -86,12 +93,19 @@ type Subject = { script: string } | { dir: string; main: string; files: string[]
 const pdfStandin = {
   name: 'esign-pdf',
   modules: true,
-  script: "import { WorkerEntrypoint } from 'cloudflare:workers'; export class PdfMaker extends WorkerEntrypoint { pageSizes() { return null; } } export default { fetch: () => new Response(null, { status: 404 }) };",
+  script:
+    "import { WorkerEntrypoint } from 'cloudflare:workers'; export class PdfMaker extends WorkerEntrypoint { pageSizes() { return null; } } export default { fetch: () => new Response(null, { status: 404 }) };",
   compatibilityDate,
 };
 
 async function start(subject: Subject, bindings: Record<string, string>, inspect = false): Promise<Miniflare> {
-  const base = { name: 'bench', compatibilityDate, compatibilityFlags, bindings: { ...tomlVars, ...bindings }, serviceBindings: { PDF: { name: 'esign-pdf', entrypoint: 'PdfMaker' } } };
+  const base = {
+    name: 'bench',
+    compatibilityDate,
+    compatibilityFlags,
+    bindings: { ...tomlVars, ...bindings },
+    serviceBindings: { PDF: { name: 'esign-pdf', entrypoint: 'PdfMaker' } },
+  };
   const options = (worker: object) => ({ workers: [worker, pdfStandin], ...(inspect ? { inspectorPort: 0 } : {}) });
   if ('script' in subject) {
     const mf = new Miniflare(options({ ...base, modules: true, script: subject.script }));
@@ -168,7 +182,10 @@ export async function measureWorkerd(options: {
     const counted: Record<Which, number[]> = { worker: [], stack_floor: [], trivial: [] };
     for (let run = 0; counter && run < options.coldRuns; run++) {
       for (const name of turn(run)) {
-        const { instructions, profile } = await counter.count(() => start(subjects[name].subject, options.bindings), (mf) => ask(mf, subjects[name].first));
+        const { instructions, profile } = await counter.count(
+          () => start(subjects[name].subject, options.bindings),
+          (mf) => ask(mf, subjects[name].first),
+        );
         counted[name].push(instructions);
         if (options.profileDir && run === 0) await copyFile(profile, join(options.profileDir, `callgrind-cold-start-${name}.out`));
         process.stderr.write('i');
@@ -219,10 +236,12 @@ export async function measureWorkerd(options: {
       for (let run = 0; run < options.warmRuns; run++) {
         for (const route of run % 2 ? [...routes].reverse() : routes) {
           await pause(AFTER_ANSWER_MS);
-          profiles.get(route.name)!.push(await devtools.profile(async () => {
-            await ask(inspected, route);
-            await pause(AFTER_ANSWER_MS);
-          }));
+          profiles.get(route.name)!.push(
+            await devtools.profile(async () => {
+              await ask(inspected, route);
+              await pause(AFTER_ANSWER_MS);
+            }),
+          );
         }
         process.stderr.write('p');
       }
@@ -239,7 +258,12 @@ export async function measureWorkerd(options: {
     const coldFloor = median(cold.stack_floor);
     // What each Worker adds to the trivial one's process, and ours against the floor's.
     const versus = (ours: number, floor: number, base: number) => (floor > base ? round((ours - base) / (floor - base)) : null);
-    const millions = (values: number[]) => ({ median_millions: round(median(values) / 1e6), min_millions: round(Math.min(...values) / 1e6), max_millions: round(Math.max(...values) / 1e6), runs: values.length });
+    const millions = (values: number[]) => ({
+      median_millions: round(median(values) / 1e6),
+      min_millions: round(Math.min(...values) / 1e6),
+      max_millions: round(Math.max(...values) / 1e6),
+      runs: values.length,
+    });
     const instructions = counter
       ? {
           worker: millions(counted.worker),
@@ -274,7 +298,10 @@ export async function measureWorkerd(options: {
       },
       cpu_per_request: Object.fromEntries([...cpu].map(([name, values]) => [name, summary(values)])),
       profiled_js_per_request: Object.fromEntries(
-        [...profiles].map(([name, list]) => [name, { ...summary(list.map((p) => profileCpu(p).bySamples)), hotspots: hotspots(list, map, file, root, 8, true) }]),
+        [...profiles].map(([name, list]) => [
+          name,
+          { ...summary(list.map((p) => profileCpu(p).bySamples)), hotspots: hotspots(list, map, file, root, 8, true) },
+        ]),
       ),
     };
   } finally {

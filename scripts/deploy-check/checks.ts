@@ -157,7 +157,8 @@ export async function checkQStash(url: string, token: string, timeoutMs = 10_000
 export async function checkRedis(url: string, token: string, timeoutMs = 10_000): Promise<CheckResult> {
   try {
     const answer = await fetch(`${url.replace(/\/$/, '')}/ping`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(timeoutMs) });
-    if (answer.status === 401 || answer.status === 403) return { name: 'Upstash Redis', ok: false, detail: `${url} refused UPSTASH_REDIS_REST_TOKEN (${answer.status})` };
+    if (answer.status === 401 || answer.status === 403)
+      return { name: 'Upstash Redis', ok: false, detail: `${url} refused UPSTASH_REDIS_REST_TOKEN (${answer.status})` };
     const body = (await answer.json().catch(() => ({}))) as { result?: unknown };
     return body.result === 'PONG'
       ? { name: 'Upstash Redis', ok: true, detail: 'reachable, token accepted' }

@@ -26,9 +26,7 @@ export const isDataException = (err: unknown) => sqlStates(err).some((state) => 
 
 /** The answer to a data exception. Validation should have caught the value, so no field is named. */
 export const valueRefusedByDatabase = (): DomainError =>
-  validationFailed([
-    { path: '', message: 'A value of the request cannot be stored (such as text with a NUL character, or a number out of range).' },
-  ]);
+  validationFailed([{ path: '', message: 'A value of the request cannot be stored (such as text with a NUL character, or a number out of range).' }]);
 
 /** Socket errors of a server that went away, was never there, or stopped answering. */
 const lostConnectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);

@@ -9,7 +9,13 @@ import type { Db, Statement } from './database.js';
  * the condition is checked by the database. A row whose id already exists is left as it is, unless
  * `onConflict` says otherwise (`on conflict (id) do update …`, for a row kept up to date).
  */
-export function insertWhen<T extends PgTable>(q: Db, table: T, values: T['$inferInsert'], condition: SQL, onConflict: SQL = sql`on conflict do nothing`): Statement {
+export function insertWhen<T extends PgTable>(
+  q: Db,
+  table: T,
+  values: T['$inferInsert'],
+  condition: SQL,
+  onConflict: SQL = sql`on conflict do nothing`,
+): Statement {
   const columns = getTableColumns(table);
   const given = Object.entries(values as Record<string, unknown>).filter(([, value]) => value !== undefined);
   const names = given.map(([key]) => sql.identifier(columns[key]!.name));

@@ -4,18 +4,7 @@
  * every query can be scoped by tenant without a join (docs/api-reference.md, section 9.1).
  */
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  customType,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { AuditKind, WebhookEventKind } from './event-kinds.js';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array | string }>({
@@ -228,10 +217,7 @@ export const contacts = pgTable(
     contactNumber: text('contact_number'),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex('contacts_company_email').on(t.companyId, sql`lower(${t.email})`),
-    index('contacts_company_created').on(t.companyId, t.createdAt, t.id),
-  ],
+  (t) => [uniqueIndex('contacts_company_email').on(t.companyId, sql`lower(${t.email})`), index('contacts_company_created').on(t.companyId, t.createdAt, t.id)],
 );
 
 export const envelopeStatuses = ['sent', 'completed', 'declined', 'voided', 'expired'] as const;

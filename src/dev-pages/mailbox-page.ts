@@ -53,10 +53,12 @@ export function devMailboxRoutes(mailbox: DevMailbox) {
                       ${email.from ? html`From ${email.from.name} · ` : ''}To ${email.to.name} &lt;${email.to.email}&gt; · ${email.sent_at}
                       ${email.html ? html` · <a href="/dev/mailbox/${email.id}.html" target="_blank" rel="noopener">open the HTML alone</a>` : ''}
                     </div>
-                    ${email.html
-                      ? html`<iframe sandbox title="${email.subject}" srcdoc="${email.html}"></iframe>
+                    ${
+                      email.html
+                        ? html`<iframe sandbox title="${email.subject}" srcdoc="${email.html}"></iframe>
                           <details><summary>Plain-text alternative</summary><pre>${email.text}</pre></details>`
-                      : html`<pre>${email.text}</pre>`}
+                        : html`<pre>${email.text}</pre>`
+                    }
                   </article>`,
               )
               .join(''),

@@ -10,11 +10,7 @@ import type { Principal } from './auth/principal.js';
 import type { SignerContext } from './signing/signing-state.js';
 
 /** Who acts: a company's API key, the operator (the admin token), a signer (their link), or the service itself (a queued job). */
-export type Actor =
-  | { kind: 'api_key'; principal: Principal }
-  | { kind: 'operator' }
-  | { kind: 'signer'; signer: SignerContext }
-  | { kind: 'system' };
+export type Actor = { kind: 'api_key'; principal: Principal } | { kind: 'operator' } | { kind: 'signer'; signer: SignerContext } | { kind: 'system' };
 
 export type VerbContext<A extends Actor = Actor> = {
   services: Services;

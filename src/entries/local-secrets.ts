@@ -72,7 +72,9 @@ export async function loadOrCreateLocalSeal(dataDir: string, now = new Date()): 
     if (err instanceof UnreadableSealCertificate) {
       // No verifier can read what it seals, so keeping it helps no one; the old file is kept aside.
       await rename(path, `${path}.unreadable`);
-      console.log(`Made a new local seal: verifiers cannot read the certificate in ${path} (its serial number's encoding); the old file is now ${path}.unreadable.`);
+      console.log(
+        `Made a new local seal: verifiers cannot read the certificate in ${path} (its serial number's encoding); the old file is now ${path}.unreadable.`,
+      );
       return createLocalSeal(dataDir, now);
     }
     throw new Error(`${(err as Error).message} Repair ${path}, or delete it to make a new one.`);

@@ -10,12 +10,7 @@ const deadlineMessage = `must be a whole number of seconds from 1 to ${MAX_PDF_D
 
 /** The embedded server's environment (docs/operations.md, "Configuration"), validated once at start. */
 const NodeEnv = z.object({
-  PORT: z.coerce
-    .number({ error: portMessage })
-    .int({ error: portMessage })
-    .min(1, { error: portMessage })
-    .max(65535, { error: portMessage })
-    .default(8787),
+  PORT: z.coerce.number({ error: portMessage }).int({ error: portMessage }).min(1, { error: portMessage }).max(65535, { error: portMessage }).default(8787),
   DATA_DIR: z.string().min(1).default('.data'),
   SEED_FILE: z.string().min(1).optional(),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),

@@ -30,7 +30,9 @@ async function main() {
   const ready = new Promise<ReturnType<typeof createApp>>((resolve) => (appReady = resolve));
   // The signing page's static files come before the app's routes, as Workers' static assets do.
   const statics = staticFiles();
-  const server = await listen(config.PORT, async (request, env) => (isStaticPath(request) ? statics.fetch(request, env) : (await ready).fetch(request, env, nodeExecutionContext)));
+  const server = await listen(config.PORT, async (request, env) =>
+    isStaticPath(request) ? statics.fetch(request, env) : (await ready).fetch(request, env, nodeExecutionContext),
+  );
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const seal = await loadOrCreateLocalSeal(config.DATA_DIR);
   const database = await openPgliteDatabase(join(config.DATA_DIR, 'pgdata'));
@@ -90,4 +92,3 @@ main().catch((err: unknown) => {
   console.error(describeFailure(err));
   process.exit(1);
 });
-

@@ -169,4 +169,3 @@ export function describeFailure(err: unknown): string {
   }
   return err instanceof Error ? err.message : String(err);
 }
-

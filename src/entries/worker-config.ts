@@ -119,7 +119,8 @@ export function checkWorkerConfig(env: Env): { config: WorkerConfig; problems: s
   };
   const twilioSettings = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM].filter((value) => value !== undefined).length;
   if (twilioSettings !== 0 && twilioSettings !== 3) read.problems.push('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together');
-  if (config.TWILIO_ACCOUNT_SID && !/^AC[0-9a-fA-F]{32}$/.test(config.TWILIO_ACCOUNT_SID)) read.problems.push('TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits');
+  if (config.TWILIO_ACCOUNT_SID && !/^AC[0-9a-fA-F]{32}$/.test(config.TWILIO_ACCOUNT_SID))
+    read.problems.push('TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits');
   if (config.TWILIO_FROM && !/^(\+[1-9]\d{7,14}|MG[0-9a-fA-F]{32})$/.test(config.TWILIO_FROM)) {
     read.problems.push('TWILIO_FROM must be a number in E.164 (+ and 8 to 15 digits) or a Messaging Service SID (MG…)');
   }

@@ -18,8 +18,7 @@ export const handleError: ErrorHandler = (err, c) => {
   return respondWithError(c, error);
 };
 
-export const handleNotFound: NotFoundHandler = (c) =>
-  respondWithError(c, new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`));
+export const handleNotFound: NotFoundHandler = (c) => respondWithError(c, new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`));
 
 /** The one error body, at the status the table gives the code. */
 export function respondWithError(c: Context, error: DomainError): Response {

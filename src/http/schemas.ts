@@ -20,7 +20,13 @@ export {
 export const MAX_PAGE = 100_000;
 
 export const paginationQuery = z.object({
-  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1).openapi({ param: { name: 'page', in: 'query' }, example: 1 }),
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE)
+    .default(1)
+    .openapi({ param: { name: 'page', in: 'query' }, example: 1 }),
   per_page: z.coerce
     .number()
     .int()

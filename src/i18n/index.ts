@@ -15,7 +15,18 @@ import { IntlMessageFormat } from 'intl-messageformat';
 import { type Catalogue, type MessageKey, catalogues } from './catalogue.js';
 import { type Direction, type Language, directionOf, languageNames, localeOf } from './languages.js';
 
-export { LANGUAGES, DEFAULT_LANGUAGE, type Language, type Direction, isLanguage, languageOfTag, languageNames, englishNames, directionOf, localeOf } from './languages.js';
+export {
+  LANGUAGES,
+  DEFAULT_LANGUAGE,
+  type Language,
+  type Direction,
+  isLanguage,
+  languageOfTag,
+  languageNames,
+  englishNames,
+  directionOf,
+  localeOf,
+} from './languages.js';
 export { negotiateLanguage, acceptedTags, type LanguageChoices } from './negotiate.js';
 export type { Catalogue, MessageKey } from './catalogue.js';
 
@@ -66,7 +77,14 @@ function build(language: Language, catalogue: Catalogue): Messages {
     (dates ??= {
       date: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
       dateTime: new Intl.DateTimeFormat(locale, {
-        day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC', timeZoneName: 'short',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZone: 'UTC',
+        timeZoneName: 'short',
       }),
     });
   const rtl = directionOf(language) === 'rtl';

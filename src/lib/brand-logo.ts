@@ -94,7 +94,8 @@ function walkJpeg(bytes: Uint8Array): { frame: { width: number; height: number }
     if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01 || marker === 0x00 || at + 4 > bytes.length) return unreadableJpeg;
     const length = (bytes[at + 2]! << 8) | bytes[at + 3]!;
     if (length < 2 || at + 2 + length > bytes.length) return unreadableJpeg;
-    if (OTHER_FRAMES.has(marker)) return { refused: 'This kind of JPEG (lossless, hierarchical or arithmetic-coded) is not taken: save it as a baseline or progressive JPEG.' };
+    if (OTHER_FRAMES.has(marker))
+      return { refused: 'This kind of JPEG (lossless, hierarchical or arithmetic-coded) is not taken: save it as a baseline or progressive JPEG.' };
     if (SHOWN_FRAMES.has(marker)) {
       if (frame || length < 8) return unreadableJpeg;
       const height = (bytes[at + 5]! << 8) | bytes[at + 6]!;
@@ -111,7 +112,8 @@ function walkJpeg(bytes: Uint8Array): { frame: { width: number; height: number }
     if (marker === 0xda) {
       if (!frame) return unreadableJpeg;
       scans += 1;
-      if (scans > MAX_JPEG_SCANS) return { refused: `The logo is a JPEG of more than ${MAX_JPEG_SCANS} scans: save it again as a baseline or progressive JPEG.` };
+      if (scans > MAX_JPEG_SCANS)
+        return { refused: `The logo is a JPEG of more than ${MAX_JPEG_SCANS} scans: save it again as a baseline or progressive JPEG.` };
       at = endOfScan(bytes, at);
     }
   }
@@ -135,6 +137,9 @@ function endOfScan(bytes: Uint8Array, from: number): number {
 
 /** `<svg`, `<?xml`, `<!DOCTYPE` or any other markup, after an optional byte-order mark and white space. */
 function looksLikeMarkup(bytes: Uint8Array): boolean {
-  const start = new TextDecoder().decode(bytes.subarray(0, 256)).replace(/^\uFEFF/, '').trimStart();
+  const start = new TextDecoder()
+    .decode(bytes.subarray(0, 256))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return start.startsWith('<');
 }

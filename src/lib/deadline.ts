@@ -7,7 +7,10 @@ export const DEFAULT_PDF_DEADLINE_MS = 60_000;
 /** Work that was given up on because it did not finish in its time. */
 export class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';
-  constructor(what: string, readonly ms: number) {
+  constructor(
+    what: string,
+    readonly ms: number,
+  ) {
     super(`${what} did not finish within ${ms} ms.`);
   }
 }

@@ -49,7 +49,14 @@ export function redrawPng(bytes: Uint8Array): DrawnPng | DrawnPngRefusal {
   const data = chunks.filter((chunk) => chunk.type === 'IDAT');
   // Each row is a filter byte and its samples: the exact length the data must inflate to.
   const expected = height * (1 + width * channels);
-  if (data.length === 0 || inflatedLengthWithin(data.map((chunk) => chunk.data), expected) !== expected) return { refused: 'unreadable' };
+  if (
+    data.length === 0 ||
+    inflatedLengthWithin(
+      data.map((chunk) => chunk.data),
+      expected,
+    ) !== expected
+  )
+    return { refused: 'unreadable' };
 
   let pixels: Uint8Array;
   try {

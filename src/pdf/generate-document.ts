@@ -20,7 +20,8 @@ export async function generateDocument(title: string, pages: number, fonts: Font
   const grey = lib.rgb(0.4, 0.4, 0.4);
   // A title of the seed's longest (200 characters) takes at most a few lines; the third ends in an ellipsis.
   const titleLines = wrapToWidth(type.font('auto'), title, 20, WIDTH);
-  const shownTitle = titleLines.length <= 3 ? titleLines : [...titleLines.slice(0, 2), truncateToWidth(type.font('auto'), titleLines.slice(2).join(' '), 20, WIDTH)];
+  const shownTitle =
+    titleLines.length <= 3 ? titleLines : [...titleLines.slice(0, 2), truncateToWidth(type.font('auto'), titleLines.slice(2).join(' '), 20, WIDTH)];
   const partOf = truncateToWidth(type.font('auto'), `This page is part of “${title}”.`, 11, WIDTH);
   for (let number = 1; number <= pages; number++) {
     const page = pdf.addPage(LETTER);

@@ -50,7 +50,8 @@ function serialIsMinimal(certificate: Certificate): boolean {
   return !((bytes[0] === 0x00 && bytes[1]! < 0x80) || (bytes[0] === 0xff && bytes[1]! >= 0x80));
 }
 
-const signParams = (algorithm: { name: string }): AlgorithmIdentifier | EcdsaParams => (algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : algorithm);
+const signParams = (algorithm: { name: string }): AlgorithmIdentifier | EcdsaParams =>
+  algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : algorithm;
 
 /**
  * Reads the key and the chain, and refuses a key that is not the sealing certificate's: a seal

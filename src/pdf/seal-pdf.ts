@@ -1,6 +1,15 @@
 import { ObjectIdentifier, OctetString, UTCTime } from 'asn1js';
 import type { PDFDict, PDFObject, PDFRef } from 'pdf-lib';
-import { Attribute, Certificate, ContentInfo, EncapsulatedContentInfo, IssuerAndSerialNumber, SignedAndUnsignedAttributes, SignedData, SignerInfo } from 'pkijs';
+import {
+  Attribute,
+  Certificate,
+  ContentInfo,
+  EncapsulatedContentInfo,
+  IssuerAndSerialNumber,
+  SignedAndUnsignedAttributes,
+  SignedData,
+  SignerInfo,
+} from 'pkijs';
 import { derOrdered, OID, signingCertificateV2 } from './cms-attributes.js';
 import { writeRevision } from './incremental-update.js';
 import type { SealIdentity } from './seal-identity.js';

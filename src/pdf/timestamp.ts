@@ -78,7 +78,9 @@ export function timestampAuthority(url: string, options: TimestampOptions = {}):
     }
     // 0 granted, 1 granted with modifications; anything else is a refusal.
     if (response.status.status > 1 || !response.timeStampToken) {
-      throw fail(`refused the request (status ${response.status.status}${response.status.statusStrings?.length ? `: ${response.status.statusStrings.map((s) => s.valueBlock.value).join('; ')}` : ''})`);
+      throw fail(
+        `refused the request (status ${response.status.status}${response.status.statusStrings?.length ? `: ${response.status.statusStrings.map((s) => s.valueBlock.value).join('; ')}` : ''})`,
+      );
     }
     const token = response.timeStampToken;
     const tstInfo = tokenInfo(token);

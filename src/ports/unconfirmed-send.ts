@@ -10,5 +10,4 @@ export interface ProviderFailure {
 }
 
 /** Whether a failed send may have gone out: only an adapter that says so is believed. */
-export const mayHaveGoneOut = (err: unknown): boolean =>
-  typeof err === 'object' && err !== null && (err as Partial<ProviderFailure>).unconfirmed === true;
+export const mayHaveGoneOut = (err: unknown): boolean => typeof err === 'object' && err !== null && (err as Partial<ProviderFailure>).unconfirmed === true;

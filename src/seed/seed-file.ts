@@ -35,7 +35,10 @@ export const SeedFile = z.strictObject({
           default_email_message: lines().nullable().optional(),
           // As the admin API's brand takes them; the logo is a PNG or JPEG file beside the seed.
           display_name: oneLine().min(1).max(MAX_DISPLAY_NAME_CHARS).optional(),
-          accent_color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a colour as #rrggbb.').optional(),
+          accent_color: z
+            .string()
+            .regex(/^#[0-9a-fA-F]{6}$/, 'Must be a colour as #rrggbb.')
+            .optional(),
           logo: z.strictObject({ path: z.string().min(1) }).optional(),
         })
         .optional(),
@@ -62,9 +65,7 @@ export const SeedFile = z.strictObject({
         )
         .default([]),
       templates: z.array(SeedTemplate).default([]),
-      contacts: z
-        .array(z.strictObject({ name: oneLine().min(1), email: address(), contact_number: oneLine().max(20).nullable().optional() }))
-        .default([]),
+      contacts: z.array(z.strictObject({ name: oneLine().min(1), email: address(), contact_number: oneLine().max(20).nullable().optional() })).default([]),
     }),
   ),
 });

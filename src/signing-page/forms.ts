@@ -54,7 +54,10 @@ export function formLanguageOf(entries: FormEntries): Language | null {
  * submission's language is the page's (`lang` in the form), else `pageLanguage`, the one negotiated
  * for this request: the consent recorded is the one shown in that language.
  */
-export function readSignForm(entries: FormEntries, pageLanguage: Language = 'en'): { submission: SigningSubmission; consentGiven: boolean; problems: Problem[] } {
+export function readSignForm(
+  entries: FormEntries,
+  pageLanguage: Language = 'en',
+): { submission: SigningSubmission; consentGiven: boolean; problems: Problem[] } {
   const problems: Problem[] = [];
   const values: Record<string, string> = {};
   const language = formLanguageOf(entries) ?? pageLanguage;

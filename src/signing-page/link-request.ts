@@ -16,7 +16,10 @@ export const tokenOf = (c: Context<SigningEnv>) => c.req.param('token') ?? '';
 
 export function signerOf(c: Context<SigningEnv>): SignerContext {
   // A header holds bytes, never NUL; the replacement only keeps the audit trail's text storable.
-  const userAgent = c.req.header('user-agent')?.replace(/\u0000/g, '').slice(0, MAX_USER_AGENT_CHARS);
+  const userAgent = c.req
+    .header('user-agent')
+    ?.replace(/\u0000/g, '')
+    .slice(0, MAX_USER_AGENT_CHARS);
   const proof = proofOf(c);
   return { ip: clientIpOf(c), userAgent: userAgent || null, ...(proof ? { proof } : {}) };
 }

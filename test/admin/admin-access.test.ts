@@ -60,15 +60,24 @@ const send = (stack: TestStack, request: AdminRequest, headers: Record<string, s
 /** Nothing that a refused request would have written is in the database, and the key still works. */
 async function expectUntouched(stack: TestStack, company: TestCompany, marker: string) {
   const { db } = stack.services.database;
-  expect(await db.select().from(companies).where(eq(companies.name, `Refused ${marker}`))).toEqual([]);
-  expect(await db.select().from(users).where(eq(users.email, `refused-${marker}@example.test`))).toEqual([]);
+  expect(
+    await db
+      .select()
+      .from(companies)
+      .where(eq(companies.name, `Refused ${marker}`)),
+  ).toEqual([]);
+  expect(
+    await db
+      .select()
+      .from(users)
+      .where(eq(users.email, `refused-${marker}@example.test`)),
+  ).toEqual([]);
   const keys = await db.select().from(apiKeys).where(eq(apiKeys.companyId, company.id));
   expect(keys).toHaveLength(1);
   expect(keys[0]).toMatchObject({ id: company.owner.id, version: 1, revokedAt: null, rotatedAt: null });
-  const [{ count }] = (await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(templates)
-    .where(eq(templates.companyId, company.id))) as [{ count: number }];
+  const [{ count }] = (await db.select({ count: sql<number>`count(*)::int` }).from(templates).where(eq(templates.companyId, company.id))) as [
+    { count: number },
+  ];
   expect(count).toBe(0);
   expect((await exchange(stack, company.owner.key)).status).toBe(200);
 }

@@ -7,10 +7,8 @@ import { call } from '../support/http.js';
 import { unique } from '../support/unique.js';
 import { ADMIN_TOKEN, type TestStack } from '../support/stack.js';
 
-
 /** One admin API request with the admin token. */
-export const admin = (stack: TestStack, method: string, path: string, body?: unknown) =>
-  call(stack, method, path, { token: ADMIN_TOKEN, body });
+export const admin = (stack: TestStack, method: string, path: string, body?: unknown) => call(stack, method, path, { token: ADMIN_TOKEN, body });
 
 /**
  * `POST /v1/auth/token` from an address of its own, so that the per-IP exchange limit (20 in 15

@@ -134,7 +134,11 @@ describe('POST /admin/v1/companies/{companyId}/api-keys', () => {
   it('accepts a key name of 100 characters', async () => {
     const company = await adminCompany(stack);
     const owner = await adminUser(stack, company.id);
-    const answer = await admin(stack, 'POST', `/admin/v1/companies/${company.id}/api-keys`, { owner: owner.email, scopes: ['templates:read'], name: 'k'.repeat(100) });
+    const answer = await admin(stack, 'POST', `/admin/v1/companies/${company.id}/api-keys`, {
+      owner: owner.email,
+      scopes: ['templates:read'],
+      name: 'k'.repeat(100),
+    });
     expect(answer.status).toBe(201);
     expect((await keyRow(answer.body.id))?.name).toBe('k'.repeat(100));
   });

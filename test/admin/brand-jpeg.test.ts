@@ -21,8 +21,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const putBrand = (companyId: string, body: unknown) => admin(stack, 'PUT', `/admin/v1/companies/${companyId}/brand`, body);
-const brandRow = async (companyId: string) =>
-  (await stack.services.database.db.select().from(brandSettings).where(eq(brandSettings.companyId, companyId)))[0]!;
+const brandRow = async (companyId: string) => (await stack.services.database.db.select().from(brandSettings).where(eq(brandSettings.companyId, companyId)))[0]!;
 
 /** The logo as a mail client fetches it: no credentials, from the address the brand gives. */
 async function fetchLogo(url: string) {

@@ -23,8 +23,7 @@ afterAll(() => stack.close());
 
 const brandPath = (companyId: string) => `/admin/v1/companies/${companyId}/brand`;
 const putBrand = (companyId: string, body: unknown) => admin(stack, 'PUT', brandPath(companyId), body);
-const brandRow = async (companyId: string) =>
-  (await stack.services.database.db.select().from(brandSettings).where(eq(brandSettings.companyId, companyId)))[0]!;
+const brandRow = async (companyId: string) => (await stack.services.database.db.select().from(brandSettings).where(eq(brandSettings.companyId, companyId)))[0]!;
 
 /** The logo as a mail client fetches it: no credentials, from the address the brand gives. */
 async function fetchLogo(url: string) {
@@ -48,7 +47,11 @@ describe('PUT /admin/v1/companies/{id}/brand', () => {
       accent_color: '#0b7a53',
       default_email_message: 'Please sign.\nThanks!',
       language: null,
-      logo: { type: 'image/png', url: expect.stringMatching(new RegExp(`^${BASE_URL}/brand/${company.id}/logo/[A-Za-z0-9_-]{32}$`)), bytes: expect.any(Number) },
+      logo: {
+        type: 'image/png',
+        url: expect.stringMatching(new RegExp(`^${BASE_URL}/brand/${company.id}/logo/[A-Za-z0-9_-]{32}$`)),
+        bytes: expect.any(Number),
+      },
     });
     expect((await admin(stack, 'GET', brandPath(company.id))).body).toEqual(answer.body);
     const row = await brandRow(company.id);

@@ -64,7 +64,19 @@ describe('admin CLI', () => {
   it('prints its commands for help', async () => {
     const run = await cli(['help']);
     expect(run.code).toBe(0);
-    for (const command of ['list-companies', 'list-users', 'list-keys', 'list-envelopes', 'create-company', 'put-user', 'create-key', 'rotate-key', 'revoke-key', 'import-template', 'void-envelope']) {
+    for (const command of [
+      'list-companies',
+      'list-users',
+      'list-keys',
+      'list-envelopes',
+      'create-company',
+      'put-user',
+      'create-key',
+      'rotate-key',
+      'revoke-key',
+      'import-template',
+      'void-envelope',
+    ]) {
       expect(run.stdout).toContain(command);
     }
   });
@@ -245,7 +257,15 @@ describe('admin CLI', () => {
   });
 
   it('exits 2 on a usage mistake: a missing option, an unknown command or option', async () => {
-    for (const args of [['create-company', '--quota', '5'], ['create-company', '--name', 'X', '--quota', 'many'], ['launch'], ['create-company', '--colour', 'red'], ['rotate-key'], ['void-envelope'], ['list-users']]) {
+    for (const args of [
+      ['create-company', '--quota', '5'],
+      ['create-company', '--name', 'X', '--quota', 'many'],
+      ['launch'],
+      ['create-company', '--colour', 'red'],
+      ['rotate-key'],
+      ['void-envelope'],
+      ['list-users'],
+    ]) {
       const run = await cli(args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stdout).toBe('');

@@ -79,7 +79,14 @@ describe('a job that fails every attempt on the embedded queue', () => {
     expect(await queuedRow(id)).toEqual([]);
 
     const [listed] = await listedJobs([id]);
-    expect(listed).toEqual({ id, topic: 'test.flaky', body: { n: id }, attempts: 2, last_error: `Error: the receiver of ${id} is down`, failed_at: expect.any(String) });
+    expect(listed).toEqual({
+      id,
+      topic: 'test.flaky',
+      body: { n: id },
+      attempts: 2,
+      last_error: `Error: the receiver of ${id} is down`,
+      failed_at: expect.any(String),
+    });
     expect(new Date(listed!.failed_at as string).toISOString()).toBe(listed!.failed_at);
 
     flaky.down = false;
@@ -114,13 +121,27 @@ describe('GET /admin/v1/dead-jobs', () => {
     const ids = [`old-${unique()}`, `mid-${unique()}`, `new-${unique()}`];
     // Failures dated after anything else the run makes, so that they lead the list.
     await stack.services.database.db.insert(deadJobs).values(
-      ids.map((id, i) => ({ id, topic: 'envelope.remind', body: { envelope_id: `env_${i}` }, attempts: 6, lastError: 'Error: no', failedAt: new Date(Date.UTC(2199, 0, 1 + i)) })),
+      ids.map((id, i) => ({
+        id,
+        topic: 'envelope.remind',
+        body: { envelope_id: `env_${i}` },
+        attempts: 6,
+        lastError: 'Error: no',
+        failedAt: new Date(Date.UTC(2199, 0, 1 + i)),
+      })),
     );
     try {
       const first = await admin(stack, 'GET', '/admin/v1/dead-jobs?per_page=2');
       expect(first.status).toBe(200);
       expect(first.body.data.map((job: { id: string }) => job.id)).toEqual([ids[2], ids[1]]);
-      expect(first.body.data[0]).toEqual({ id: ids[2], topic: 'envelope.remind', body: { envelope_id: 'env_2' }, attempts: 6, last_error: 'Error: no', failed_at: '2199-01-03T00:00:00.000Z' });
+      expect(first.body.data[0]).toEqual({
+        id: ids[2],
+        topic: 'envelope.remind',
+        body: { envelope_id: 'env_2' },
+        attempts: 6,
+        last_error: 'Error: no',
+        failed_at: '2199-01-03T00:00:00.000Z',
+      });
       const { total } = first.body.pagination;
       expect(first.body.pagination).toEqual({ page: 1, per_page: 2, total, total_pages: Math.ceil(total / 2) });
       const second = await admin(stack, 'GET', '/admin/v1/dead-jobs?page=2&per_page=2');
@@ -164,7 +185,11 @@ describe('the production queue callback on QStash', () => {
   const callback = new Hono<AppEnv>();
   callback.onError(handleError);
   callback.notFound(handleNotFound);
-  beforeAll(() => mountLater(callback, '/internal/*', stack.services, async () => queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next }), consumers)));
+  beforeAll(() =>
+    mountLater(callback, '/internal/*', stack.services, async () =>
+      queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next }), consumers),
+    ),
+  );
 
   async function delivery(retried: number, body: string) {
     const request = qstashDelivery(url, body, await qstashSignature(keys.current, url, body));
@@ -214,8 +239,11 @@ describe('the admin CLI', () => {
   const cli = (args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       const root = fileURLToPath(new URL('../..', import.meta.url));
-      execFile(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: root, env: { ...process.env, ADMIN_URL: adminUrl, ADMIN_TOKEN } }, (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/admin.ts', ...args],
+        { cwd: root, env: { ...process.env, ADMIN_URL: adminUrl, ADMIN_TOKEN } },
+        (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
       );
     });
 

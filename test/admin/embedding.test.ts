@@ -71,7 +71,12 @@ describe('PUT /admin/v1/companies/{id}/embedding', () => {
       'javascript:alert(1)',
     ];
     const answer = await putEmbedding(company.id, { allowed_origins: refused });
-    expectError(answer, 422, 'validation_failed', refused.map((_, index) => `allowed_origins[${index}]`));
+    expectError(
+      answer,
+      422,
+      'validation_failed',
+      refused.map((_, index) => `allowed_origins[${index}]`),
+    );
     const messages = answer.body.error.details.issues.map((issue: { message: string }) => issue.message);
     expect(messages[0]).toContain('"https://app.example.com/embed"');
     expect(messages[0]).toContain('without a path');
@@ -82,7 +87,9 @@ describe('PUT /admin/v1/companies/{id}/embedding', () => {
       expectError(await putEmbedding(company.id, { allowed_origins: ['https://fine.example.com', text] }), 422, 'validation_failed', ['allowed_origins[1]']);
     }
     expectError(await putEmbedding(company.id, { allowed_origins: [42] }), 422, 'validation_failed', ['allowed_origins[0]']);
-    expectError(await putEmbedding(company.id, { allowed_origins: [`https://${'a'.repeat(300)}.example.com`] }), 422, 'validation_failed', ['allowed_origins[0]']);
+    expectError(await putEmbedding(company.id, { allowed_origins: [`https://${'a'.repeat(300)}.example.com`] }), 422, 'validation_failed', [
+      'allowed_origins[0]',
+    ]);
     expectError(await putEmbedding(company.id, {}), 422, 'validation_failed', ['allowed_origins']);
     expectError(await putEmbedding(company.id, { allowed_origins: [], extra: true }), 422, 'validation_failed', ['extra']);
   });
@@ -108,7 +115,12 @@ describe('PUT /admin/v1/companies/{id}/embedding', () => {
       `https://${'bücher'.repeat(10)}.example`, // 60 characters, 67 in its ASCII form (xn--…)
     ];
     const refusal = await putEmbedding(company.id, { allowed_origins: refused });
-    expectError(refusal, 422, 'validation_failed', refused.map((_, index) => `allowed_origins[${index}]`));
+    expectError(
+      refusal,
+      422,
+      'validation_failed',
+      refused.map((_, index) => `allowed_origins[${index}]`),
+    );
     const messages = refusal.body.error.details.issues.map((issue: { message: string }) => issue.message);
     expect(messages[0]).toContain('cannot name an IPv6 address');
     expect(messages[1]).toContain('cannot name an IPv6 address');
@@ -123,7 +135,9 @@ describe('PUT /admin/v1/companies/{id}/embedding', () => {
 
   it('refuses the same origin twice, however it is spelled', async () => {
     const company = await adminCompany(stack);
-    const answer = await putEmbedding(company.id, { allowed_origins: ['https://app.example.com', 'https://other.example.com', 'https://APP.example.com:443/'] });
+    const answer = await putEmbedding(company.id, {
+      allowed_origins: ['https://app.example.com', 'https://other.example.com', 'https://APP.example.com:443/'],
+    });
     expectError(answer, 422, 'validation_failed', ['allowed_origins[2]']);
     expect(answer.body.error.details.issues[0].message).toContain('allowed_origins[0]');
   });
@@ -139,7 +153,12 @@ describe('PUT /admin/v1/companies/{id}/embedding', () => {
     stack.services.config.allowPrivateWebhookTargets = false;
     try {
       const refused = await putEmbedding(company.id, { allowed_origins: loopback });
-      expectError(refused, 422, 'validation_failed', loopback.map((_, index) => `allowed_origins[${index}]`));
+      expectError(
+        refused,
+        422,
+        'validation_failed',
+        loopback.map((_, index) => `allowed_origins[${index}]`),
+      );
       expect(refused.body.error.details.issues[0].message).toContain('Must start with https://');
       expect((await putEmbedding(company.id, { allowed_origins: ['https://localhost:8443'] })).status).toBe(200);
     } finally {
@@ -162,7 +181,11 @@ describe('PUT /admin/v1/companies/{id}/embedding', () => {
   it('answers only to the admin token', async () => {
     const company = await adminCompany(stack);
     expectError(await call(stack, 'GET', embeddingPath(company.id)), 401, 'unauthorized');
-    expectError(await call(stack, 'PUT', embeddingPath(company.id), { token: 'adm_wrong_token_0123456789', body: { allowed_origins: [] } }), 401, 'unauthorized');
+    expectError(
+      await call(stack, 'PUT', embeddingPath(company.id), { token: 'adm_wrong_token_0123456789', body: { allowed_origins: [] } }),
+      401,
+      'unauthorized',
+    );
   });
 });
 

@@ -51,7 +51,16 @@ const oneSigner = (overrides: Definition = {}): Definition => ({
   ...overrides,
 });
 
-const field = (overrides: Record<string, unknown> = {}) => ({ role: 'Signer', type: 'signature', page: 1, x: 100, y: 100, width: 200, height: 40, ...overrides });
+const field = (overrides: Record<string, unknown> = {}) => ({
+  role: 'Signer',
+  type: 'signature',
+  page: 1,
+  x: 100,
+  y: 100,
+  width: 200,
+  height: 40,
+  ...overrides,
+});
 
 describe('POST /admin/v1/companies/{companyId}/templates', () => {
   let company: TestCompany;
@@ -133,7 +142,9 @@ describe('POST /admin/v1/companies/{companyId}/templates', () => {
     const answer = await importInto(company.id, importForm(oneSigner({ fields: undefined })));
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ fields: [], share_signing_links: false, email_subject: null, expiry_days: null, reminders: null });
-    expect(answer.body.roles).toEqual([{ name: 'Signer', type: 'signer', order: 1, locked: false, recipient: null, verification: 'none', contact_number_required: false }]);
+    expect(answer.body.roles).toEqual([
+      { name: 'Signer', type: 'signer', order: 1, locked: false, recipient: null, verification: 'none', contact_number_required: false },
+    ]);
   });
 
   it('keeps a given id, and refuses a second import with it as 409 conflict', async () => {
@@ -164,7 +175,15 @@ describe('POST /admin/v1/companies/{companyId}/templates', () => {
     ['50 roles', oneSigner({ roles: Array.from({ length: 50 }, (_, i) => ({ name: `Role ${i}`, type: 'signer', order: i + 1 })), fields: [] })],
     ['500 fields', oneSigner({ fields: Array.from({ length: 500 }, () => field()) })],
     ['role order 50', oneSigner({ roles: [{ name: 'Signer', type: 'signer', order: 50 }] })],
-    ['a locked cc role with its recipient', oneSigner({ roles: [{ name: 'Signer', type: 'signer', order: 1 }, { name: 'Copy', type: 'cc', order: 2, locked: true, recipient: { name: 'Cy', email: 'cy@example.test' } }] })],
+    [
+      'a locked cc role with its recipient',
+      oneSigner({
+        roles: [
+          { name: 'Signer', type: 'signer', order: 1 },
+          { name: 'Copy', type: 'cc', order: 2, locked: true, recipient: { name: 'Cy', email: 'cy@example.test' } },
+        ],
+      }),
+    ],
   ])('accepts %s', async (_label, definition) => {
     const answer = await importInto(company.id, importForm(definition));
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
@@ -190,7 +209,11 @@ describe('import refusals: nothing is stored', () => {
     ['a field running off the right edge (x + width = 613)', oneSigner({ fields: [field({ x: 413, width: 200 })] }), ['template.fields[0]']],
     ['a field running off the bottom (y + height = 793)', oneSigner({ fields: [field({ y: 753, height: 40 })] }), ['template.fields[0]']],
     ['a field on page 3 of a 2-page PDF', oneSigner({ fields: [field({ page: 3 })] }), ['template.fields[0].page']],
-    ['several misplaced fields, each named', oneSigner({ fields: [field({ page: 3 }), field(), field({ x: 600 })] }), ['template.fields[0].page', 'template.fields[2]']],
+    [
+      'several misplaced fields, each named',
+      oneSigner({ fields: [field({ page: 3 }), field(), field({ x: 600 })] }),
+      ['template.fields[0].page', 'template.fields[2]'],
+    ],
   ])('refuses %s with 422 validation_failed', async (_label, definition, paths) => {
     await expectRefused(importForm(definition), 422, 'validation_failed', paths);
   });
@@ -205,7 +228,10 @@ describe('import refusals: nothing is stored', () => {
     [
       'a field for a cc role',
       oneSigner({
-        roles: [{ name: 'Signer', type: 'signer', order: 1 }, { name: 'Copy', type: 'cc', order: 2 }],
+        roles: [
+          { name: 'Signer', type: 'signer', order: 1 },
+          { name: 'Copy', type: 'cc', order: 2 },
+        ],
         fields: [field({ role: 'Copy' })],
       }),
       ['template.fields[0].role'],
@@ -218,7 +244,12 @@ describe('import refusals: nothing is stored', () => {
     ],
     [
       'duplicate role names',
-      oneSigner({ roles: [{ name: 'Signer', type: 'signer', order: 1 }, { name: 'Signer', type: 'signer', order: 2 }] }),
+      oneSigner({
+        roles: [
+          { name: 'Signer', type: 'signer', order: 1 },
+          { name: 'Signer', type: 'signer', order: 2 },
+        ],
+      }),
       ['template.roles[1].name'],
     ],
     ['no signer role', oneSigner({ roles: [{ name: 'Signer', type: 'cc', order: 1 }], fields: [] }), ['template.roles']],
@@ -244,7 +275,11 @@ describe('import refusals: nothing is stored', () => {
     ['a field at a negative x', oneSigner({ fields: [field({ x: -1 })] }), ['template.fields[0].x']],
     ['a field at a fractional y', oneSigner({ fields: [field({ y: 10.5 })] }), ['template.fields[0].y']],
     ['an unknown field type', oneSigner({ fields: [field({ type: 'stamp' })] }), ['template.fields[0].type']],
-    ['unknown keys at every level', oneSigner({ folder: 'x', roles: [{ name: 'Signer', type: 'signer', order: 1, colour: 'red' }], fields: [field({ font: 'Arial' })] }), ['template.folder', 'template.roles[0].colour', 'template.fields[0].font']],
+    [
+      'unknown keys at every level',
+      oneSigner({ folder: 'x', roles: [{ name: 'Signer', type: 'signer', order: 1, colour: 'red' }], fields: [field({ font: 'Arial' })] }),
+      ['template.folder', 'template.roles[0].colour', 'template.fields[0].font'],
+    ],
     ['a malformed id', oneSigner({ id: 'template-1' }), ['template.id']],
   ])('refuses %s with 422 validation_failed naming the path', async (_label, definition, paths) => {
     await expectRefused(importForm(definition), 422, 'validation_failed', paths);

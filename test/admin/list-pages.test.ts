@@ -39,13 +39,37 @@ describe('a page of an admin list', () => {
     await adminKey(stack, company.id, owner.email);
     const ctx = asOperator(stack, company.id);
 
-    expect(await read(() => listUsers(ctx, { page: 1, perPage: 25 }))).toEqual({ pagination: { page: 1, per_page: 25, total: 2, total_pages: 1 }, rows: 2, queries: 1 });
-    expect(await read(() => listUsers(ctx, { page: 2, perPage: 1 }))).toEqual({ pagination: { page: 2, per_page: 1, total: 2, total_pages: 2 }, rows: 1, queries: 1 });
-    expect(await read(() => listUsers(ctx, { page: 3, perPage: 1 }))).toEqual({ pagination: { page: 3, per_page: 1, total: 2, total_pages: 2 }, rows: 0, queries: 2 });
+    expect(await read(() => listUsers(ctx, { page: 1, perPage: 25 }))).toEqual({
+      pagination: { page: 1, per_page: 25, total: 2, total_pages: 1 },
+      rows: 2,
+      queries: 1,
+    });
+    expect(await read(() => listUsers(ctx, { page: 2, perPage: 1 }))).toEqual({
+      pagination: { page: 2, per_page: 1, total: 2, total_pages: 2 },
+      rows: 1,
+      queries: 1,
+    });
+    expect(await read(() => listUsers(ctx, { page: 3, perPage: 1 }))).toEqual({
+      pagination: { page: 3, per_page: 1, total: 2, total_pages: 2 },
+      rows: 0,
+      queries: 2,
+    });
 
-    expect(await read(() => listApiKeys(ctx, { page: 1, perPage: 2 }))).toEqual({ pagination: { page: 1, per_page: 2, total: 3, total_pages: 2 }, rows: 2, queries: 1 });
-    expect(await read(() => listApiKeys(ctx, { page: 2, perPage: 2 }))).toEqual({ pagination: { page: 2, per_page: 2, total: 3, total_pages: 2 }, rows: 1, queries: 1 });
-    expect(await read(() => listApiKeys(ctx, { page: 3, perPage: 2 }))).toEqual({ pagination: { page: 3, per_page: 2, total: 3, total_pages: 2 }, rows: 0, queries: 2 });
+    expect(await read(() => listApiKeys(ctx, { page: 1, perPage: 2 }))).toEqual({
+      pagination: { page: 1, per_page: 2, total: 3, total_pages: 2 },
+      rows: 2,
+      queries: 1,
+    });
+    expect(await read(() => listApiKeys(ctx, { page: 2, perPage: 2 }))).toEqual({
+      pagination: { page: 2, per_page: 2, total: 3, total_pages: 2 },
+      rows: 1,
+      queries: 1,
+    });
+    expect(await read(() => listApiKeys(ctx, { page: 3, perPage: 2 }))).toEqual({
+      pagination: { page: 3, per_page: 2, total: 3, total_pages: 2 },
+      rows: 0,
+      queries: 2,
+    });
   });
 
   it('of an empty list is one query on its first page, and counts on a later one', async () => {

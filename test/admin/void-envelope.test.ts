@@ -47,8 +47,14 @@ describe('POST /admin/v1/envelopes/{id}/void', () => {
     const again = await voidIt(id);
     expect(again.body).toEqual(voided.body);
     const { db } = stack.services.database;
-    const audit = await db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, id), eq(auditEvents.kind, 'envelope.voided')));
-    const events = await db.select().from(webhookEvents).where(and(eq(webhookEvents.envelopeId, id), eq(webhookEvents.kind, 'envelope.voided')));
+    const audit = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.envelopeId, id), eq(auditEvents.kind, 'envelope.voided')));
+    const events = await db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.envelopeId, id), eq(webhookEvents.kind, 'envelope.voided')));
     expect([audit.length, events.length]).toEqual([1, 1]);
     expect(events[0]!.payload).toMatchObject({ envelope: { envelope_id: id, status: 'voided' }, reason: 'Sent to the wrong client' });
     expect(JSON.stringify(events[0]!.payload)).not.toContain('/sign/');

@@ -17,7 +17,13 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** The policy's directives: `script-src` → [`'self'`]. */
-const directives = (policy: string) => new Map(policy.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+const directives = (policy: string) =>
+  new Map(
+    policy
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name!, sources]),
+  );
 
 describe('GET /docs', () => {
   it('is an HTML page that runs Redoc from this service over its own /v1/openapi.json', async () => {
@@ -51,7 +57,11 @@ describe('GET /docs', () => {
   });
 
   it('answers other methods and paths under it with the JSON not_found, never a 500', async () => {
-    for (const [method, path] of [['POST', '/docs'], ['GET', '/docs/nothing'], ['GET', '/doc']] as const) {
+    for (const [method, path] of [
+      ['POST', '/docs'],
+      ['GET', '/docs/nothing'],
+      ['GET', '/doc'],
+    ] as const) {
       const answer = await call(stack, method, path);
       expect(answer.status, `${method} ${path}`).toBe(404);
       expect(answer.body.error.code, `${method} ${path}`).toBe('not_found');
@@ -75,7 +85,9 @@ describe('the Redoc bundle on the embedded server', () => {
 describe('the reference’s groups in /v1/openapi.json', () => {
   type Operation = { operationId?: string; tags?: string[]; security?: unknown[] };
   const operationsOf = (section: Record<string, Record<string, Operation>>) =>
-    Object.entries(section).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, ...operation })));
+    Object.entries(section).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, ...operation })),
+    );
 
   it('puts every operation and every event under exactly one tag the document describes, with an id of its own', async () => {
     const document = (await call(stack, 'GET', '/v1/openapi.json')).body;
@@ -98,6 +110,7 @@ describe('the reference’s groups in /v1/openapi.json', () => {
     const document = (await call(stack, 'GET', '/v1/openapi.json')).body;
     const open = [...operationsOf(document.paths), ...operationsOf(document.webhooks)].filter(({ security }) => security?.length === 0).map(({ name }) => name);
     expect(open).toEqual(['POST /v1/auth/token', 'GET /v1/documents/{envelope_id}', ...operationsOf(document.webhooks).map(({ name }) => name)]);
-    for (const { name, security } of operationsOf(document.paths).filter(({ name }) => !open.includes(name))) expect(security, name).toEqual([{ bearerAuth: [] }]);
+    for (const { name, security } of operationsOf(document.paths).filter(({ name }) => !open.includes(name)))
+      expect(security, name).toEqual([{ bearerAuth: [] }]);
   });
 });

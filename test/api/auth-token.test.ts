@@ -15,8 +15,7 @@ afterAll(() => stack.close());
 
 // Each test exchanges from its own address, so the per-IP limit of one test never touches another.
 let address = 0;
-const exchange = (body: unknown, ip = `198.51.100.${++address}`) =>
-  call(stack, 'POST', '/v1/auth/token', { body, headers: { 'x-test-client-ip': ip } });
+const exchange = (body: unknown, ip = `198.51.100.${++address}`) => call(stack, 'POST', '/v1/auth/token', { body, headers: { 'x-test-client-ip': ip } });
 
 describe('POST /v1/auth/token', () => {
   it('exchanges a key for a one-hour bearer token that works on the API', async () => {

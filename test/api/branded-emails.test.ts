@@ -58,7 +58,10 @@ async function send(company: TestCompany, body: Record<string, unknown> = {}) {
     { role: 'Client', name: HOSTILE_SIGNER, email: `cleo-${tag}@example.test` },
     { role: 'Witness', name: 'Walt Witness', email: `walt-${tag}@example.test` },
   ];
-  const answer = await call(stack, 'POST', '/v1/envelopes/from-template', { token: company.owner.token, body: { template_id: template.id, recipients, ...body } });
+  const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
+    token: company.owner.token,
+    body: { template_id: template.id, recipients, ...body },
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   const links = answer.body.signing_urls.filter((entry: { signing_url: string | null }) => entry.signing_url) as { email: string; signing_url: string }[];
   return { envelopeId: answer.body.envelope_id as string, links, recipients };
@@ -196,24 +199,28 @@ describe('the e-mails of the ceremony', () => {
 });
 
 describe('the certificate of completion', () => {
-  it.skipIf(!installed('pdftotext'))("names the brand's display name as the sender, with the sender's address", async () => {
-    const { company } = await brandedCompany({ display_name: 'Договор & Co' });
-    const { envelopeId, links } = await send(company);
-    for (const link of links) await signAs(link.signing_url);
-    // The document-ready e-mails go out in the same batch that stores the finished PDF.
-    await vi.waitFor(() => expect(mailsOf(envelopeId, 'document_ready')).toHaveLength(3), { timeout: 15_000 });
-    const finished = await bySigner(stack.services, testSigner, signingDocument, { token: links[0]!.signing_url.split('/sign/')[1]! });
-    const dir = mkdtempSync(join(tmpdir(), 'certificate-'));
-    try {
-      writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
-      // -layout keeps each label on the line of its value.
-      const text = execFileSync('pdftotext', ['-layout', join(dir, 'finished.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-      expect(text).toContain('Sent by Договор & Co');
-      expect(text).toContain(`Sender ${company.owner.ownerEmail}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  it.skipIf(!installed('pdftotext'))(
+    "names the brand's display name as the sender, with the sender's address",
+    async () => {
+      const { company } = await brandedCompany({ display_name: 'Договор & Co' });
+      const { envelopeId, links } = await send(company);
+      for (const link of links) await signAs(link.signing_url);
+      // The document-ready e-mails go out in the same batch that stores the finished PDF.
+      await vi.waitFor(() => expect(mailsOf(envelopeId, 'document_ready')).toHaveLength(3), { timeout: 15_000 });
+      const finished = await bySigner(stack.services, testSigner, signingDocument, { token: links[0]!.signing_url.split('/sign/')[1]! });
+      const dir = mkdtempSync(join(tmpdir(), 'certificate-'));
+      try {
+        writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
+        // -layout keeps each label on the line of its value.
+        const text = execFileSync('pdftotext', ['-layout', join(dir, 'finished.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+        expect(text).toContain('Sent by Договор & Co');
+        expect(text).toContain(`Sender ${company.owner.ownerEmail}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });
 
 describe('the language of e-mails', () => {

@@ -93,7 +93,7 @@ describe('POST /v1/contacts', () => {
   });
 });
 
-describe('the bound on a company\'s contacts', () => {
+describe("the bound on a company's contacts", () => {
   /** Fills the company's address book up to `held` contacts in one statement, as many creates would. */
   const fill = (companyId: string, held: number) =>
     stack.services.database.db.execute(
@@ -124,9 +124,7 @@ describe('the bound on a company\'s contacts', () => {
   it('gives exactly one 201 to creates made at once for the last place', async () => {
     const company = await createTestCompany(stack);
     await fill(company.id, CONTACTS_PER_COMPANY - 1);
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, () => call(stack, 'POST', '/v1/contacts', { token: company.owner.token, body: newContact() })),
-    );
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call(stack, 'POST', '/v1/contacts', { token: company.owner.token, body: newContact() })));
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422, 422, 422, 422, 422]);
     expect(await total(company.owner.token)).toBe(CONTACTS_PER_COMPANY);
   });

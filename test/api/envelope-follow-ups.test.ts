@@ -12,7 +12,16 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditEvents, envelopes, outboxMessages, recipients, type RecipientStatus, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../src/data/schema.js';
+import {
+  auditEvents,
+  envelopes,
+  outboxMessages,
+  recipients,
+  type RecipientStatus,
+  webhookDeliveries,
+  webhookEvents,
+  webhookSubscriptions,
+} from '../../src/data/schema.js';
 import { expireEnvelope } from '../../src/domain/envelopes/expire-envelope.js';
 import { queueTopics as topics } from '../../src/domain/queue-topics.js';
 import { REMINDER_ROUNDS, remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
@@ -44,7 +53,12 @@ type Sent = { envelope_id: string; title: string; signing_urls: Entry[] | null; 
 /** Sends a template of the company with one recipient per unlocked role (role names as given). */
 async function sendTemplate(company: TestCompany, template: Partial<TemplateDefinition> = {}, extra: Record<string, unknown> = {}) {
   const created = await createTestTemplate(stack, company.id, template);
-  const roles = (template.roles ?? [{ name: 'Client', locked: false }, { name: 'Witness', locked: false }]).filter((role) => !role.locked);
+  const roles = (
+    template.roles ?? [
+      { name: 'Client', locked: false },
+      { name: 'Witness', locked: false },
+    ]
+  ).filter((role) => !role.locked);
   const tag = unique();
   const people = roles.map((role) => ({ role: role.name, name: `${role.name} Person`, email: `${role.name.toLowerCase()}-${tag}@example.test` }));
   const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
@@ -54,7 +68,12 @@ async function sendTemplate(company: TestCompany, template: Partial<TemplateDefi
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   // The follow-ups are handed to the queue just after the answer: wait until they are.
   await vi.waitFor(async () =>
-    expect(await stack.services.database.db.select().from(outboxMessages).where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt)))).toEqual([]),
+    expect(
+      await stack.services.database.db
+        .select()
+        .from(outboxMessages)
+        .where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt))),
+    ).toEqual([]),
   );
   const stored = await stack.services.database.db
     .select()
@@ -129,11 +148,19 @@ describe('signing e-mails at send', () => {
     });
     await vi.waitFor(() => expect(mailsOf(sent.envelope_id)).toHaveLength(2));
     await drained(stack);
-    expect(mailsOf(sent.envelope_id).map((mail) => mail.tags?.recipient_id).sort()).toEqual([idOf('Buyer'), idOf('Seller')].sort());
+    expect(
+      mailsOf(sent.envelope_id)
+        .map((mail) => mail.tags?.recipient_id)
+        .sort(),
+    ).toEqual([idOf('Buyer'), idOf('Seller')].sort());
   });
 
   it('parallel: every signer gets one with their own link, the cc none', async () => {
-    const { sent, people } = await sendTemplate(company, { signing_order: 'parallel' }, { email_subject: 'Sign when you can', email_message: 'Request message.' });
+    const { sent, people } = await sendTemplate(
+      company,
+      { signing_order: 'parallel' },
+      { email_subject: 'Sign when you can', email_message: 'Request message.' },
+    );
     await vi.waitFor(() => expect(mailsOf(sent.envelope_id)).toHaveLength(2));
     await drained(stack);
     const mails = mailsOf(sent.envelope_id);
@@ -204,8 +231,17 @@ describe('reminders (remindEnvelope)', () => {
     const published = await withClockAt(new Date(new Date(sent.created_at).getTime() + 2 * DAY), async () => {
       const messages = await remind(sent.envelope_id);
       expect(messages).toEqual([
-        { topic: topics.signingEmail, body: { envelope_id: sent.envelope_id, recipient_id: idOf('Client'), reminder: true, round: 1 }, dedupeId: expect.any(String) },
-        { topic: topics.remind, body: { envelope_id: sent.envelope_id, round: 2 }, notBefore: new Date(stack.clock.now().getTime() + 3 * DAY), dedupeId: expect.any(String) },
+        {
+          topic: topics.signingEmail,
+          body: { envelope_id: sent.envelope_id, recipient_id: idOf('Client'), reminder: true, round: 1 },
+          dedupeId: expect.any(String),
+        },
+        {
+          topic: topics.remind,
+          body: { envelope_id: sent.envelope_id, round: 2 },
+          notBefore: new Date(stack.clock.now().getTime() + 3 * DAY),
+          dedupeId: expect.any(String),
+        },
       ]);
       await vi.waitFor(() => expect(reminderMails(sent.envelope_id)).toHaveLength(1));
       return messages;
@@ -242,10 +278,19 @@ describe('reminders (remindEnvelope)', () => {
     });
     await setRecipientStatus(idOf('Beta'), 'signed');
     const messages = await remind(sent.envelope_id);
-    expect(messages.filter((m) => m.topic === topics.signingEmail).map((m) => m.body.recipient_id).sort()).toEqual([idOf('Alpha'), idOf('Gamma')].sort());
+    expect(
+      messages
+        .filter((m) => m.topic === topics.signingEmail)
+        .map((m) => m.body.recipient_id)
+        .sort(),
+    ).toEqual([idOf('Alpha'), idOf('Gamma')].sort());
     await vi.waitFor(() => expect(reminderMails(sent.envelope_id)).toHaveLength(2));
     await drained(stack);
-    expect(reminderMails(sent.envelope_id).map((mail) => mail.tags?.recipient_id).sort()).toEqual([idOf('Alpha'), idOf('Gamma')].sort());
+    expect(
+      reminderMails(sent.envelope_id)
+        .map((mail) => mail.tags?.recipient_id)
+        .sort(),
+    ).toEqual([idOf('Alpha'), idOf('Gamma')].sort());
   });
 
   // A signer who opened the envelope ('viewed') has not signed: the reminder goes to them, and in
@@ -272,7 +317,11 @@ describe('reminders (remindEnvelope)', () => {
     expect(before.find((m) => m.topic === topics.remind)?.body).toEqual({ envelope_id: sent.envelope_id, round: REMINDER_ROUNDS });
     const last = await remind(sent.envelope_id, REMINDER_ROUNDS);
     expect(last).toEqual([
-      { topic: topics.signingEmail, body: { envelope_id: sent.envelope_id, recipient_id: idOf('Client'), reminder: true, round: REMINDER_ROUNDS }, dedupeId: expect.any(String) },
+      {
+        topic: topics.signingEmail,
+        body: { envelope_id: sent.envelope_id, recipient_id: idOf('Client'), reminder: true, round: REMINDER_ROUNDS },
+        dedupeId: expect.any(String),
+      },
     ]);
     expect(await remind(sent.envelope_id, REMINDER_ROUNDS + 1)).toEqual([]);
     await drained(stack);
@@ -311,8 +360,14 @@ describe('expiry (expireEnvelope)', () => {
   async function trail(envelopeId: string) {
     const { db } = stack.services.database;
     const [envelope] = await db.select({ status: envelopes.status }).from(envelopes).where(eq(envelopes.id, envelopeId));
-    const audit = await db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.kind, 'envelope.expired')));
-    const events = await db.select().from(webhookEvents).where(and(eq(webhookEvents.envelopeId, envelopeId), eq(webhookEvents.kind, 'envelope.expired')));
+    const audit = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.kind, 'envelope.expired')));
+    const events = await db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.envelopeId, envelopeId), eq(webhookEvents.kind, 'envelope.expired')));
     return { status: envelope?.status, audit, events };
   }
 
@@ -460,7 +515,9 @@ describe('webhooks: dispatch and delivery', () => {
 
   /** Standard Webhooks: base64 HMAC-SHA256 of `id.timestamp.body` under the secret's bytes. */
   function expectedSignature(secret: string, id: string, timestamp: string, body: string) {
-    return `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+    return `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+      .update(`${id}.${timestamp}.${body}`)
+      .digest('base64')}`;
   }
 
   it('dispatches one delivery per live subscription of the company that wants the event', async () => {

@@ -74,12 +74,7 @@ describe('bodies that are not what the endpoint takes', () => {
       body: { name: '', email: 'nope', contact_number: 5, extra: 1 },
     });
     expectError(answer, 422, 'validation_failed');
-    expect(answer.body.error.details.issues.map((issue: { path: string }) => issue.path).sort()).toEqual([
-      'contact_number',
-      'email',
-      'extra',
-      'name',
-    ]);
+    expect(answer.body.error.details.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(['contact_number', 'email', 'extra', 'name']);
   });
 });
 

@@ -42,11 +42,19 @@ function holdingsOf(company: TestCompany): Promise<Holdings> {
       const template = await createTestTemplate(stack, company.id);
       const sent = await call(stack, 'POST', '/v1/envelopes/from-template', { token: company.owner.token, body: sendBody(template.id) });
       // Nothing listens on port 9: the test delivery fails at once, and is a delivery to name.
-      const webhook = await call(stack, 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: `http://127.0.0.1:9/${crypto.randomUUID()}`, events: ['envelope.sent'] } });
+      const webhook = await call(stack, 'POST', '/v1/webhooks', {
+        token: company.owner.token,
+        body: { url: `http://127.0.0.1:9/${crypto.randomUUID()}`, events: ['envelope.sent'] },
+      });
       if (sent.status !== 201 || webhook.status !== 201) throw new Error(`could not set a company up: ${sent.status} ${webhook.status}`);
       const delivery = await call(stack, 'POST', `/v1/webhooks/${webhook.body.id}/test`, { token: company.owner.token });
       if (delivery.status !== 200) throw new Error(`could not make a delivery: ${delivery.status}`);
-      return { templateId: template.id, envelopeId: sent.body.envelope_id as string, webhookId: webhook.body.id as string, deliveryId: delivery.body.delivery_id as string };
+      return {
+        templateId: template.id,
+        envelopeId: sent.body.envelope_id as string,
+        webhookId: webhook.body.id as string,
+        deliveryId: delivery.body.delivery_id as string,
+      };
     })();
     holdings.set(company.id, made);
   }
@@ -82,7 +90,12 @@ const exercises: Record<string, Exercise> = {
 };
 
 // `security: []` documents a route that takes no bearer token (the token exchange, the document link).
-const routes = (await loadEndpoints(v1Endpoints)).map(({ route }) => ({ operation: `${route.method.toUpperCase()} ${route.path}`, method: route.method.toUpperCase(), path: route.path, secured: 'security' in route && Array.isArray(route.security) && route.security.length > 0 }));
+const routes = (await loadEndpoints(v1Endpoints)).map(({ route }) => ({
+  operation: `${route.method.toUpperCase()} ${route.path}`,
+  method: route.method.toUpperCase(),
+  path: route.path,
+  secured: 'security' in route && Array.isArray(route.security) && route.security.length > 0,
+}));
 const pathFor = (path: string, exercise: Exercise, held: Holdings) => {
   const withId = exercise.id ? path.replace('{id}', held[exercise.id]) : path;
   return exercise.deliveryId ? withId.replace('{delivery_id}', held[exercise.deliveryId]) : withId;
@@ -122,7 +135,12 @@ describe("another company's ids", () => {
   const withIds = routes.filter((route) => route.secured && exercises[route.operation]?.id);
   // The download link of a webhook is no API route of a company: its own suite bends it to other envelopes.
   it('are tried on every authenticated route that takes one', () => {
-    expect(withIds.map((route) => route.operation).sort()).toEqual(routes.filter((route) => route.secured && route.path.includes('{')).map((route) => route.operation).sort());
+    expect(withIds.map((route) => route.operation).sort()).toEqual(
+      routes
+        .filter((route) => route.secured && route.path.includes('{'))
+        .map((route) => route.operation)
+        .sort(),
+    );
   });
 
   it.each(withIds.map((route) => [route.operation, route] as const))('%s: answered exactly as an id that does not exist', async (_, route) => {
@@ -132,23 +150,32 @@ describe("another company's ids", () => {
     const body = exercise.body?.(await holdingsOf(mine));
     // A second id (a delivery) is theirs, or nobody's, along with the first.
     const second = (id: string) => (exercise.deliveryId ? (id === theirId ? theirs[exercise.deliveryId] : absent(theirs[exercise.deliveryId])) : '');
-    const asTheirs = await call(stack, route.method, route.path.replace('{id}', theirId).replace('{delivery_id}', second(theirId)), { token: mine.owner.token, body });
-    const asNobodys = await call(stack, route.method, route.path.replace('{id}', nobodysId).replace('{delivery_id}', second(nobodysId)), { token: mine.owner.token, body });
+    const asTheirs = await call(stack, route.method, route.path.replace('{id}', theirId).replace('{delivery_id}', second(theirId)), {
+      token: mine.owner.token,
+      body,
+    });
+    const asNobodys = await call(stack, route.method, route.path.replace('{id}', nobodysId).replace('{delivery_id}', second(nobodysId)), {
+      token: mine.owner.token,
+      body,
+    });
     expect(asTheirs.status).toBe(404);
     expect(JSON.stringify(asTheirs.body).replaceAll(theirId, '<id>')).toBe(JSON.stringify(asNobodys.body).replaceAll(nobodysId, '<id>'));
     expect(asTheirs.status).toBe(asNobodys.status);
   });
 
   const withSecondIds = withIds.filter((route) => exercises[route.operation]!.deliveryId);
-  it.each(withSecondIds.map((route) => [route.operation, route] as const))('%s: their delivery under my subscription is answered as one that does not exist', async (_, route) => {
-    const exercise = exercises[route.operation]!;
-    const held = await holdingsOf(mine);
-    const theirId = theirs[exercise.deliveryId!];
-    const nobodysId = absent(theirId);
-    const path = (deliveryId: string) => route.path.replace('{id}', held[exercise.id!]).replace('{delivery_id}', deliveryId);
-    const asTheirs = await call(stack, route.method, path(theirId), { token: mine.owner.token });
-    const asNobodys = await call(stack, route.method, path(nobodysId), { token: mine.owner.token });
-    expect([asTheirs.status, errorCode(asTheirs)]).toEqual([404, 'delivery_not_found']);
-    expect(JSON.stringify(asTheirs.body).replaceAll(theirId, '<id>')).toBe(JSON.stringify(asNobodys.body).replaceAll(nobodysId, '<id>'));
-  });
+  it.each(withSecondIds.map((route) => [route.operation, route] as const))(
+    '%s: their delivery under my subscription is answered as one that does not exist',
+    async (_, route) => {
+      const exercise = exercises[route.operation]!;
+      const held = await holdingsOf(mine);
+      const theirId = theirs[exercise.deliveryId!];
+      const nobodysId = absent(theirId);
+      const path = (deliveryId: string) => route.path.replace('{id}', held[exercise.id!]).replace('{delivery_id}', deliveryId);
+      const asTheirs = await call(stack, route.method, path(theirId), { token: mine.owner.token });
+      const asNobodys = await call(stack, route.method, path(nobodysId), { token: mine.owner.token });
+      expect([asTheirs.status, errorCode(asTheirs)]).toEqual([404, 'delivery_not_found']);
+      expect(JSON.stringify(asTheirs.body).replaceAll(theirId, '<id>')).toBe(JSON.stringify(asNobodys.body).replaceAll(nobodysId, '<id>'));
+    },
+  );
 });

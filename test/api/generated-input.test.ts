@@ -42,11 +42,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stack.close());
 
-
 describe('generated hostile input, on every route of the app', () => {
   it('reaches every kind of route: public, admin, signing, dev and queue', () => {
     const paths = routes.map((route) => route.path);
-    for (const prefix of ['/v1/', '/admin/v1/', '/sign/', '/dev/', '/internal/queue/']) expect(paths.some((path) => path.startsWith(prefix)), prefix).toBe(true);
+    for (const prefix of ['/v1/', '/admin/v1/', '/sign/', '/dev/', '/internal/queue/'])
+      expect(
+        paths.some((path) => path.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
   });
 
   it('answers everything with a documented code or page, never a 5xx', async () => {
@@ -57,8 +60,13 @@ describe('generated hostile input, on every route of the app', () => {
           const path = route.path.replaceAll(/:(\w+)/g, (_, name: string) =>
             asPathSegment(realIds ? (name === 'companyId' ? ids.company! : name === 'id' && route.path.includes('template') ? ids.template! : id) : id),
           );
-          const search = Object.entries(params as Record<string, string>).map(([name, value]) => `${name}=${asPathSegment(value)}`).join('&');
-          const headers: Record<string, string> = { 'content-type': sent.type, 'x-test-client-ip': `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` };
+          const search = Object.entries(params as Record<string, string>)
+            .map(([name, value]) => `${name}=${asPathSegment(value)}`)
+            .join('&');
+          const headers: Record<string, string> = {
+            'content-type': sent.type,
+            'x-test-client-ip': `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+          };
           if (caller === 'owner') headers.authorization = `Bearer ${company.owner.token}`;
           if (caller === 'admin') headers.authorization = `Bearer ${ADMIN_TOKEN}`;
           // A header carries no control or non-Latin-1 characters: no client can send them.
@@ -75,7 +83,11 @@ describe('generated hostile input, on every route of the app', () => {
 
   it('refuses forged tokens on an authenticated route: alg none, HS/RS confusion, no exp', async () => {
     const claims = { cid: company.id, kid: company.owner.id, ver: 1 };
-    const { publicKey } = await crypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['sign', 'verify']);
+    const { publicKey } = await crypto.subtle.generateKey(
+      { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+      true,
+      ['sign', 'verify'],
+    );
     // HS/RS confusion: an HS256 token whose key is a public key, as a verifier that took RS256 keys would misuse it.
     const spki = new Uint8Array(await crypto.subtle.exportKey('spki', publicKey));
     const confused = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(spki);
@@ -83,7 +95,15 @@ describe('generated hostile input, on every route of the app', () => {
       .setProtectedHeader({ alg: 'RS256' })
       .setIssuedAt()
       .setExpirationTime('1h')
-      .sign((await crypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['sign'])).privateKey);
+      .sign(
+        (
+          await crypto.subtle.generateKey(
+            { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+            true,
+            ['sign'],
+          )
+        ).privateKey,
+      );
     const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const none = `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...claims, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 })}.`;
     const [header, payload, signature] = company.owner.token.split('.');

@@ -126,10 +126,19 @@ describe('single-line fields refuse every control character with 422 naming the 
     );
     for (const bad of notSingleLine) {
       const address = encodeURIComponent(`pat-${unique()}${bad}@example.test`);
-      expectRefusedAt(await admin(stack, 'PUT', `/admin/v1/companies/${company.id}/users/${address}`, { name: 'Pat Doe', role: 'member' }), 'email', `path e-mail with ${shown(bad)}`);
+      expectRefusedAt(
+        await admin(stack, 'PUT', `/admin/v1/companies/${company.id}/users/${address}`, { name: 'Pat Doe', role: 'member' }),
+        'email',
+        `path e-mail with ${shown(bad)}`,
+      );
     }
     await refusesEach([['owner'], ['name']], notSingleLine, (path, bad) =>
-      admin(stack, 'POST', `/admin/v1/companies/${company.id}/api-keys`, spoiledAt({ owner: company.owner.ownerEmail, scopes: ['templates:read'], name: 'CRM' }, path, bad)),
+      admin(
+        stack,
+        'POST',
+        `/admin/v1/companies/${company.id}/api-keys`,
+        spoiledAt({ owner: company.owner.ownerEmail, scopes: ['templates:read'], name: 'CRM' }, path, bad),
+      ),
     );
   });
 
@@ -182,16 +191,29 @@ describe('multi-line fields keep line breaks and tabs and refuse the other contr
       call(stack, 'POST', '/v1/envelopes/from-template', { token: sender.token, body: spoiledAt(sendBody(), path, bad) }),
     );
     for (const kept of lineBreaksAndTabs) {
-      const answer = await call(stack, 'POST', '/v1/envelopes/from-template', { token: sender.token, body: { ...sendBody(), email_message: `Dear Cleo,${kept}please sign.` } });
+      const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
+        token: sender.token,
+        body: { ...sendBody(), email_message: `Dear Cleo,${kept}please sign.` },
+      });
       expect(answer.status, `${shown(kept)}: ${JSON.stringify(answer.body)}`).toBe(201);
     }
   });
 
   it('the brand’s default message and a template’s message', async () => {
     await refusesEach([['brand', 'default_email_message']], notMultiLine, (path, bad) =>
-      admin(stack, 'POST', '/admin/v1/companies', spoiledAt({ name: `Acme ${unique()}`, api_signature_requests_per_period: 5, brand: { default_email_message: 'Please sign.' } }, path, bad)),
+      admin(
+        stack,
+        'POST',
+        '/admin/v1/companies',
+        spoiledAt({ name: `Acme ${unique()}`, api_signature_requests_per_period: 5, brand: { default_email_message: 'Please sign.' } }, path, bad),
+      ),
     );
-    await refusesEach([['email_message']], notMultiLine, (path, bad) => importTemplate(spoiledAt({ ...ndaDefinition(), email_message: 'Please sign.' }, path, bad)), 'template');
+    await refusesEach(
+      [['email_message']],
+      notMultiLine,
+      (path, bad) => importTemplate(spoiledAt({ ...ndaDefinition(), email_message: 'Please sign.' }, path, bad)),
+      'template',
+    );
     const created = await admin(stack, 'POST', '/admin/v1/companies', {
       name: `Acme ${unique()}`,
       api_signature_requests_per_period: 5,
@@ -271,7 +293,9 @@ describe('text stored before the rule', () => {
     await runConsumer(stack.services, sendCompletedEmail, { envelope_id: envelopeId });
     await runConsumer(stack.services, sendDocumentReadyEmails, { envelope_id: envelopeId });
     const subjects = mails().map((mail) => mail.subject);
-    expect(subjects).toEqual(expect.arrayContaining(['Declined: NDA Bcc: evil@example.com', 'Completed: NDA Bcc: evil@example.com', 'Signed by everyone: NDA Bcc: evil@example.com']));
+    expect(subjects).toEqual(
+      expect.arrayContaining(['Declined: NDA Bcc: evil@example.com', 'Completed: NDA Bcc: evil@example.com', 'Signed by everyone: NDA Bcc: evil@example.com']),
+    );
     expect(mails().find((mail) => mail.subject.startsWith('Declined'))!.text).toContain('Cleo Bcc: evil@example.com (');
     for (const mail of mails()) expect([mail.subject, mail.to.name].join(' '), mail.subject).not.toMatch(/[\r\n]/);
   });

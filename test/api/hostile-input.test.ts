@@ -139,9 +139,12 @@ describe('text Postgres cannot hold: 422 validation_failed with the field, nothi
     await refusesEveryField([['name']], (path, bad) =>
       admin(stack, 'PUT', `/admin/v1/companies/${holder.id}/users/pat-${unique()}@example.test`, poisonedAt({ name: 'Pat', role: 'member' }, path, bad)),
     );
-    expectError(await admin(stack, 'PUT', `/admin/v1/companies/${holder.id}/users/p%00t@example.test`, { name: 'Pat', role: 'member' }), 422, 'validation_failed', [
-      'email',
-    ]);
+    expectError(
+      await admin(stack, 'PUT', `/admin/v1/companies/${holder.id}/users/p%00t@example.test`, { name: 'Pat', role: 'member' }),
+      422,
+      'validation_failed',
+      ['email'],
+    );
     expect(await countOf(users, holder.id)).toBe(before);
   });
 
@@ -206,7 +209,8 @@ describe('malformed path ids answer exactly like unknown ones', () => {
     expect(unknown.body.error.code).toBe(code);
     for (const raw of malformed) {
       const sent = decodedLikeTheRouter(raw);
-      const echo = (details: Record<string, unknown>) => Object.fromEntries(Object.entries(details).map(([key, value]) => [key, value === unknownId ? sent : value]));
+      const echo = (details: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(details).map(([key, value]) => [key, value === unknownId ? sent : value]));
       const answer = await request(raw);
       expect(answer.status, `${raw}: ${JSON.stringify(answer.body)}`).toBe(404);
       expect(answer.body, raw).toEqual({ error: { ...unknown.body.error, details: echo(unknown.body.error.details) } });
@@ -217,7 +221,12 @@ describe('malformed path ids answer exactly like unknown ones', () => {
   const badEnvelopeIds = ['env_%00', `env_${'A'.repeat(21)}%00`, `env_${'A'.repeat(21)}-`, `env_${'A'.repeat(23)}`, `rcp_${'A'.repeat(22)}`, 'x'];
 
   it('GET /v1/templates/{id} → 404 template_not_found', async () => {
-    await expectSameNotFound((id) => call(stack, 'GET', `/v1/templates/${id}`, { token: company.owner.token }), crypto.randomUUID(), badUuids, 'template_not_found');
+    await expectSameNotFound(
+      (id) => call(stack, 'GET', `/v1/templates/${id}`, { token: company.owner.token }),
+      crypto.randomUUID(),
+      badUuids,
+      'template_not_found',
+    );
   });
 
   it('GET /v1/envelopes/{id}/signing-links → 404 envelope_not_found', async () => {
@@ -235,7 +244,12 @@ describe('malformed path ids answer exactly like unknown ones', () => {
 
   it('POST /admin/v1/api-keys/{id}/rotate and /revoke → 404 api_key_not_found', async () => {
     for (const action of ['rotate', 'revoke']) {
-      await expectSameNotFound((id) => admin(stack, 'POST', `/admin/v1/api-keys/${id}/${action}`), 'key_unknown', ['key_%00', 'key%ED%A0%80', 'k'.repeat(201)], 'api_key_not_found');
+      await expectSameNotFound(
+        (id) => admin(stack, 'POST', `/admin/v1/api-keys/${id}/${action}`),
+        'key_unknown',
+        ['key_%00', 'key%ED%A0%80', 'k'.repeat(201)],
+        'api_key_not_found',
+      );
     }
   });
 
@@ -277,17 +291,30 @@ describe('numbers stay inside their bounds: at the bound taken, one past it 422 
     const largest = await largestPage();
     // At the bound the field is taken as far as its bound goes: it fits the largest page, or only
     // the check against the document refuses it.
-    const taken = [{ width: MAX_PAGE_POINTS, height: 1, x: 0 }, { height: MAX_PAGE_POINTS, width: 1, y: 0 }];
+    const taken = [
+      { width: MAX_PAGE_POINTS, height: 1, x: 0 },
+      { height: MAX_PAGE_POINTS, width: 1, y: 0 },
+    ];
     for (const placement of taken) {
       const answer = await importInto(holder.id, importForm(JSON.stringify(oneField(placement)), 'large.pdf', largest));
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     }
-    for (const [name, atBound] of [['page', MAX_FIELD_PAGE], ['x', MAX_PAGE_POINTS], ['y', MAX_PAGE_POINTS]] as const) {
+    for (const [name, atBound] of [
+      ['page', MAX_FIELD_PAGE],
+      ['x', MAX_PAGE_POINTS],
+      ['y', MAX_PAGE_POINTS],
+    ] as const) {
       const answer = await importInto(holder.id, importForm(JSON.stringify(oneField({ [name]: atBound })), 'large.pdf', largest));
       expect(answer.status).toBe(422);
       expect(answer.body.error.message, name).toBe('Some fields do not sit inside a page of the document.');
     }
-    for (const [name, pastBound] of [['page', MAX_FIELD_PAGE + 1], ['x', MAX_PAGE_POINTS + 1], ['y', MAX_PAGE_POINTS + 1], ['width', MAX_PAGE_POINTS + 1], ['height', MAX_PAGE_POINTS + 1]] as const) {
+    for (const [name, pastBound] of [
+      ['page', MAX_FIELD_PAGE + 1],
+      ['x', MAX_PAGE_POINTS + 1],
+      ['y', MAX_PAGE_POINTS + 1],
+      ['width', MAX_PAGE_POINTS + 1],
+      ['height', MAX_PAGE_POINTS + 1],
+    ] as const) {
       expectError(await importInto(holder.id, importForm(JSON.stringify(oneField({ [name]: pastBound })), 'large.pdf', largest)), 422, 'validation_failed', [
         `template.fields[0].${name}`,
       ]);

@@ -40,9 +40,7 @@ describe('the key check before validation', () => {
 
   for (const { name, options } of invalid) {
     it(`answers ${name} with 401 for a revoked key, 403 for a key without the scope, and 422 for a good key`, async () => {
-      const answers = await Promise.all(
-        [revoked, unscoped, company.owner].map((key) => call(stack, 'POST', '/v1/contacts', { ...options, token: key.token })),
-      );
+      const answers = await Promise.all([revoked, unscoped, company.owner].map((key) => call(stack, 'POST', '/v1/contacts', { ...options, token: key.token })));
       expect(answers.map((answer) => [answer.status, errorCode(answer)])).toEqual([
         [401, 'unauthorized'],
         [403, 'insufficient_scope'],
@@ -79,7 +77,10 @@ describe('a guarded route whose handler skips the key check', () => {
       kind: 'endpoint',
       method: 'get',
       path: '/v1/careless',
-      load: async () => ({ route: { ...careless, method: 'get', path: '/v1/careless' }, handler: (c: { json: (body: unknown) => Response }) => c.json({ secret: 'unchecked' }) }),
+      load: async () => ({
+        route: { ...careless, method: 'get', path: '/v1/careless' },
+        handler: (c: { json: (body: unknown) => Response }) => c.json({ secret: 'unchecked' }),
+      }),
     },
   ];
 

@@ -70,7 +70,12 @@ describe('GET /v1/openapi.json', () => {
       ['GET /v1/contacts', 'GET', '/v1/contacts', { token: reader.token }],
       ['POST /v1/contacts', 'POST', '/v1/contacts', { token: company.owner.token, body: { name: 'Dana', email: someone } }],
       ['POST /v1/contacts', 'POST', '/v1/contacts', { token: reader.token, body: { name: 'Dana', email: someone } }],
-      ['POST /v1/envelopes/from-template', 'POST', '/v1/envelopes/from-template', { token: company.owner.token, body: { template_id: crypto.randomUUID(), recipients: [{ role: 'Client', name: 'C', email: 'c@example.test' }] } }],
+      [
+        'POST /v1/envelopes/from-template',
+        'POST',
+        '/v1/envelopes/from-template',
+        { token: company.owner.token, body: { template_id: crypto.randomUUID(), recipients: [{ role: 'Client', name: 'C', email: 'c@example.test' }] } },
+      ],
       ['GET /v1/envelopes/{id}/signing-links', 'GET', '/v1/envelopes/env_nosuchenvelope0000000000/signing-links', { token: company.owner.token }],
       ['DELETE /v1/webhooks/{id}', 'DELETE', `/v1/webhooks/${crypto.randomUUID()}`, { token: company.owner.token }],
       ['POST /v1/webhooks', 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: 'not a url', events: [] } }],

@@ -24,7 +24,13 @@ describe('the quota of a process started again on the same database', () => {
     for (let i = 0; i < 2; i++) {
       const sent = await call(stack, 'POST', '/v1/envelopes/from-template', {
         token: company.owner.token,
-        body: { template_id: template.id, recipients: [{ role: 'Client', name: 'C', email: 'c@example.test' }, { role: 'Witness', name: 'W', email: 'w@example.test' }] },
+        body: {
+          template_id: template.id,
+          recipients: [
+            { role: 'Client', name: 'C', email: 'c@example.test' },
+            { role: 'Witness', name: 'W', email: 'w@example.test' },
+          ],
+        },
       });
       expect(sent.status).toBe(201);
     }

@@ -57,7 +57,12 @@ describe('the request-rate limits when Redis fails', () => {
 
   it('pass a working Redis’s decision through unchanged, refusals included', async () => {
     const refusing: RateLimiter = { limit: async () => ({ success: false, limit: 20, remaining: 0, reset: 1234 }) };
-    await expect(new FailOpenRateLimiter(refusing).limit(rateRules.tokenExchange, 'token:1.2.3.4')).resolves.toEqual({ success: false, limit: 20, remaining: 0, reset: 1234 });
+    await expect(new FailOpenRateLimiter(refusing).limit(rateRules.tokenExchange, 'token:1.2.3.4')).resolves.toEqual({
+      success: false,
+      limit: 20,
+      remaining: 0,
+      reset: 1234,
+    });
     expect(logged).not.toHaveBeenCalled();
   });
 });
@@ -74,7 +79,13 @@ describe('the send when Redis fails', () => {
     try {
       const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
         token: company.owner.token,
-        body: { template_id: template.id, recipients: [{ role: 'Client', name: 'C', email: 'c@example.test' }, { role: 'Witness', name: 'W', email: 'w@example.test' }] },
+        body: {
+          template_id: template.id,
+          recipients: [
+            { role: 'Client', name: 'C', email: 'c@example.test' },
+            { role: 'Witness', name: 'W', email: 'w@example.test' },
+          ],
+        },
       });
       expect(answer.status).toBe(503);
       expect(errorCode(answer)).toBe('service_unavailable');

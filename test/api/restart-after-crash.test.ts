@@ -136,10 +136,18 @@ async function sendNda(process: TestStack, company: TestCompany, templateId: str
   const people = { client: `client-${tag}@example.test`, witness: `witness-${tag}@example.test` };
   const answer = await call(process, 'POST', '/v1/envelopes/from-template', {
     token: company.owner.token,
-    body: { template_id: templateId, recipients: [{ role: 'Client', name: 'Cleo Client', email: people.client }, { role: 'Witness', name: 'Walt Witness', email: people.witness }] },
+    body: {
+      template_id: templateId,
+      recipients: [
+        { role: 'Client', name: 'Cleo Client', email: people.client },
+        { role: 'Witness', name: 'Walt Witness', email: people.witness },
+      ],
+    },
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-  const tokens = (answer.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
+  const tokens = (answer.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) =>
+    entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : [],
+  );
   return { envelopeId: answer.body.envelope_id as string, people, tokens: { client: tokens[0]!, witness: tokens[1]! } };
 }
 
@@ -153,7 +161,10 @@ async function sign(process: TestStack, token: string) {
 
 /** Each test has a company of its own, so the company's rows are the envelope's. */
 const unrelayed = (process: TestStack, companyId: string) =>
-  process.services.database.db.select().from(outboxMessages).where(and(eq(outboxMessages.companyId, companyId), isNull(outboxMessages.relayedAt)));
+  process.services.database.db
+    .select()
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.companyId, companyId), isNull(outboxMessages.relayedAt)));
 
 describe('a process that dies, and the one after it', () => {
   it('finishes a send committed just before the death: the e-mail goes once, the quota counts it once', async () => {
@@ -230,7 +241,8 @@ describe('a process that dies, and the one after it', () => {
     try {
       await housekeeping(second.services);
       await drained(second);
-      const stored = async () => (await second.services.database.db.select({ sha256: envelopes.signedDocumentSha256 }).from(envelopes).where(eq(envelopes.id, envelopeId)))[0]!.sha256;
+      const stored = async () =>
+        (await second.services.database.db.select({ sha256: envelopes.signedDocumentSha256 }).from(envelopes).where(eq(envelopes.id, envelopeId)))[0]!.sha256;
       expect(await stored()).toMatch(/^[0-9a-f]{64}$/);
       expect(emailApi.sent().filter((mail) => mail.kind === 'document_ready' && [people.client, people.witness].includes(mail.to))).toHaveLength(2);
       const sha256 = await stored();
@@ -242,9 +254,12 @@ describe('a process that dies, and the one after it', () => {
       await drained(second);
       expect(await unrelayed(second, company.id)).toEqual([]);
       expect(await stored()).toBe(sha256);
-      const ready = (await second.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId))).filter((event) => event.kind === 'envelope.document_ready');
+      const ready = (await second.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId))).filter(
+        (event) => event.kind === 'envelope.document_ready',
+      );
       expect(ready).toHaveLength(1);
-      for (const email of [people.client, people.witness]) expect(emailApi.sent().filter((mail) => mail.to === email && mail.kind === 'document_ready')).toHaveLength(1);
+      for (const email of [people.client, people.witness])
+        expect(emailApi.sent().filter((mail) => mail.to === email && mail.kind === 'document_ready')).toHaveLength(1);
       expect(mailsTo(people.witness).filter((mail) => mail.kind === 'signing_request')).toHaveLength(1);
     } finally {
       await second.close();
@@ -273,7 +288,10 @@ async function webhookReceiver() {
 }
 
 async function subscribe(process: TestStack, company: TestCompany, url: string) {
-  const answer = await call(process, 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: `${url}/hooks/${unique()}`, events: ['envelope.sent'] } });
+  const answer = await call(process, 'POST', '/v1/webhooks', {
+    token: company.owner.token,
+    body: { url: `${url}/hooks/${unique()}`, events: ['envelope.sent'] },
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   return answer.body.id as string;
 }
@@ -320,7 +338,7 @@ describe('a process killed between storing a message and delivering it, and the 
     }
   });
 
-  it("delivers after the restart the envelope.sent webhook and the e-mail of a send killed right after its 201, its outbox already marked", async () => {
+  it('delivers after the restart the envelope.sent webhook and the e-mail of a send killed right after its 201, its outbox already marked', async () => {
     const receiver = await webhookReceiver();
     try {
       const setup = await startProcess();

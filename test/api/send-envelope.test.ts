@@ -9,15 +9,7 @@
  */
 import { and, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  auditEvents,
-  companies,
-  envelopeFields,
-  envelopes,
-  idempotencyRecords,
-  recipients,
-  webhookEvents,
-} from '../../src/data/schema.js';
+import { auditEvents, companies, envelopeFields, envelopes, idempotencyRecords, recipients, webhookEvents } from '../../src/data/schema.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { putUser } from '../../src/domain/users/put-user.js';
@@ -153,7 +145,13 @@ describe('a successful send', () => {
     const answer = await send(company.owner.token, { template_id: template.id, recipients: [client] });
     expect(answer.status).toBe(201);
     expect(answer.body.recipients).toEqual([client]);
-    expect(answer.body.signing_urls.map((entry: { name: string; recipient_type: string; signing_url: string | null }) => [entry.name, entry.recipient_type, entry.signing_url !== null])).toEqual([
+    expect(
+      answer.body.signing_urls.map((entry: { name: string; recipient_type: string; signing_url: string | null }) => [
+        entry.name,
+        entry.recipient_type,
+        entry.signing_url !== null,
+      ]),
+    ).toEqual([
       ['Cleo Client', 'need-to-sign', true],
       ['Nora Notary', 'need-to-sign', true],
       ['Carl Counsel', 'receives-copy', false],
@@ -169,7 +167,22 @@ describe('a successful send', () => {
     // The field layout is copied onto the envelope, each field bound to the recipient of its role.
     const fields = await db.select().from(envelopeFields).where(eq(envelopeFields.envelopeId, answer.body.envelope_id));
     const roleOf = new Map(people.map((person) => [person.id, person.role]));
-    expect(fields.map(({ recipientId, type, label, page, x, y, width, height, required, value }) => ({ role: roleOf.get(recipientId), type, label, page, x, y, width, height, required, value })).sort((a, b) => a.page - b.page)).toEqual([
+    expect(
+      fields
+        .map(({ recipientId, type, label, page, x, y, width, height, required, value }) => ({
+          role: roleOf.get(recipientId),
+          type,
+          label,
+          page,
+          x,
+          y,
+          width,
+          height,
+          required,
+          value,
+        }))
+        .sort((a, b) => a.page - b.page),
+    ).toEqual([
       { role: 'Client', type: 'signature', label: null, page: 1, x: 72, y: 600, width: 200, height: 40, required: true, value: null },
       { role: 'Notary', type: 'initials', label: 'Notary initials', page: 2, x: 300, y: 700, width: 60, height: 30, required: false, value: null },
     ]);
@@ -214,7 +227,10 @@ describe('what the envelope inherits (reference 4.1 rule 3)', () => {
   });
 
   it('takes the message from the active brand setting when the template has none', async () => {
-    const { company, template } = await companyWithTemplate({ defaultEmailMessage: 'Brand message: thank you for signing.', template: { email_message: null } });
+    const { company, template } = await companyWithTemplate({
+      defaultEmailMessage: 'Brand message: thank you for signing.',
+      template: { email_message: null },
+    });
     const people = ndaRecipients();
     const answer = await send(company.owner.token, { template_id: template.id, recipients: people });
     expect(answer.status).toBe(201);
@@ -462,9 +478,10 @@ describe('roles (reference 4.1 rules 1–2)', () => {
   it('refuses a role of another template with unknown_signer_role', async () => {
     await createTestTemplate(stack, company.id, { roles: [{ name: 'Buyer', type: 'signer', order: 1, locked: false }], fields: [] });
     const [client, witness] = ndaRecipients();
-    unknownRole(await send(company.owner.token, { template_id: template.id, recipients: [client, witness, { role: 'Buyer', name: 'Bo', email: 'bo@example.test' }] }), [
-      'recipients[2].role',
-    ]);
+    unknownRole(
+      await send(company.owner.token, { template_id: template.id, recipients: [client, witness, { role: 'Buyer', name: 'Bo', email: 'bo@example.test' }] }),
+      ['recipients[2].role'],
+    );
   });
 
   it('refuses a locked role with unknown_signer_role', async () => {
@@ -762,7 +779,11 @@ describe('Idempotency-Key', () => {
   it('records nothing for a refused send: the key stays free', async () => {
     const { company, template, body } = await companyWithTemplate();
     const key = `order-${unique()}`;
-    expectError(await send(company.owner.token, { template_id: template.id, recipients: [{ role: 'client', name: 'A', email: 'a@example.test' }] }, keyed(key)), 422, 'unknown_signer_role');
+    expectError(
+      await send(company.owner.token, { template_id: template.id, recipients: [{ role: 'client', name: 'A', email: 'a@example.test' }] }, keyed(key)),
+      422,
+      'unknown_signer_role',
+    );
     const answer = await send(company.owner.token, body(), keyed(key));
     expect(answer.status).toBe(201);
     expect(answer.headers.get('Idempotent-Replayed')).toBeNull();

@@ -51,8 +51,7 @@ async function companyWithTemplate(quota = 100) {
   return { company, template, body };
 }
 
-const send = (token: string, body: unknown, key?: string) =>
-  call(stack, 'POST', SEND, { token, body, headers: key ? { 'Idempotency-Key': key } : {} });
+const send = (token: string, body: unknown, key?: string) => call(stack, 'POST', SEND, { token, body, headers: key ? { 'Idempotency-Key': key } : {} });
 const quotaUsed = (companyId: string) => stack.services.sendLimits.used(companyId, quotaPeriod(stack.clock.now()));
 const mailTo = (email: string) => stack.services.mailbox.list().filter((mail) => mail.to.email === email);
 const envelopesOf = (companyId: string) => stack.services.database.db.select().from(envelopes).where(eq(envelopes.companyId, companyId));
@@ -348,7 +347,11 @@ describe('the admission, asked once the reads passed', () => {
     expect((await send(company.owner.token, body())).status).toBe(201);
     expectError(await send(reader.token, body(), 'no-scope-send'), 403, 'insufficient_scope');
     // A body the send's reads can parse, which the route's validator refuses for its media type.
-    const plain = await call(stack, 'POST', SEND, { token: company.owner.token, rawBody: JSON.stringify(body()), headers: { 'content-type': 'text/plain', 'Idempotency-Key': 'plain-send' } });
+    const plain = await call(stack, 'POST', SEND, {
+      token: company.owner.token,
+      rawBody: JSON.stringify(body()),
+      headers: { 'content-type': 'text/plain', 'Idempotency-Key': 'plain-send' },
+    });
     expectError(plain, 422, 'validation_failed');
     expect(await quotaUsed(company.id)).toBe(1);
     // No claim was held either: the keys send now.

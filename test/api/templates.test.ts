@@ -35,7 +35,15 @@ describe('GET /v1/templates', () => {
     expect(first.roles).toEqual([
       { name: 'Client', type: 'signer', order: 1, locked: false, recipient: null, verification: 'none', contact_number_required: false },
       { name: 'Witness', type: 'signer', order: 2, locked: false, recipient: null, verification: 'none', contact_number_required: false },
-      { name: 'Counsel', type: 'cc', order: 3, locked: true, recipient: { name: 'Carl Counsel', email: 'counsel@example.test' }, verification: 'none', contact_number_required: false },
+      {
+        name: 'Counsel',
+        type: 'cc',
+        order: 3,
+        locked: true,
+        recipient: { name: 'Carl Counsel', email: 'counsel@example.test' },
+        verification: 'none',
+        contact_number_required: false,
+      },
     ]);
     expect(first).not.toHaveProperty('fields');
     expect(JSON.stringify(answer.body)).not.toContain('content');
@@ -92,7 +100,14 @@ describe('GET /v1/templates/{id}', () => {
       { role: 'Client', type: 'signature', label: null, page: 2, x: 72, y: 640, width: 200, height: 40, required: true },
       { role: 'Witness', type: 'signature', label: null, page: 2, x: 72, y: 700, width: 200, height: 40, required: true },
     ]);
-    expect(answer.body.document).toMatchObject({ file_name: 'nda.pdf', page_count: 2, pages: [{ width: 612, height: 792 }, { width: 612, height: 792 }] });
+    expect(answer.body.document).toMatchObject({
+      file_name: 'nda.pdf',
+      page_count: 2,
+      pages: [
+        { width: 612, height: 792 },
+        { width: 612, height: 792 },
+      ],
+    });
     expect(answer.body.document.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -77,7 +77,9 @@ describe('TwilioSms', () => {
       response.writeHead(400, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ code: 21211, message: "The 'To' number +447700900789 is not a valid phone number.", status: 400 }));
     };
-    const failure = await sms().send({ to: '+447700900789', body: '654321 is your code' }).catch((err: unknown) => err);
+    const failure = await sms()
+      .send({ to: '+447700900789', body: '654321 is your code' })
+      .catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(TwilioSmsError);
     expect((failure as TwilioSmsError).status).toBe(400);
     // An answer, a refusal: surely not sent.
@@ -88,7 +90,9 @@ describe('TwilioSms', () => {
 
   it('gives up after its timeout when Twilio does not answer', async () => {
     answer = (response) => held.push(response);
-    const failure = await sms('+15005550006', 200).send({ to: '+447700900789', body: '111111' }).catch((err: unknown) => err);
+    const failure = await sms('+15005550006', 200)
+      .send({ to: '+447700900789', body: '111111' })
+      .catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(TwilioSmsError);
     expect((failure as Error).message).toBe('Twilio did not answer within 200 ms.');
     // No answer: the message may have gone out.
@@ -126,7 +130,9 @@ describe('the Worker’s Twilio settings', () => {
   it('refuses a partial or malformed set, naming the variable and never the token', () => {
     const { TWILIO_FROM: _, ...partial } = twilio;
     expect(checkWorkerConfig({ ...complete, ...partial }).problems).toEqual(['TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together']);
-    expect(checkWorkerConfig({ ...complete, ...twilio, TWILIO_ACCOUNT_SID: 'AC123' }).problems).toEqual(['TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits']);
+    expect(checkWorkerConfig({ ...complete, ...twilio, TWILIO_ACCOUNT_SID: 'AC123' }).problems).toEqual([
+      'TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal digits',
+    ]);
     const badFrom = checkWorkerConfig({ ...complete, ...twilio, TWILIO_FROM: '07700 900789' }).problems;
     expect(badFrom).toHaveLength(1);
     expect(badFrom[0]).toMatch(/^TWILIO_FROM must be/);
@@ -141,7 +147,10 @@ describe('the Twilio stand-in of npm run dev', () => {
     const standin = createSmsApiStandin({ accountSid: SID, authToken: TOKEN });
     const served = await serveStandin(standin);
     try {
-      await new TwilioSms({ accountSid: SID, authToken: TOKEN, from: '+15005550006', apiUrl: served.url }).send({ to: '+447700900789', body: '246810 is your code' });
+      await new TwilioSms({ accountSid: SID, authToken: TOKEN, from: '+15005550006', apiUrl: served.url }).send({
+        to: '+447700900789',
+        body: '246810 is your code',
+      });
       expect(standin.box.list().map((sms) => [sms.to, sms.body])).toEqual([['+447700900789', '246810 is your code']]);
       expect(await (await fetch(`${served.url}/dev/sms`)).text()).toContain('246810 is your code');
       const wrongToken = new TwilioSms({ accountSid: SID, authToken: 'other', from: '+15005550006', apiUrl: served.url });

@@ -85,7 +85,11 @@ function verifies(secret: string, delivery: Received): boolean {
 }
 
 const at = (path: string) => received.filter((delivery) => delivery.path === path);
-const payloadOf = (delivery: Received) => JSON.parse(delivery.body) as { type: string; data: { document?: { content_base64: string; download_url: string; sha256: string } } & Record<string, unknown> };
+const payloadOf = (delivery: Received) =>
+  JSON.parse(delivery.body) as {
+    type: string;
+    data: { document?: { content_base64: string; download_url: string; sha256: string } } & Record<string, unknown>;
+  };
 
 async function subscribe(company: TestCompany, events: string[], path = `/hooks/${unique()}`) {
   const answer = await call(stack, 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: `${base}${path}`, events } });
@@ -114,7 +118,12 @@ async function quietSend(company: TestCompany) {
     const { envelopeId } = await sendTestEnvelope(stack, company);
     await vi.waitFor(
       async () =>
-        expect(await stack.services.database.db.select().from(outboxMessages).where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt)))).toEqual([]),
+        expect(
+          await stack.services.database.db
+            .select()
+            .from(outboxMessages)
+            .where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt))),
+        ).toEqual([]),
       eventually,
     );
     const [event] = await stack.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId));
@@ -274,7 +283,10 @@ describe('replay', () => {
     for (const [body, path] of refusals) {
       const answer = await replay(company, hook.id, body);
       expect([answer.status, errorCode(answer)], JSON.stringify(body)).toEqual([422, 'validation_failed']);
-      expect(answer.body.error.details.issues.map((issue: { path: string }) => issue.path), JSON.stringify(body)).toContain(path);
+      expect(
+        answer.body.error.details.issues.map((issue: { path: string }) => issue.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     // Until exactly since is a window of one instant.
     const instant = await replay(company, hook.id, { since: new Date(now - HOUR).toISOString(), until: new Date(now - HOUR).toISOString() });
@@ -358,7 +370,13 @@ describe('replay', () => {
       progressedAt: stack.clock.now(),
     });
     await db.delete(webhookEvents).where(eq(webhookEvents.id, gone.id));
-    await runConsumer(stack.services, deliverWebhookEvent, { event_id: gone.id, subscription_id: hook.id, delivery_id: crypto.randomUUID(), origin: 'replay', replay_id: replayId });
+    await runConsumer(stack.services, deliverWebhookEvent, {
+      event_id: gone.id,
+      subscription_id: hook.id,
+      delivery_id: crypto.randomUUID(),
+      origin: 'replay',
+      replay_id: replayId,
+    });
     await replayEnded(hook.id);
     expect(at(hook.path).map((delivery) => delivery.headers['webhook-id'])).toEqual([next.id]);
   });
@@ -384,7 +402,10 @@ describe('replay', () => {
     });
     expect(errorCode(await replay(company, hook.id, { since }))).toBe('replay_in_progress');
     // One millisecond older, it gives way.
-    await stack.services.database.db.update(webhookReplays).set({ progressedAt: new Date(now.getTime() - REPLAY_STALLED_AFTER_MS - 1) }).where(eq(webhookReplays.id, stalled));
+    await stack.services.database.db
+      .update(webhookReplays)
+      .set({ progressedAt: new Date(now.getTime() - REPLAY_STALLED_AFTER_MS - 1) })
+      .where(eq(webhookReplays.id, stalled));
     expect((await replay(company, hook.id, { since })).status).toBe(202);
     const [old] = await stack.services.database.db.select().from(webhookReplays).where(eq(webhookReplays.id, stalled));
     expect(old!.finishedAt).not.toBeNull();
@@ -473,7 +494,13 @@ describe('replay', () => {
     const bigHook = await subscribe(big, ['envelope.sent']);
     const ago = (ms: number) => new Date(stack.clock.now().getTime() - ms);
     await stack.services.database.db.insert(webhookEvents).values(
-      Array.from({ length: 10_001 }, (_, i) => ({ id: `msg_flood_${unique()}_${i}`, companyId: big.id, kind: 'envelope.sent' as const, payload: {}, createdAt: ago(HOUR - i) })),
+      Array.from({ length: 10_001 }, (_, i) => ({
+        id: `msg_flood_${unique()}_${i}`,
+        companyId: big.id,
+        kind: 'envelope.sent' as const,
+        payload: {},
+        createdAt: ago(HOUR - i),
+      })),
     );
     const tooMany = await replay(big, bigHook.id, { since: ago(HOUR).toISOString(), until: ago(HOUR - 10_000).toISOString() });
     expect([tooMany.status, errorCode(tooMany), tooMany.body.error.details.issues?.[0]?.path]).toEqual([422, 'validation_failed', 'since']);
@@ -501,8 +528,14 @@ describe('replay', () => {
     const kept = await quietSend(company);
     const { db } = stack.services.database;
     const now = stack.clock.now().getTime();
-    await db.update(webhookEvents).set({ createdAt: new Date(now - EVENT_RETENTION_MS - 1) }).where(eq(webhookEvents.id, old.id));
-    await db.update(webhookEvents).set({ createdAt: new Date(now - EVENT_RETENTION_MS) }).where(eq(webhookEvents.id, kept.id));
+    await db
+      .update(webhookEvents)
+      .set({ createdAt: new Date(now - EVENT_RETENTION_MS - 1) })
+      .where(eq(webhookEvents.id, old.id));
+    await db
+      .update(webhookEvents)
+      .set({ createdAt: new Date(now - EVENT_RETENTION_MS) })
+      .where(eq(webhookEvents.id, kept.id));
     await purgeExpiredWebhookEvents(db, stack.clock.now());
     const left = await db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.companyId, company.id));
     expect(left.map((event) => event.id)).toEqual([kept.id]);
@@ -649,7 +682,14 @@ describe('redelivery', () => {
     status = 500;
     await failWholeSchedule(event.id, hook.id);
     const [failed] = (await call(stack, 'GET', `/v1/webhooks/${hook.id}/deliveries`, { token: company.owner.token })).body.data;
-    expect(failed).toMatchObject({ event_id: event.id, delivered: false, status_code: 500, origin: 'event', delivery_id: expect.any(String), attempt: DELIVERY_ATTEMPTS });
+    expect(failed).toMatchObject({
+      event_id: event.id,
+      delivered: false,
+      status_code: 500,
+      origin: 'event',
+      delivery_id: expect.any(String),
+      attempt: DELIVERY_ATTEMPTS,
+    });
 
     status = 200;
     received = [];
@@ -687,7 +727,10 @@ describe('secret rotation', () => {
     const event = await quietSend(company);
     const rotated = await call(stack, 'POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: company.owner.token });
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
-    expect(rotated.body).toEqual({ secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), previous_secret_expires_at: new Date(stack.clock.now().getTime() + 24 * HOUR).toISOString() });
+    expect(rotated.body).toEqual({
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      previous_secret_expires_at: new Date(stack.clock.now().getTime() + 24 * HOUR).toISOString(),
+    });
     const fresh = rotated.body.secret as string;
     expect(fresh).not.toBe(hook.secret);
     const rows = await stack.services.database.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, hook.id));

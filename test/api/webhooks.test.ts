@@ -69,7 +69,9 @@ const create = (company: TestCompany, body: unknown, token = company.owner.token
 
 /** Standard Webhooks, computed independently of the service's own code. */
 function signatureOf(secret: string, id: string, timestamp: string, body: string) {
-  return `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest('base64')}`;
 }
 
 describe('the event catalog', () => {
@@ -170,7 +172,14 @@ describe('subscribing', () => {
     expect(rows.map((row) => row.url)).toEqual([endpoint]);
     expect((await call(stack, 'GET', '/v1/webhooks', { token: company.owner.token })).body.data.map((entry: { url: string }) => entry.url)).toEqual([endpoint]);
 
-    for (const spelling of [endpoint, `HTTP://hooks.example.com${path}`, `http://hooks.example.com/x/..${path}`, `http://hooks.example.com:80${path}`, `http://HOOKS.example.com${path}`, `http://hooks.example.com/./%2e%2e${path}`]) {
+    for (const spelling of [
+      endpoint,
+      `HTTP://hooks.example.com${path}`,
+      `http://hooks.example.com/x/..${path}`,
+      `http://hooks.example.com:80${path}`,
+      `http://HOOKS.example.com${path}`,
+      `http://hooks.example.com/./%2e%2e${path}`,
+    ]) {
       const again = await create(company, { url: spelling, events: ['envelope.signed'] });
       expect([again.status, errorCode(again)], spelling).toEqual([409, 'webhook_exists']);
       expect(again.body.error.details).toEqual({ url: endpoint, webhook_id: first.body.id });
@@ -257,7 +266,11 @@ describe('subscribing', () => {
     const company = await createTestCompany(stack);
     for (let i = 0; i < 24; i++) expect((await create(company, { url: hookUrl(), events: ['envelope.sent'] })).status).toBe(201);
     const answers = await Promise.all([hookUrl(), hookUrl(), hookUrl()].map((url) => create(company, { url, events: ['envelope.sent'] })));
-    expect(answers.map((answer) => `${answer.status} ${errorCode(answer) ?? ''}`.trim()).sort()).toEqual(['201', '422 webhook_limit_reached', '422 webhook_limit_reached']);
+    expect(answers.map((answer) => `${answer.status} ${errorCode(answer) ?? ''}`.trim()).sort()).toEqual([
+      '201',
+      '422 webhook_limit_reached',
+      '422 webhook_limit_reached',
+    ]);
     const live = await stack.services.database.db
       .select()
       .from(webhookSubscriptions)
@@ -293,7 +306,10 @@ describe('subscribing', () => {
     const path = `/hooks/${unique()}`;
     const legacy = await create(company, { url: `https://hooks.example.com${path}`, events: ['envelope.sent'] });
     // A row stored as it was given, before normalisation.
-    await stack.services.database.db.update(webhookSubscriptions).set({ url: `HTTPS://Hooks.Example.com:443/x/..${path}` }).where(eq(webhookSubscriptions.id, legacy.body.id));
+    await stack.services.database.db
+      .update(webhookSubscriptions)
+      .set({ url: `HTTPS://Hooks.Example.com:443/x/..${path}` })
+      .where(eq(webhookSubscriptions.id, legacy.body.id));
     const again = await create(company, { url: `https://hooks.example.com${path}`, events: ['envelope.signed'] });
     expect([again.status, errorCode(again)]).toEqual([409, 'webhook_exists']);
     expect(again.body.error.details.webhook_id).toBe(legacy.body.id);
@@ -305,7 +321,11 @@ describe('subscribing', () => {
     ['credentials in the URL', { url: 'https://user:pw@hooks.example.com/x', events: ['envelope.sent'] }, 'url'],
     ['2,001 characters', { url: `https://hooks.example.com/${'x'.repeat(2001 - 'https://hooks.example.com/'.length)}`, events: ['envelope.sent'] }, 'url'],
     ['a NUL byte', { url: 'https://hooks.example.com/\u0000', events: ['envelope.sent'] }, 'url'],
-    ['2,000 characters that normalise to 2,005', { url: `https://hooks.example.com/\u00e9${'x'.repeat(2000 - 'https://hooks.example.com/\u00e9'.length)}`, events: ['envelope.sent'] }, 'url'],
+    [
+      '2,000 characters that normalise to 2,005',
+      { url: `https://hooks.example.com/\u00e9${'x'.repeat(2000 - 'https://hooks.example.com/\u00e9'.length)}`, events: ['envelope.sent'] },
+      'url',
+    ],
     ['an unknown kind', { url: 'https://hooks.example.com/x', events: ['envelope.exploded'] }, 'events[0]'],
     ['an empty list', { url: 'https://hooks.example.com/x', events: [] }, 'events'],
     ['no events', { url: 'https://hooks.example.com/x' }, 'events'],
@@ -398,7 +418,12 @@ describe('delivering', () => {
       try {
         const event = await sendOne();
         await vi.waitFor(async () =>
-          expect(await stack.services.database.db.select().from(outboxMessages).where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt)))).toEqual([]),
+          expect(
+            await stack.services.database.db
+              .select()
+              .from(outboxMessages)
+              .where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt))),
+          ).toEqual([]),
         );
         return event;
       } finally {
@@ -413,7 +438,8 @@ describe('delivering', () => {
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.subscriptionId, subscriptionId)))
       .orderBy(asc(webhookDeliveries.attempt));
-  const deliver = (eventId: string, subscriptionId: string) => runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: subscriptionId });
+  const deliver = (eventId: string, subscriptionId: string) =>
+    runConsumer(stack.services, deliverWebhookEvent, { event_id: eventId, subscription_id: subscriptionId });
 
   it('delivers through the queue, signed per attempt: a 500 then a 200 is delivered, two attempts recorded', async () => {
     answers = [500, 200];
@@ -423,7 +449,9 @@ describe('delivering', () => {
     const [first, second] = received.filter((r) => r.headers['webhook-id'] === event.id);
     expect(first!.body).toBe(second!.body);
     for (const attempt of [first!, second!]) {
-      expect(String(attempt.headers['webhook-signature'])).toBe(signatureOf(subscription.secret, event.id, String(attempt.headers['webhook-timestamp']), attempt.body));
+      expect(String(attempt.headers['webhook-signature'])).toBe(
+        signatureOf(subscription.secret, event.id, String(attempt.headers['webhook-timestamp']), attempt.body),
+      );
     }
     const payload = JSON.parse(first!.body);
     expect(payload.type).toBe('envelope.sent');
@@ -510,7 +538,12 @@ describe('delivering', () => {
     await stack.services.database.db.insert(webhookDeliveries).values([cut, running]);
     const listed = (await call(stack, 'GET', `/v1/webhooks/${subscription.id}/deliveries`, { token: company.owner.token })).body.data;
     const shown = (deliveryId: string) => listed.find((attempt: { delivery_id: string }) => attempt.delivery_id === deliveryId);
-    expect(shown(cut.deliveryId)).toMatchObject({ status_code: null, delivered: false, error_type: 'interrupted', error: expect.stringMatching(/did not finish/) });
+    expect(shown(cut.deliveryId)).toMatchObject({
+      status_code: null,
+      delivered: false,
+      error_type: 'interrupted',
+      error: expect.stringMatching(/did not finish/),
+    });
     expect(shown(running.deliveryId)).toMatchObject({ status_code: null, delivered: false, error_type: null, error: null });
   });
 
@@ -518,9 +551,14 @@ describe('delivering', () => {
     const { subscription, quietSend } = await subscribed();
     const event = await quietSend();
     // Attempt 1 began and its process died: a row without a result.
-    await stack.services.database.db
-      .insert(webhookDeliveries)
-      .values({ companyId: event.companyId, deliveryId: await ownDeliveryId(event.id, subscription.id), eventId: event.id, subscriptionId: subscription.id, attempt: 1, createdAt: stack.clock.now() });
+    await stack.services.database.db.insert(webhookDeliveries).values({
+      companyId: event.companyId,
+      deliveryId: await ownDeliveryId(event.id, subscription.id),
+      eventId: event.id,
+      subscriptionId: subscription.id,
+      attempt: 1,
+      createdAt: stack.clock.now(),
+    });
     await deliver(event.id, subscription.id);
     const attempts = await attemptsOf(event.id, subscription.id);
     expect(attempts.map((attempt) => [attempt.attempt, attempt.statusCode, attempt.errorType])).toEqual([
@@ -568,7 +606,10 @@ describe('delivering', () => {
     const sha256 = Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
     const { db } = stack.services.database;
     await db.update(envelopes).set({ signedDocument: bytes, signedDocumentSha256: sha256, status: 'completed' }).where(eq(envelopes.id, sent.envelopeId!));
-    await db.update(webhookSubscriptions).set({ events: ['envelope.document_ready'] }).where(eq(webhookSubscriptions.id, subscription.id));
+    await db
+      .update(webhookSubscriptions)
+      .set({ events: ['envelope.document_ready'] })
+      .where(eq(webhookSubscriptions.id, subscription.id));
     const eventId = `msg_document_ready_${sent.envelopeId}`;
     await db.insert(webhookEvents).values({
       id: eventId,

@@ -29,7 +29,11 @@ describe.skipIf(chromiumMissing !== null)('the API reference in Chromium, on the
     scratch = await mkdtemp(join(tmpdir(), 'esign-docs-browser-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    await startServerAndChromium(port, join(scratch, 'data'), (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }));
+    await startServerAndChromium(
+      port,
+      join(scratch, 'data'),
+      (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
+    );
   });
 
   afterAll(async () => {

@@ -21,7 +21,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerRun, freePort } from '../embedded/server-process.js';
 import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
 
-
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const CLIENT = { role: 'Client', name: 'Cleo Client', email: 'cleo@example.com' };
 const WITNESS = { role: 'Witness', name: 'Will Witness', email: 'will@example.com' };
@@ -128,7 +127,11 @@ describe.skipIf(chromiumMissing !== null)('embedded signing in Chromium, on the 
     scratch = await mkdtemp(join(tmpdir(), 'esign-embed-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    await startServerAndChromium(port, join(scratch, 'data'), (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }));
+    await startServerAndChromium(
+      port,
+      join(scratch, 'data'),
+      (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
+    );
     for (let i = 0; i < 3; i++) parents.push(await serveParent(base));
     [allowed, allowedToo, notAllowed] = parents.map((parent) => parent.origin) as [string, string, string];
     // Third-party cookies blocked, as more and more browsers do by default: the page needs none.
@@ -191,7 +194,10 @@ describe.skipIf(chromiumMissing !== null)('embedded signing in Chromium, on the 
     expect((await post.allHeaders())['sec-fetch-site']).toBe('same-origin');
     expect(response?.status()).toBe(303);
     await events.until('signed', (items) => items.some((event) => event.type === 'signed'));
-    await signingFrame(page).getByRole('heading', { level: 1 }).filter({ hasText: /signed/i }).waitFor();
+    await signingFrame(page)
+      .getByRole('heading', { level: 1 })
+      .filter({ hasText: /signed/i })
+      .waitFor();
 
     const who = { envelope_id: envelopeId, recipient_id: client.recipientId };
     expect(events.items).toEqual(['ready', 'viewed', 'ready', 'signed'].map((type) => ({ type, ...who })));
@@ -253,7 +259,11 @@ describe.skipIf(chromiumMissing !== null)('embedded signing in Chromium, on the 
     const page = await context.newPage();
     expect((await page.goto(example))?.status()).toBe(200);
     await page.locator('#events li[data-event="completed"]').waitFor();
-    expect(await page.locator('#events li').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.event))).toEqual(['ready', 'signed', 'completed']);
+    expect(await page.locator('#events li').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.event))).toEqual([
+      'ready',
+      'signed',
+      'completed',
+    ]);
     await page.close();
   });
 });

@@ -138,7 +138,11 @@ describe.skipIf(chromiumMissing !== null)('the verification step of the signing 
     scratch = await mkdtemp(join(tmpdir(), 'esign-verification-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    await startServerAndChromium(port, join(scratch, 'data'), (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }));
+    await startServerAndChromium(
+      port,
+      join(scratch, 'data'),
+      (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
+    );
     adminToken = printed(server.output, 'Admin token')!;
     const companyId = printed(server.output, 'Company id')!;
     expect(adminToken).toMatch(/^adm_/);
@@ -146,7 +150,11 @@ describe.skipIf(chromiumMissing !== null)('the verification step of the signing 
     const form = new FormData();
     form.set('template', JSON.stringify(verifiedTemplate()));
     form.set('document', new Blob([(await generateDocument(TITLE, 2, nodeFontSource())) as BlobPart], { type: 'application/pdf' }), 'agreement.pdf');
-    const imported = await fetch(`${base}/admin/v1/companies/${companyId}/templates`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: form });
+    const imported = await fetch(`${base}/admin/v1/companies/${companyId}/templates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+      body: form,
+    });
     const template = (await imported.json()) as { id: string; roles: { name: string; verification: string }[] };
     expect(imported.status, JSON.stringify(template)).toBe(201);
     expect(template.roles).toEqual([expect.objectContaining({ name: 'Client', verification: 'email_code' })]);
@@ -251,7 +259,9 @@ describe.skipIf(chromiumMissing !== null)('the verification step of the signing 
       expect(audit.status).toBe(200);
       const trail = (await audit.json()) as { status: string; events: { kind: string }[] };
       expect(trail.status).toBe('completed');
-      expect(trail.events.map((event) => event.kind)).toEqual(expect.arrayContaining(['recipient.code_sent', 'recipient.code_failed', 'recipient.verified', 'recipient.signed']));
+      expect(trail.events.map((event) => event.kind)).toEqual(
+        expect.arrayContaining(['recipient.code_sent', 'recipient.code_failed', 'recipient.verified', 'recipient.signed']),
+      );
     }, eventually);
     await page.close();
   });

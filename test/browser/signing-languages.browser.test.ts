@@ -26,7 +26,6 @@ import { freePort, type ServerRun } from '../embedded/server-process.js';
 import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
 import { seriousViolations } from '../support/serious-violations.js';
 
-
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const PHONE = { width: 390, height: 844 };
 const SCREENSHOTS = join(tmpdir(), 'esign-signing-page-languages');
@@ -66,9 +65,13 @@ describe.skipIf(chromiumMissing !== null)('the signing page in every language, i
 
   /** The sign page with pdf.js done: every page drawn or its failure told in the status line. */
   async function documentShown(page: Page) {
-    await page.waitForFunction(() => document.querySelectorAll('canvas.page-canvas').length > 0 && document.querySelector('[data-pages-status]')?.textContent === '', null, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelectorAll('canvas.page-canvas').length > 0 && document.querySelector('[data-pages-status]')?.textContent === '',
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
   }
 
   /** HTML made by the page functions, served at a path of the server's origin (so its static files load as on a real page). */
@@ -83,7 +86,11 @@ describe.skipIf(chromiumMissing !== null)('the signing page in every language, i
     scratch = await mkdtemp(join(tmpdir(), 'esign-languages-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    await startServerAndChromium(port, join(scratch, 'data'), (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }));
+    await startServerAndChromium(
+      port,
+      join(scratch, 'data'),
+      (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
+    );
     const exchanged = await fetch(`${base}/v1/auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -25,7 +25,6 @@ import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } f
 
 const run = promisify(execFile);
 
-
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const CLIENT = { role: 'Client', name: 'Cleo Client', email: 'cleo@example.com' };
 const WITNESS = { role: 'Witness', name: 'Will Witness', email: 'will@example.com' };
@@ -118,8 +117,7 @@ describe.skipIf(chromiumMissing !== null)('the signing ceremony in Chromium, on 
   async function expectEveryPageRendered(page: Page, documentPages: number) {
     await page.waitForFunction(
       (pages) =>
-        document.querySelectorAll('.page-sheet canvas.page-canvas').length === pages &&
-        document.querySelector('[data-pages-status]')?.textContent === '',
+        document.querySelectorAll('.page-sheet canvas.page-canvas').length === pages && document.querySelector('[data-pages-status]')?.textContent === '',
       documentPages,
       { timeout: 30_000 },
     );
@@ -201,7 +199,11 @@ describe.skipIf(chromiumMissing !== null)('the signing ceremony in Chromium, on 
     scratch = await mkdtemp(join(tmpdir(), 'esign-browser-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    await startServerAndChromium(port, join(scratch, 'data'), (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }));
+    await startServerAndChromium(
+      port,
+      join(scratch, 'data'),
+      (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
+    );
     adminToken = printed(server.output, 'Admin token')!;
     const apiKey = printed(server.output, 'API key')!;
     expect(adminToken).toMatch(/^adm_/);
@@ -290,7 +292,8 @@ describe.skipIf(chromiumMissing !== null)('the signing ceremony in Chromium, on 
           const active = document.activeElement as HTMLElement | null;
           if (!active || active === document.body) return 'body';
           if (active.id === 'input-consent') return active.matches(':focus-visible') ? 'consent' : 'consent (no focus ring)';
-          if (active.matches('button[type="submit"]') && active.closest('[data-sign-form]')) return active.matches(':focus-visible') ? 'sign' : 'sign (no focus ring)';
+          if (active.matches('button[type="submit"]') && active.closest('[data-sign-form]'))
+            return active.matches(':focus-visible') ? 'sign' : 'sign (no focus ring)';
           return `${active.tagName.toLowerCase()}${active.id ? `#${active.id}` : ''}`;
         }),
       );
@@ -310,9 +313,27 @@ describe.skipIf(chromiumMissing !== null)('the signing ceremony in Chromium, on 
     expect(area.width).toBeGreaterThan(200);
     const at = (fx: number, fy: number) => [area.x + area.width * fx, area.y + area.height * fy] as const;
     const strokes: [number, number][][] = [
-      [[0.08, 0.7], [0.14, 0.25], [0.2, 0.75], [0.26, 0.3], [0.32, 0.7]],
-      [[0.4, 0.35], [0.36, 0.65], [0.46, 0.7], [0.52, 0.4], [0.48, 0.3]],
-      [[0.58, 0.72], [0.66, 0.28], [0.7, 0.72], [0.78, 0.5], [0.92, 0.55]],
+      [
+        [0.08, 0.7],
+        [0.14, 0.25],
+        [0.2, 0.75],
+        [0.26, 0.3],
+        [0.32, 0.7],
+      ],
+      [
+        [0.4, 0.35],
+        [0.36, 0.65],
+        [0.46, 0.7],
+        [0.52, 0.4],
+        [0.48, 0.3],
+      ],
+      [
+        [0.58, 0.72],
+        [0.66, 0.28],
+        [0.7, 0.72],
+        [0.78, 0.5],
+        [0.92, 0.55],
+      ],
     ];
     for (const stroke of strokes) {
       const [first, ...rest] = stroke;
@@ -417,7 +438,10 @@ describe.skipIf(chromiumMissing !== null)('the signing ceremony in Chromium, on 
       .map((line) => line.trim().split(/\s+/))
       .filter((columns) => columns.length > 5)
       .map(([page, , type, width, height]) => ({ page: Number(page), type, width: Number(width), height: Number(height) }));
-    expect(images.filter((image) => image.type === 'image'), stdout).toEqual([{ page: 2, type: 'image', width: 600, height: 200 }]);
+    expect(
+      images.filter((image) => image.type === 'image'),
+      stdout,
+    ).toEqual([{ page: 2, type: 'image', width: 600, height: 200 }]);
   });
 
   it('the downloaded bytes are the ones whose hash the service announces', async () => {
@@ -439,7 +463,10 @@ describe.skipIf(chromiumMissing !== null)('the signing ceremony in Chromium, on 
 
   it("is sealed by the server's own certificate: the README's pdfsig line and its check in code both say so", async () => {
     // pdfsig exactly as the README runs it: no trust store knows the self-signed seal, the signature still verifies.
-    const report = await run('pdfsig', [finishedPath]).then(({ stdout }) => stdout, (err: { stdout: string }) => err.stdout);
+    const report = await run('pdfsig', [finishedPath]).then(
+      ({ stdout }) => stdout,
+      (err: { stdout: string }) => err.stdout,
+    );
     expect(report).toContain('Signature Validation: Signature is Valid.');
     expect(report).toContain('Total document signed');
     expect(report).toContain('Signer Certificate Common Name: E-Signing API local seal (self-signed)');

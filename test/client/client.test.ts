@@ -69,7 +69,9 @@ describe('ESignClient', () => {
   it('exchanges the key again when the service refuses the cached token', async () => {
     const { requests, fetchImpl } = recordingFetch((request, answer) =>
       // The first call's token is refused, as a revoked or expired one is.
-      request.url.endsWith('/v1/contacts') && requests.filter((entry) => entry === 'GET /v1/contacts').length === 1 ? new Response('{}', { status: 401 }) : answer,
+      request.url.endsWith('/v1/contacts') && requests.filter((entry) => entry === 'GET /v1/contacts').length === 1
+        ? new Response('{}', { status: 401 })
+        : answer,
     );
     const client = new ESignClient({ baseUrl, apiKey: DEMO_KEY, fetch: fetchImpl });
     const contacts = await client.listContacts();
@@ -88,7 +90,11 @@ describe('ESignClient', () => {
       // The service made the envelope, but its answer never reaches the caller.
       if (seen === 1) throw new TypeError('fetch failed');
       // Then a 503 asking for a retry at once.
-      if (seen === 2) return new Response(JSON.stringify({ error: { code: 'service_unavailable', message: 'Retry shortly.', details: {} } }), { status: 503, headers: { 'retry-after': '0' } });
+      if (seen === 2)
+        return new Response(JSON.stringify({ error: { code: 'service_unavailable', message: 'Retry shortly.', details: {} } }), {
+          status: 503,
+          headers: { 'retry-after': '0' },
+        });
       return answer;
     });
     const client = new ESignClient({ baseUrl, apiKey: DEMO_KEY, fetch: fetchImpl, retry: { baseDelayMs: 1 } });
@@ -114,14 +120,20 @@ describe('ESignClient', () => {
     const envelope = await client.sendEnvelope({ template_id: NDA_TEMPLATE, recipients: ndaRecipients });
     expect(envelope.status).toBe('sent');
     expect(requests.filter((request) => request === 'POST /v1/envelopes/from-template')).toHaveLength(3);
-    await expect(client.sendEnvelope({ template_id: NDA_TEMPLATE, recipients: ndaRecipients })).rejects.toMatchObject({ status: 503, code: 'service_unavailable', retryAfterSeconds: 3600 });
+    await expect(client.sendEnvelope({ template_id: NDA_TEMPLATE, recipients: ndaRecipients })).rejects.toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      retryAfterSeconds: 3600,
+    });
     expect(requests.filter((request) => request === 'POST /v1/envelopes/from-template')).toHaveLength(4);
   });
 
   it('never retries a refused send (422)', async () => {
     const { requests, fetchImpl } = recordingFetch();
     const client = new ESignClient({ baseUrl, apiKey: DEMO_KEY, fetch: fetchImpl, retry: { baseDelayMs: 1 } });
-    const failure = await client.sendEnvelope({ template_id: NDA_TEMPLATE, recipients: [{ role: 'Nobody', name: 'N', email: 'n@example.com' }] }).catch((err: unknown) => err);
+    const failure = await client
+      .sendEnvelope({ template_id: NDA_TEMPLATE, recipients: [{ role: 'Nobody', name: 'N', email: 'n@example.com' }] })
+      .catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(ESignApiError);
     expect((failure as ESignApiError).status).toBe(422);
     expect(requests.filter((request) => request === 'POST /v1/envelopes/from-template')).toHaveLength(1);
@@ -168,7 +180,8 @@ describe('ESignClient', () => {
       'JSON.stringify': () => JSON.stringify(client) ?? '',
       structuredClone: () => JSON.stringify(structuredClone(client)),
       'Object.keys': () => JSON.stringify(Object.keys(client)),
-      'own properties': () => JSON.stringify(Reflect.ownKeys(client).map((key) => [String(key), String((client as unknown as Record<PropertyKey, unknown>)[key])])),
+      'own properties': () =>
+        JSON.stringify(Reflect.ownKeys(client).map((key) => [String(key), String((client as unknown as Record<PropertyKey, unknown>)[key])])),
       spread: () => JSON.stringify({ ...client }),
       'for…in': () => JSON.stringify(keysInOrder(client)),
     };

@@ -119,7 +119,11 @@ describe('errors and limits on the edge runtime', () => {
     expect(badJson.body.error.code).toBe('validation_failed');
     const array = await api('POST', '/v1/contacts', { token: demoToken, body: [] });
     expect(array.body.error.code).toBe('validation_failed');
-    const big = await api('POST', '/v1/contacts', { token: demoToken, rawBody: `"${'x'.repeat(2 * 1024 * 1024)}"`, headers: { 'content-type': 'application/json' } });
+    const big = await api('POST', '/v1/contacts', {
+      token: demoToken,
+      rawBody: `"${'x'.repeat(2 * 1024 * 1024)}"`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect([big.status, big.body.error.code]).toEqual([413, 'payload_too_large']);
   });
 

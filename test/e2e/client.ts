@@ -26,8 +26,7 @@ export async function api<T = any>(
   return { status: response.status, body: body as T, headers: response.headers };
 }
 
-export const admin = <T = any>(method: string, path: string, body?: unknown) =>
-  api<T>(method, path, { token: inject('e2eAdminToken'), body });
+export const admin = <T = any>(method: string, path: string, body?: unknown) => api<T>(method, path, { token: inject('e2eAdminToken'), body });
 
 export const allScopes = ['templates:read', 'contacts:read', 'contacts:write', 'envelopes:send', 'webhooks:read', 'webhooks:write'];
 
@@ -41,6 +40,7 @@ export async function keyHolder(companyId: string, options: { role?: string; sco
 }
 
 export async function newCompany(quota = 100) {
-  const company = (await admin('POST', '/admin/v1/companies', { name: `E2E ${crypto.randomUUID().slice(0, 8)}`, api_signature_requests_per_period: quota })).body;
+  const company = (await admin('POST', '/admin/v1/companies', { name: `E2E ${crypto.randomUUID().slice(0, 8)}`, api_signature_requests_per_period: quota }))
+    .body;
   return { id: company.id as string, owner: await keyHolder(company.id) };
 }

@@ -39,7 +39,15 @@ export default async function setup({ provide }: { provide: (key: string, value:
     cwd: new URL('../..', import.meta.url).pathname,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...userEnvironment(), PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ADMIN_TOKEN, QSTASH_RETRY_SCALE: '0.05' },
+    env: {
+      ...userEnvironment(),
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      ADMIN_TOKEN,
+      QSTASH_RETRY_SCALE: '0.05',
+    },
   });
   // Everything npm run dev prints, wrangler's request log included, for the suite that looks for secrets in it.
   const logPath = join(dataDir, 'dev-output.log');
@@ -83,7 +91,11 @@ export default async function setup({ provide }: { provide: (key: string, value:
 }
 
 async function exchange(baseUrl: string, apiKey: string): Promise<string> {
-  const answer = await fetch(`${baseUrl}/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
+  const answer = await fetch(`${baseUrl}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: apiKey }),
+  });
   return ((await answer.json()) as { access_token: string }).access_token;
 }
 
@@ -120,12 +132,12 @@ async function companyWithQuota(baseUrl: string, quota: number) {
   };
   const company = await admin('POST', '/admin/v1/companies', { name: `E2E quota ${Date.now()}`, api_signature_requests_per_period: quota });
   await admin('PUT', `/admin/v1/companies/${company.id}/users/quota-owner@example.test`, { name: 'Quota Owner', role: 'owner', esign_seat: true });
-  const key = await admin('POST', `/admin/v1/companies/${company.id}/api-keys`, { owner: 'quota-owner@example.test', scopes: ['envelopes:send', 'templates:read'] });
+  const key = await admin('POST', `/admin/v1/companies/${company.id}/api-keys`, {
+    owner: 'quota-owner@example.test',
+    scopes: ['envelopes:send', 'templates:read'],
+  });
   const form = new FormData();
-  form.set(
-    'template',
-    JSON.stringify({ name: 'One signer', signing_order: 'parallel', roles: [{ name: 'Signer', type: 'signer', order: 1 }], fields: [] }),
-  );
+  form.set('template', JSON.stringify({ name: 'One signer', signing_order: 'parallel', roles: [{ name: 'Signer', type: 'signer', order: 1 }], fields: [] }));
   form.set('document', new Blob([(await generateDocument('One signer', 1, nodeFontSource())) as BlobPart], { type: 'application/pdf' }), 'one.pdf');
   const template = await admin('POST', `/admin/v1/companies/${company.id}/templates`, form);
   return { token: await exchange(baseUrl, key.key), templateId: template.id as string };

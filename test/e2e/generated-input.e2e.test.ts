@@ -30,7 +30,9 @@ describe('generated hostile input on npm run dev', () => {
       await fc.assert(
         fc.asyncProperty(body, pathId, query, who, async (sent, id, params, caller) => {
           const path = route.path.replaceAll(/:(\w+)/g, () => asPathSegment(id));
-          const search = Object.entries(params as Record<string, string>).map(([name, value]) => `${name}=${asPathSegment(value)}`).join('&');
+          const search = Object.entries(params as Record<string, string>)
+            .map(([name, value]) => `${name}=${asPathSegment(value)}`)
+            .join('&');
           const headers: Record<string, string> = { 'content-type': sent.type };
           if (caller === 'owner') headers.authorization = `Bearer ${inject('quotaTwoToken')}`;
           if (caller === 'admin') headers.authorization = `Bearer ${inject('e2eAdminToken')}`;

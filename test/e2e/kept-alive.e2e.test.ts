@@ -12,11 +12,26 @@ const json = { 'content-type': 'application/json' };
 type Early = { method: string; path: string; headers?: Record<string, string>; body: Body; status: number; code: string };
 
 const earlyAnswers: [string, Early][] = [
-  ['413 to a chunked body of 2 MiB', { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: bytes(2 * MiB), chunked: true }, status: 413, code: 'payload_too_large' }],
-  ['413 to a declared length of 2 MiB', { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: bytes(2 * MiB) }, status: 413, code: 'payload_too_large' }],
-  ['401 to a request without a token', { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: jsonOf(200_000) }, status: 401, code: 'unauthorized' }],
-  ['404 to an unknown route', { method: 'POST', path: '/v1/nothing-here', headers: json, body: { bytes: jsonOf(200_000), chunked: true }, status: 404, code: 'not_found' }],
-  ['405 to another method on a known path', { method: 'PATCH', path: '/v1/contacts', headers: json, body: { bytes: jsonOf(200_000) }, status: 405, code: 'method_not_allowed' }],
+  [
+    '413 to a chunked body of 2 MiB',
+    { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: bytes(2 * MiB), chunked: true }, status: 413, code: 'payload_too_large' },
+  ],
+  [
+    '413 to a declared length of 2 MiB',
+    { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: bytes(2 * MiB) }, status: 413, code: 'payload_too_large' },
+  ],
+  [
+    '401 to a request without a token',
+    { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: jsonOf(200_000) }, status: 401, code: 'unauthorized' },
+  ],
+  [
+    '404 to an unknown route',
+    { method: 'POST', path: '/v1/nothing-here', headers: json, body: { bytes: jsonOf(200_000), chunked: true }, status: 404, code: 'not_found' },
+  ],
+  [
+    '405 to another method on a known path',
+    { method: 'PATCH', path: '/v1/contacts', headers: json, body: { bytes: jsonOf(200_000) }, status: 405, code: 'method_not_allowed' },
+  ],
   [
     // With a token made for the run: the token exchange has a per-address limit the suites share.
     '422 to a content type the endpoint does not take',

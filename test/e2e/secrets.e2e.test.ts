@@ -17,7 +17,10 @@ describe('secrets in the log of npm run dev', () => {
     const logPath = inject('e2eDevLogPath');
     const startedAt = (await readFile(logPath, 'utf8')).length;
 
-    const subscribed = await api('POST', '/v1/webhooks', { token, body: { url: 'http://127.0.0.1:9/secrets-hook', events: ['envelope.sent', 'envelope.completed'] } });
+    const subscribed = await api('POST', '/v1/webhooks', {
+      token,
+      body: { url: 'http://127.0.0.1:9/secrets-hook', events: ['envelope.sent', 'envelope.completed'] },
+    });
     expect(subscribed.status).toBe(201);
     const sent = await api('POST', '/v1/envelopes/from-template', {
       token,
@@ -33,10 +36,15 @@ describe('secrets in the log of npm run dev', () => {
     const sendId = sent.headers.get('x-request-id')!;
     expect(sendId).toMatch(/^req_[0-9A-Za-z]{22}$/);
     const envelopeId = sent.body.envelope_id as string;
-    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
+    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) =>
+      entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : [],
+    );
     await signThroughPage(client!, 'Cleo Client');
     await signThroughPage(witness!, 'Will Witness');
-    await vi.waitFor(async () => expect((await admin('GET', `/admin/v1/envelopes/${envelopeId}/document`)).status).toBe(200), { timeout: 30_000, interval: 500 });
+    await vi.waitFor(async () => expect((await admin('GET', `/admin/v1/envelopes/${envelopeId}/document`)).status).toBe(200), {
+      timeout: 30_000,
+      interval: 500,
+    });
     expect((await page(`/sign/${client}/document.pdf?download=1`)).status).toBe(200);
     await admin('GET', `/admin/v1/envelopes/${envelopeId}/audit`);
     await page(`/sign/${client}x`);
@@ -65,7 +73,14 @@ describe('secrets in the log of npm run dev', () => {
       return json ? [JSON.parse(json) as Record<string, unknown>] : [];
     });
     expect(lines.filter((line) => line.request_id === sendId)).toEqual([
-      { request_id: sendId, method: 'POST', route: '/v1/envelopes/from-template', status: 201, duration_ms: expect.any(Number), company_id: expect.any(String) },
+      {
+        request_id: sendId,
+        method: 'POST',
+        route: '/v1/envelopes/from-template',
+        status: 201,
+        duration_ms: expect.any(Number),
+        company_id: expect.any(String),
+      },
     ]);
     expect(lines.some((line) => line.route === '/sign/{token}')).toBe(true);
     for (const [name, secret] of Object.entries(secrets)) {

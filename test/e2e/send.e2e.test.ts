@@ -27,7 +27,11 @@ describe('POST /v1/envelopes/from-template on workerd', () => {
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ status: 'sent', title: 'Mutual NDA', sender: { email: 'olivia@acme.test' } });
     expect(answer.body.recipients).toEqual(body.recipients);
-    expect(answer.body.signing_urls.map((entry: { recipient_type: string }) => entry.recipient_type)).toEqual(['need-to-sign', 'need-to-sign', 'receives-copy']);
+    expect(answer.body.signing_urls.map((entry: { recipient_type: string }) => entry.recipient_type)).toEqual([
+      'need-to-sign',
+      'need-to-sign',
+      'receives-copy',
+    ]);
     expect(answer.body.signing_urls[0].signing_url).toMatch(new RegExp(`^${inject('e2eBaseUrl')}/sign/rcp_`));
     expect(answer.headers.get('ratelimit-limit')).toBe('100');
 
@@ -88,7 +92,8 @@ describe('POST /v1/envelopes/from-template on workerd', () => {
   });
 
   it('counts the quota in Redis: Globex has 2 sends a month, the third is 402', async () => {
-    const globex = () => send({ template_id: globexAgreement, recipients: [{ role: 'Customer', name: 'Cy', email: `cy-${unique()}@example.test` }] }, inject('globexToken'));
+    const globex = () =>
+      send({ template_id: globexAgreement, recipients: [{ role: 'Customer', name: 'Cy', email: `cy-${unique()}@example.test` }] }, inject('globexToken'));
     expect((await globex()).status).toBe(201);
     expect((await globex()).status).toBe(201);
     const third = await globex();
@@ -106,7 +111,10 @@ describe('POST /v1/envelopes/from-template on workerd', () => {
   it('answers two identical parallel sends with one Idempotency-Key with one envelope', async () => {
     const key = `twins-${unique()}`;
     const body = ndaSend();
-    const [first, second] = await Promise.all([send(body, inject('acmeToken'), { 'Idempotency-Key': key }), send(body, inject('acmeToken'), { 'Idempotency-Key': key })]);
+    const [first, second] = await Promise.all([
+      send(body, inject('acmeToken'), { 'Idempotency-Key': key }),
+      send(body, inject('acmeToken'), { 'Idempotency-Key': key }),
+    ]);
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.body.envelope_id).toBe(first.body.envelope_id);
   });

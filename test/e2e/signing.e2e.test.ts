@@ -33,7 +33,9 @@ describe('signing on workerd', () => {
   it('two signers in turn, then the finished PDF with its announced hash', async () => {
     const sent = await sendNda();
     expect(sent.status).toBe(201);
-    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
+    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) =>
+      entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : [],
+    );
 
     expect((await page(`/sign/${witness}`)).text).toMatch(/not your turn/i);
     expect((await signThroughPage(client!, 'Cleo Client')).text).toMatch(/you have signed/i);
@@ -59,7 +61,9 @@ describe('signing on workerd', () => {
 
     const trail = await admin('GET', `/admin/v1/envelopes/${envelopeId}/audit`);
     const kinds = (trail.body.events as { kind: string }[]).map((event) => event.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['envelope.sent', 'recipient.viewed', 'recipient.consented', 'recipient.signed', 'envelope.completed', 'envelope.document_ready']));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['envelope.sent', 'recipient.viewed', 'recipient.consented', 'recipient.signed', 'envelope.completed', 'envelope.document_ready']),
+    );
     const ready = (trail.body.events as { kind: string; data: { sha256: string } }[]).find((event) => event.kind === 'envelope.document_ready')!;
     expect(ready.data.sha256).toBe(finished.sha256);
 
@@ -78,7 +82,9 @@ describe('signing on workerd', () => {
 
   it('declines through the page: the envelope ends and the other link shows it', async () => {
     const sent = await sendNda();
-    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
+    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) =>
+      entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : [],
+    );
     const shown = await page(`/sign/${client}`);
     const formToken = /name="form_token" value="([^"]+)"/.exec(shown.text)![1]!;
     const declined = await page(`/sign/${client}/decline`, {

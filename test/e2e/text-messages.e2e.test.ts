@@ -27,7 +27,11 @@ async function textedTemplate(): Promise<string> {
     }),
   );
   form.set('document', new Blob([(await generateDocument('Texted', 1, nodeFontSource())) as BlobPart], { type: 'application/pdf' }), 'texted.pdf');
-  const answer = await fetch(`${base()}/admin/v1/companies/${ACME}/templates`, { method: 'POST', headers: { authorization: `Bearer ${inject('e2eAdminToken')}` }, body: form });
+  const answer = await fetch(`${base()}/admin/v1/companies/${ACME}/templates`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${inject('e2eAdminToken')}` },
+    body: form,
+  });
   expect(answer.status).toBe(201);
   return ((await answer.json()) as { id: string }).id;
 }

@@ -78,7 +78,9 @@ describe('webhooks on workerd', () => {
     });
     expect(sent.status).toBe(201);
     const envelopeId = sent.body.envelope_id as string;
-    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
+    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) =>
+      entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : [],
+    );
     await signThroughPage(client!, 'Cleo Client');
     await signThroughPage(witness!, 'Will Witness');
 
@@ -108,7 +110,9 @@ describe('webhooks on workerd', () => {
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.length).toBe(ready.size);
     expect(Buffer.from(await crypto.subtle.digest('SHA-256', pdf)).toString('hex')).toBe(ready.sha256);
-    const stored = await fetch(`${inject('e2eBaseUrl')}/admin/v1/envelopes/${envelopeId}/document`, { headers: { authorization: `Bearer ${inject('e2eAdminToken')}` } });
+    const stored = await fetch(`${inject('e2eBaseUrl')}/admin/v1/envelopes/${envelopeId}/document`, {
+      headers: { authorization: `Bearer ${inject('e2eAdminToken')}` },
+    });
     expect(stored.headers.get('x-document-sha256')).toBe(ready.sha256);
     for (const { delivery } of accepted()) expect(delivery.body).not.toContain('/sign/');
 
@@ -126,7 +130,10 @@ describe('webhooks on workerd', () => {
     const bent = await fetch(ready.download_url.replace(envelopeId, `env_${'A'.repeat(22)}`));
     expect(bent.status).toBe(404);
     const sig = new URL(ready.download_url).searchParams.get('sig')!;
-    await vi.waitFor(async () => expect(await readFile(inject('e2eDevLogPath'), 'utf8')).toContain(`/v1/documents/env_${'A'.repeat(22)}`), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(async () => expect(await readFile(inject('e2eDevLogPath'), 'utf8')).toContain(`/v1/documents/env_${'A'.repeat(22)}`), {
+      timeout: 10_000,
+      interval: 200,
+    });
     expect((await readFile(inject('e2eDevLogPath'), 'utf8')).includes(sig)).toBe(false);
 
     // Listed before the replay below, whose deliveries come first in the list.
@@ -140,12 +147,20 @@ describe('webhooks on workerd', () => {
     // it, would be replayed to this subscriber too.
     const sentId = accepted().find(({ event }) => event.type === 'envelope.sent')!.delivery.headers['webhook-id'];
     const before = deliveries.filter((d) => d.headers['webhook-id'] === sentId).length;
-    const replayed = await api('POST', `/v1/webhooks/${subscribed.body.id}/replay`, { token, body: { since: new Date(startedAt).toISOString(), events: ['envelope.sent'] } });
+    const replayed = await api('POST', `/v1/webhooks/${subscribed.body.id}/replay`, {
+      token,
+      body: { since: new Date(startedAt).toISOString(), events: ['envelope.sent'] },
+    });
     expect(replayed.status, JSON.stringify(replayed.body)).toBe(202);
     expect(replayed.body.replayed).toBeGreaterThanOrEqual(1);
-    await vi.waitFor(() => expect(deliveries.filter((d) => d.headers['webhook-id'] === sentId).length).toBeGreaterThan(before), { timeout: 60_000, interval: 500 });
+    await vi.waitFor(() => expect(deliveries.filter((d) => d.headers['webhook-id'] === sentId).length).toBeGreaterThan(before), {
+      timeout: 60_000,
+      interval: 500,
+    });
     const again = deliveries.filter((d) => d.headers['webhook-id'] === sentId).at(-1)!;
-    expect((verifier.verify(again.body, again.headers as Record<string, string>) as { data: { envelope: { envelope_id: string } } }).data.envelope.envelope_id).toBe(envelopeId);
+    expect(
+      (verifier.verify(again.body, again.headers as Record<string, string>) as { data: { envelope: { envelope_id: string } } }).data.envelope.envelope_id,
+    ).toBe(envelopeId);
 
     expect((await api('DELETE', `/v1/webhooks/${subscribed.body.id}`, { token })).status).toBe(204);
   });

@@ -29,9 +29,7 @@ export function oneConnection() {
         let text = '';
         answer.setEncoding('utf8');
         answer.on('data', (chunk: string) => (text += chunk));
-        answer.on('end', () =>
-          resolve({ status: answer.statusCode ?? 0, connection: answer.headers.connection, reused: call.reusedSocket, body: text }),
-        );
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, connection: answer.headers.connection, reused: call.reusedSocket, body: text }));
         answer.on('error', reject);
       });
       call.on('timeout', () => call.destroy(new Error(`${method} ${path}: no answer within 15 s`)));

@@ -35,13 +35,29 @@ type Early = { method: string; path: string; headers?: Record<string, string>; b
 // Bodies of 200 kB: more than the web stream the app is handed holds, so that most of each is still
 // unread when the answer is given.
 const earlyAnswers: [string, Early][] = [
-  ['413 to a chunked body over 1 MiB', { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: bytes(2 * MiB), chunked: true }, status: 413, code: 'payload_too_large' }],
-  ['401 to a request without a token', { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: jsonOf(200_000) }, status: 401, code: 'unauthorized' }],
+  [
+    '413 to a chunked body over 1 MiB',
+    { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: bytes(2 * MiB), chunked: true }, status: 413, code: 'payload_too_large' },
+  ],
+  [
+    '401 to a request without a token',
+    { method: 'POST', path: '/v1/contacts', headers: json, body: { bytes: jsonOf(200_000) }, status: 401, code: 'unauthorized' },
+  ],
   ['404 to an unknown route', { method: 'POST', path: '/v1/nothing-here', headers: json, body: { bytes: jsonOf(200_000) }, status: 404, code: 'not_found' }],
-  ['405 to another method on a known path', { method: 'PATCH', path: '/v1/contacts', headers: json, body: { bytes: jsonOf(200_000) }, status: 405, code: 'method_not_allowed' }],
+  [
+    '405 to another method on a known path',
+    { method: 'PATCH', path: '/v1/contacts', headers: json, body: { bytes: jsonOf(200_000) }, status: 405, code: 'method_not_allowed' },
+  ],
   [
     '422 to a content type the endpoint does not take',
-    { method: 'POST', path: '/v1/auth/token', headers: { 'content-type': 'text/plain' }, body: { bytes: jsonOf(200_000) }, status: 422, code: 'validation_failed' },
+    {
+      method: 'POST',
+      path: '/v1/auth/token',
+      headers: { 'content-type': 'text/plain' },
+      body: { bytes: jsonOf(200_000) },
+      status: 422,
+      code: 'validation_failed',
+    },
   ],
 ];
 

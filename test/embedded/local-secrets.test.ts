@@ -92,6 +92,9 @@ async function withLeadingZeroSerial(seal: { keyPem: string; certPem: string }) 
   expect(at).toBeGreaterThan(7);
   der[at] = 0x00;
   der[at + 1] = 0x01;
-  const base64 = der.toString('base64').match(/.{1,64}/g)!.join('\n');
+  const base64 = der
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n');
   return { keyPem: seal.keyPem, certPem: `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n` };
 }

@@ -63,7 +63,10 @@ beforeAll(async () => {
     (path, answer) => {
       const who = Object.keys(links).find((name) => path.includes(links[name]!)) ?? 'nobody';
       requestIds.push({ label: `signing page of ${who}`, id: answer.headers.get('x-request-id') });
-      answers.push({ label: `signing page of ${who}`, text: `${[...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n\n${answer.text}` });
+      answers.push({
+        label: `signing page of ${who}`,
+        text: `${[...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n\n${answer.text}`,
+      });
     },
   );
 
@@ -71,19 +74,29 @@ beforeAll(async () => {
   const token = exchanged.body.access_token as string;
   const adminToken = /^Admin token:\s+(\S+)/m.exec(server.output)![1]!;
 
-  const subscribed = await json('webhook subscription', '/v1/webhooks', post(token, { url: `${base}/dev/webhooks/inbox/secrets`, events: ['envelope.sent', 'envelope.signed', 'envelope.completed', 'envelope.document_ready'] }));
+  const subscribed = await json(
+    'webhook subscription',
+    '/v1/webhooks',
+    post(token, { url: `${base}/dev/webhooks/inbox/secrets`, events: ['envelope.sent', 'envelope.signed', 'envelope.completed', 'envelope.document_ready'] }),
+  );
   expect(subscribed.status).toBe(201);
 
-  const sent = await json('send', '/v1/envelopes/from-template', post(token, {
-    template_id: NDA,
-    recipients: [
-      { role: 'Client', name: 'Cleo Client', email: 'cleo@example.test' },
-      { role: 'Witness', name: 'Will Witness', email: 'will@example.test' },
-    ],
-  }));
+  const sent = await json(
+    'send',
+    '/v1/envelopes/from-template',
+    post(token, {
+      template_id: NDA,
+      recipients: [
+        { role: 'Client', name: 'Cleo Client', email: 'cleo@example.test' },
+        { role: 'Witness', name: 'Will Witness', email: 'will@example.test' },
+      ],
+    }),
+  );
   expect(sent.status).toBe(201);
   const envelopeId = sent.body.envelope_id as string;
-  const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
+  const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) =>
+    entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : [],
+  );
   await json('signing links', `/v1/envelopes/${envelopeId}/signing-links`, { headers: { authorization: `Bearer ${token}` } });
 
   // The signers, through the page; each page (and its answers) is the one place its own link shows.
@@ -91,21 +104,30 @@ beforeAll(async () => {
   expect((await signThroughPage(client!, 'Cleo Client')).status).toBe(200);
   expect((await signThroughPage(witness!, 'Will Witness')).status).toBe(200);
   const admin = { headers: { authorization: `Bearer ${adminToken}` } };
-  await vi.waitFor(async () => expect((await fetchText('admin document', `/admin/v1/envelopes/${envelopeId}/document`, admin)).status).toBe(200), { timeout: 30_000, interval: 500 });
+  await vi.waitFor(async () => expect((await fetchText('admin document', `/admin/v1/envelopes/${envelopeId}/document`, admin)).status).toBe(200), {
+    timeout: 30_000,
+    interval: 500,
+  });
   await fetchText('finished PDF through the link', `/sign/${client}/document.pdf?download=1`);
   await json('audit trail', `/admin/v1/envelopes/${envelopeId}/audit`, admin);
-  await vi.waitFor(async () => {
-    const delivered = await json('webhook inbox', '/dev/webhooks.json');
-    expect((delivered.body.data as unknown[]).length).toBeGreaterThanOrEqual(4);
-  }, { timeout: 30_000, interval: 500 });
+  await vi.waitFor(
+    async () => {
+      const delivered = await json('webhook inbox', '/dev/webhooks.json');
+      expect((delivered.body.data as unknown[]).length).toBeGreaterThanOrEqual(4);
+    },
+    { timeout: 30_000, interval: 500 },
+  );
   await fetchText('webhook inbox page', '/dev/webhooks');
   // The download link of envelope.document_ready: its `sig` is a credential, and must not be logged.
   let download = '';
-  await vi.waitFor(async () => {
-    const inbox = await fetchText('webhook inbox again', '/dev/webhooks.json');
-    download = /\/v1\/documents\/[^"?\\]+\?[^"\\]*/.exec(inbox.body)?.[0] ?? '';
-    expect(download).not.toBe('');
-  }, { timeout: 30_000, interval: 500 });
+  await vi.waitFor(
+    async () => {
+      const inbox = await fetchText('webhook inbox again', '/dev/webhooks.json');
+      download = /\/v1\/documents\/[^"?\\]+\?[^"\\]*/.exec(inbox.body)?.[0] ?? '';
+      expect(download).not.toBe('');
+    },
+    { timeout: 30_000, interval: 500 },
+  );
   downloadSignature = new URLSearchParams(download.split('?')[1]).get('sig')!;
   expect((await fetchText('document through the download link', download)).status).toBe(200);
   await json('deliveries', `/v1/webhooks/${subscribed.body.id}/deliveries`, { headers: { authorization: `Bearer ${token}` } });

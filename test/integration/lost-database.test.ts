@@ -61,7 +61,10 @@ describe('PostgreSQL out of reach, then back', () => {
 
     // The pool's idle connections drop with the cut: unheard, each would be an uncaught error.
     await proxy.cut();
-    for (const answer of [await templates(), await call(stack, 'POST', '/v1/contacts', { token: company.owner.token, body: { name: 'Ada', email: 'ada@example.test' } })]) {
+    for (const answer of [
+      await templates(),
+      await call(stack, 'POST', '/v1/contacts', { token: company.owner.token, body: { name: 'Ada', email: 'ada@example.test' } }),
+    ]) {
       expect(answer.status).toBe(503);
       expect(errorCode(answer)).toBe('service_unavailable');
       expect(answer.headers.get('retry-after')).toBe('5');
@@ -80,10 +83,12 @@ describe('PostgreSQL out of reach, then back', () => {
     // The statements are built once the transaction has begun: the first cuts the database while
     // the transaction holds a connection, which pg reports as that client's own error event, with
     // no statement running to receive it.
-    const failure = await database.atomic((q) => [proxy.cut(), q.execute(sql`select 1`)]).then(
-      () => undefined,
-      (err: unknown) => err,
-    );
+    const failure = await database
+      .atomic((q) => [proxy.cut(), q.execute(sql`select 1`)])
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
     expect(failure).toBeDefined();
     expect(isDatabaseUnreachable(failure)).toBe(true);
 

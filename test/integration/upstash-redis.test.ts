@@ -66,7 +66,11 @@ describe('UpstashRateLimiter (@upstash/ratelimit) over real Redis', () => {
     vi.setSystemTime(windowStart + rule.windowMs + 0.4 * rule.windowMs);
     const next = [];
     for (let i = 0; i < 3; i++) next.push(await limiter.limit(rule, id));
-    expect(next.map((d) => [d.success, d.remaining])).toEqual([[true, 1], [true, 0], [false, 0]]);
+    expect(next.map((d) => [d.success, d.remaining])).toEqual([
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
     expect(next[0]!.reset).toBe(windowStart + 2 * rule.windowMs);
   });
 

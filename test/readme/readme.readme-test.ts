@@ -159,7 +159,10 @@ describe('the README and the guides', () => {
       expect(run.status, `the block's last command failed${report}`).toBe(0);
       expect(made.length, `the block made no request${report}`).toBeGreaterThan(0);
       expect(statusMismatch(block.statuses, made), report).toBeUndefined();
-      expect(made.filter((status) => status >= 500), report).toEqual([]);
+      expect(
+        made.filter((status) => status >= 500),
+        report,
+      ).toEqual([]);
     }, 180_000);
   }
 });

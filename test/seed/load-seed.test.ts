@@ -61,14 +61,20 @@ function describeExampleLoad(label: string, path: string) {
 
     it('creates the two companies with their plan quota and brand message', async () => {
       const { db } = stack.services.database;
-      const rows = await db.select().from(companies).where(inArray(companies.id, companyIds(seed)));
+      const rows = await db
+        .select()
+        .from(companies)
+        .where(inArray(companies.id, companyIds(seed)));
       expect(rows.map((row) => [row.id, row.name, row.apiSignatureRequestsPerPeriod]).sort()).toEqual(
         [
           ['7b0c2a4e-5d1f-4c3b-9a8e-1f2d3c4b5a60', 'Acme Ltd', 500],
           ['9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c60', 'Globex Corp', 2],
         ].sort(),
       );
-      const brands = await db.select().from(brandSettings).where(inArray(brandSettings.companyId, companyIds(seed)));
+      const brands = await db
+        .select()
+        .from(brandSettings)
+        .where(inArray(brandSettings.companyId, companyIds(seed)));
       expect(brands.map((brand) => [brand.companyId, brand.defaultEmailMessage, brand.active]).sort()).toEqual(
         [
           ['7b0c2a4e-5d1f-4c3b-9a8e-1f2d3c4b5a60', 'Please review and sign this document.', true],
@@ -81,9 +87,7 @@ function describeExampleLoad(label: string, path: string) {
       for (const company of seed.companies) {
         const rows = await stack.services.database.db.select().from(users).where(eq(users.companyId, company.id!));
         const stored = rows.map((row) => ({ email: row.email, name: row.name, role: row.role, active: row.active, esign_seat: row.esignSeat }));
-        expect(stored.sort((a, b) => a.email.localeCompare(b.email))).toEqual(
-          [...company.users!].sort((a, b) => a.email.localeCompare(b.email)),
-        );
+        expect(stored.sort((a, b) => a.email.localeCompare(b.email))).toEqual([...company.users!].sort((a, b) => a.email.localeCompare(b.email)));
       }
       const acme = await stack.services.database.db.select().from(users).where(eq(users.companyId, seed.companies[0]!.id!));
       expect(acme.find((user) => user.email === 'ivan@acme.test')).toMatchObject({ active: false, esignSeat: true });
@@ -108,8 +112,14 @@ function describeExampleLoad(label: string, path: string) {
 
     it('stores each key as its sha256 only, never the plain key', async () => {
       const { db } = stack.services.database;
-      const rows = await db.select().from(apiKeys).where(inArray(apiKeys.companyId, companyIds(seed)));
-      const audits = await db.select().from(auditEvents).where(inArray(auditEvents.companyId, companyIds(seed)));
+      const rows = await db
+        .select()
+        .from(apiKeys)
+        .where(inArray(apiKeys.companyId, companyIds(seed)));
+      const audits = await db
+        .select()
+        .from(auditEvents)
+        .where(inArray(auditEvents.companyId, companyIds(seed)));
       expect(rows).toHaveLength(4);
       for (const key of seededKeys) {
         const row = rows.find((candidate) => candidate.id === key.id)!;
@@ -161,15 +171,21 @@ function describeExampleLoad(label: string, path: string) {
       // 2 + 1, and the locked roles keep their fixed recipient.
       expect(seed.companies.map((company) => company.templates!.length)).toEqual([2, 1]);
       const nda = await call(stack, 'GET', '/v1/templates/2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50', { token: await tokenFor('key_acme_full') });
-      expect(nda.body.roles[2]).toEqual({ name: 'Counsel', type: 'cc', order: 3, locked: true, recipient: { name: 'Carl Counsel', email: 'counsel@acme.test' }, verification: 'none', contact_number_required: false });
+      expect(nda.body.roles[2]).toEqual({
+        name: 'Counsel',
+        type: 'cc',
+        order: 3,
+        locked: true,
+        recipient: { name: 'Carl Counsel', email: 'counsel@acme.test' },
+        verification: 'none',
+        contact_number_required: false,
+      });
     });
 
     it('adds the contact to Acme and none to Globex', async () => {
       const acme = await call(stack, 'GET', '/v1/contacts', { token: await tokenFor('key_acme_full') });
       expect(acme.status).toBe(200);
-      expect(acme.body.data).toEqual([
-        expect.objectContaining({ name: 'Bob Buyer', email: 'bob@example.test', contact_number: '+1 555 0100' }),
-      ]);
+      expect(acme.body.data).toEqual([expect.objectContaining({ name: 'Bob Buyer', email: 'bob@example.test', contact_number: '+1 555 0100' })]);
       const globex = await call(stack, 'GET', '/v1/contacts', { token: await tokenFor('key_globex_full') });
       expect(globex.body.data).toEqual([]);
     });
@@ -302,7 +318,12 @@ describe('a template document given as a file', () => {
     await loadSeedFile(stack.services, seedPath);
 
     const rows = await stack.services.database.db
-      .select({ templateId: templateDocuments.templateId, fileName: templateDocuments.fileName, sha256: templateDocuments.sha256, pages: templateDocuments.pages })
+      .select({
+        templateId: templateDocuments.templateId,
+        fileName: templateDocuments.fileName,
+        sha256: templateDocuments.sha256,
+        pages: templateDocuments.pages,
+      })
       .from(templateDocuments)
       .where(eq(templateDocuments.companyId, seed.companies[0]!.id!));
     const [lease, addendum] = (seed.companies[0]!.templates as { id: string }[]).map((template) => rows.find((row) => row.templateId === template.id));
@@ -355,11 +376,19 @@ describe('an invalid seed', () => {
     ['an unknown template field', (seed) => (seed.companies[0].templates[1].colour = 'red'), 'companies[0].templates[1].colour'],
     ['an unknown field of a template field', (seed) => (seed.companies[0].templates[0].fields[2].font = 'Arial'), 'companies[0].templates[0].fields[2].font'],
     ['a user role that does not exist', (seed) => (seed.companies[0].users[0].role = 'superuser'), 'companies[0].users[0].role'],
-    ['a template role type that does not exist', (seed) => (seed.companies[1].templates[0].roles[0].type = 'approver'), 'companies[1].templates[0].roles[0].type'],
+    [
+      'a template role type that does not exist',
+      (seed) => (seed.companies[1].templates[0].roles[0].type = 'approver'),
+      'companies[1].templates[0].roles[0].type',
+    ],
     ['a field for a role the template lacks', (seed) => (seed.companies[0].templates[0].fields[3].role = 'Notary'), 'companies[0].templates[0].fields[3].role'],
     ['a locked role without its recipient', (seed) => delete seed.companies[0].templates[0].roles[2].recipient, 'companies[0].templates[0].roles[2].recipient'],
     ['a scope that does not exist', (seed) => (seed.companies[0].api_keys[1].scopes = ['templates:delete']), 'companies[0].api_keys[1].scopes[0]'],
-    ['a document that is neither a path nor generated', (seed) => (seed.companies[0].templates[0].document = { url: 'http://x' }), 'companies[0].templates[0].document'],
+    [
+      'a document that is neither a path nor generated',
+      (seed) => (seed.companies[0].templates[0].document = { url: 'http://x' }),
+      'companies[0].templates[0].document',
+    ],
   ];
 
   it.each(checkedBeforeWriting)('refuses %s with validation_failed naming the path, before writing anything', async (_label, edit, path) => {
@@ -373,10 +402,22 @@ describe('an invalid seed', () => {
   });
 
   const checkedWhileWriting: [string, Edit, string][] = [
-    ['a field that runs off the side of its page', (seed) => Object.assign(seed.companies[0].templates[1].fields[1], { x: 500, width: 200 }), 'companies[0].templates[1].fields[1]'],
-    ['a field that runs off the bottom of its page', (seed) => Object.assign(seed.companies[1].templates[0].fields[0], { y: 780 }), 'companies[1].templates[0].fields[0]'],
+    [
+      'a field that runs off the side of its page',
+      (seed) => Object.assign(seed.companies[0].templates[1].fields[1], { x: 500, width: 200 }),
+      'companies[0].templates[1].fields[1]',
+    ],
+    [
+      'a field that runs off the bottom of its page',
+      (seed) => Object.assign(seed.companies[1].templates[0].fields[0], { y: 780 }),
+      'companies[1].templates[0].fields[0]',
+    ],
     ['a field on a page the document lacks', (seed) => (seed.companies[0].templates[0].fields[0].page = 3), 'companies[0].templates[0].fields[0].page'],
-    ['a key whose owner is not a user of the company', (seed) => (seed.companies[1].api_keys[0].owner = 'nobody@globex.test'), 'companies[1].api_keys[0].owner'],
+    [
+      'a key whose owner is not a user of the company',
+      (seed) => (seed.companies[1].api_keys[0].owner = 'nobody@globex.test'),
+      'companies[1].api_keys[0].owner',
+    ],
   ];
 
   it.each(checkedWhileWriting)('refuses %s with validation_failed naming the path', async (_label, edit, path) => {

@@ -31,7 +31,10 @@ const seedOf = (id: string, brand: Record<string, unknown>) => ({
 });
 
 async function issuesOf(load: Promise<unknown>) {
-  const err = await load.then(() => undefined, (thrown: unknown) => thrown);
+  const err = await load.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   expect(err).toBeInstanceOf(DomainError);
   return ((err as DomainError).details.issues as { path: string }[]).map((issue) => issue.path);
 }

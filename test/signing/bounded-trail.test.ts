@@ -82,7 +82,10 @@ async function send() {
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   const entries = answer.body.signing_urls as { recipient_id: string; name: string; signing_url: string }[];
-  const linkOf = (name: string, entry = entries.find((candidate) => candidate.name === name)!) => ({ id: entry.recipient_id, token: entry.signing_url.split('/sign/')[1]! });
+  const linkOf = (name: string, entry = entries.find((candidate) => candidate.name === name)!) => ({
+    id: entry.recipient_id,
+    token: entry.signing_url.split('/sign/')[1]!,
+  });
   return { envelopeId: answer.body.envelope_id as string, client: linkOf('Dana Client'), witness: linkOf('Walt Witness') };
 }
 
@@ -91,7 +94,13 @@ async function post(path: string, token: string, fields: Record<string, string> 
   const body = new URLSearchParams({ ...fields, form_token: await formToken(stack.services.config.tokenSecret, token), lang: 'en' });
   return call(stack, 'POST', path, {
     rawBody: body.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE_URL, 'sec-fetch-site': 'same-origin', 'user-agent': who.userAgent, 'x-test-client-ip': who.ip },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: BASE_URL,
+      'sec-fetch-site': 'same-origin',
+      'user-agent': who.userAgent,
+      'x-test-client-ip': who.ip,
+    },
   });
 }
 const sendCode = (token: string) => post(`/sign/${token}/code`, token);
@@ -141,7 +150,6 @@ async function complete(envelopeId: string, links: { token: string; proof?: stri
 const requestOf = (envelopeId: string) => requests.find((request) => request.envelopeId === envelopeId)!;
 const isoUtc = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
 
-
 describe('failed tries at a code', () => {
   it(`keep ${KEPT_ROWS} rows of their own, then count the rest on one row, which the certificate prints as "N further … between t1 and t2"`, async () => {
     const { envelopeId, client, witness } = await send();
@@ -163,7 +171,13 @@ describe('failed tries at a code', () => {
     ({ own, counted } = await failedTries(envelopeId, client.id));
     expect(own).toHaveLength(KEPT_ROWS);
     expect(counted).toHaveLength(1);
-    expect(counted[0]!.data).toMatchObject({ count: 1, first_at: times[KEPT_ROWS]!.toISOString(), last_at: times[KEPT_ROWS]!.toISOString(), ip: who.ip, user_agent: who.userAgent });
+    expect(counted[0]!.data).toMatchObject({
+      count: 1,
+      first_at: times[KEPT_ROWS]!.toISOString(),
+      last_at: times[KEPT_ROWS]!.toISOString(),
+      ip: who.ip,
+      user_agent: who.userAgent,
+    });
 
     await tryWrong();
     await tryWrong();
@@ -176,7 +190,9 @@ describe('failed tries at a code', () => {
     const proof = await verify(client);
 
     const bytes = await complete(envelopeId, [{ token: client.token, proof }, { token: witness.token }]);
-    const lines = requestOf(envelopeId).recipients.find((recipient) => recipient.name === 'Dana Client')!.events.map((event) => event.what);
+    const lines = requestOf(envelopeId)
+      .recipients.find((recipient) => recipient.name === 'Dana Client')!
+      .events.map((event) => event.what);
     const further = `3 further failed tries at a verification code between ${isoUtc(times[KEPT_ROWS]!)} and ${isoUtc(times[KEPT_ROWS + 2]!)}`;
     expect(lines.filter((line) => /^(Wrong verification code|Verification code entered after)/.test(line))).toHaveLength(KEPT_ROWS);
     expect(lines).toContain(further);
@@ -211,7 +227,9 @@ describe('codes sent', () => {
     await sendLater();
     const { own, counted } = await rowsOf(envelopeId, client.id, 'recipient.code_sent');
     expect(own).toHaveLength(KEPT_ROWS);
-    expect(counted.map((row) => row.data)).toMatchObject([{ count: 1, first_at: stack.clock.now().toISOString(), last_at: stack.clock.now().toISOString(), to: 'd***@example.test' }]);
+    expect(counted.map((row) => row.data)).toMatchObject([
+      { count: 1, first_at: stack.clock.now().toISOString(), last_at: stack.clock.now().toISOString(), to: 'd***@example.test' },
+    ]);
   }, 60_000);
 });
 
@@ -236,9 +254,14 @@ describe('a flood of failed tries stored one row each by an older version', () =
     const events = requestOf(envelopeId).recipients.find((recipient) => recipient.name === 'Dana Client')!.events;
     expect(events.length).toBeLessThanOrEqual(MAX_LINES_PER_RECIPIENT);
     const at = (n: number) => isoUtc(new Date(first.getTime() + n * 1000));
-    expect(events.map((event) => event.what)).toContain(`${FLOOD - KEPT_ROWS} further failed tries at a verification code between ${at(KEPT_ROWS + 1)} and ${at(FLOOD)}`);
+    expect(events.map((event) => event.what)).toContain(
+      `${FLOOD - KEPT_ROWS} further failed tries at a verification code between ${at(KEPT_ROWS + 1)} and ${at(FLOOD)}`,
+    );
 
-    const [template] = await stack.services.database.db.select({ bytes: templateDocuments.content }).from(templateDocuments).where(eq(templateDocuments.templateId, templateId));
+    const [template] = await stack.services.database.db
+      .select({ bytes: templateDocuments.content })
+      .from(templateDocuments)
+      .where(eq(templateDocuments.templateId, templateId));
     const documentPages = (await PDFDocument.load(template!.bytes)).getPageCount();
     const certificatePages = (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount() - documentPages;
     expect(certificatePages).toBeGreaterThanOrEqual(1);

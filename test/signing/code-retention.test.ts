@@ -60,15 +60,24 @@ describe('verification codes', () => {
     // suites beside this one keep codes of their own, which must stay out of its reach.
     const now = new Date(Date.now() + CODE_RETENTION_MS - 12 * 3600_000);
     const { db } = stack.services.database;
-    await db.update(verificationCodes).set({ sentAt: new Date(now.getTime() - CODE_RETENTION_MS) }).where(eq(verificationCodes.recipientId, kept.recipientId));
-    await db.update(verificationCodes).set({ sentAt: new Date(now.getTime() - CODE_RETENTION_MS - 1) }).where(eq(verificationCodes.recipientId, removed.recipientId));
+    await db
+      .update(verificationCodes)
+      .set({ sentAt: new Date(now.getTime() - CODE_RETENTION_MS) })
+      .where(eq(verificationCodes.recipientId, kept.recipientId));
+    await db
+      .update(verificationCodes)
+      .set({ sentAt: new Date(now.getTime() - CODE_RETENTION_MS - 1) })
+      .where(eq(verificationCodes.recipientId, removed.recipientId));
 
     await purgeSpentCodes(db, now);
     const left = async (recipientId: string) => (await db.select().from(verificationCodes).where(eq(verificationCodes.recipientId, recipientId))).length;
     expect(await left(kept.recipientId)).toBe(1);
     expect(await left(removed.recipientId)).toBe(0);
     // The trail still says the code was sent.
-    const [sent] = await db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, removed.envelopeId), eq(auditEvents.kind, 'recipient.code_sent')));
+    const [sent] = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.envelopeId, removed.envelopeId), eq(auditEvents.kind, 'recipient.code_sent')));
     expect(sent?.data.recipient_id).toBe(removed.recipientId);
   });
 });

@@ -49,8 +49,14 @@ async function traces(envelopeId: string, recipientId: string) {
   const { db } = stack.services.database;
   const [[person], fields, audit, outbox] = await Promise.all([
     db.select().from(recipients).where(eq(recipients.id, recipientId)),
-    db.select().from(envelopeFields).where(and(eq(envelopeFields.envelopeId, envelopeId), eq(envelopeFields.recipientId, recipientId))),
-    db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.actorId, recipientId))),
+    db
+      .select()
+      .from(envelopeFields)
+      .where(and(eq(envelopeFields.envelopeId, envelopeId), eq(envelopeFields.recipientId, recipientId))),
+    db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.actorId, recipientId))),
     db.select().from(outboxMessages).where(eq(outboxMessages.companyId, company.id)),
   ]);
   return { status: person!.status, values: fields.map((field) => field.value), audit: audit.map((row) => row.kind).sort(), outbox: outbox.length };
@@ -110,7 +116,9 @@ describe('a drawn signature posted to the signing page', () => {
     // The domain holds the same bound on its own, whatever the form let through.
     const fieldId = /name="field\.([^"]+)"/.exec(await page(witness!.token))![1]!;
     const who = { ip: '198.51.100.7', userAgent: null };
-    await expect(bySigner(stack.services, who, signAsRecipient, { token: witness!.token, submission: { consent: true, values: { [fieldId]: past } } })).rejects.toMatchObject({
+    await expect(
+      bySigner(stack.services, who, signAsRecipient, { token: witness!.token, submission: { consent: true, values: { [fieldId]: past } } }),
+    ).rejects.toMatchObject({
       problems: [{ field: fieldId, code: 'drawn_too_large' }],
     });
     expect(await traces(envelopeId, witness!.recipientId)).toEqual(before);

@@ -48,10 +48,18 @@ describe('a finishing job whose PDF work never ends', () => {
   it('fails at the deadline while every route keeps answering, and stores no document', async () => {
     const sent = await call(stack, 'POST', '/v1/envelopes/from-template', {
       token: company.owner.token,
-      body: { template_id: templateId, recipients: [{ role: 'Client', name: 'Cleo', email: 'cleo@example.test' }, { role: 'Witness', name: 'Walt', email: 'walt@example.test' }] },
+      body: {
+        template_id: templateId,
+        recipients: [
+          { role: 'Client', name: 'Cleo', email: 'cleo@example.test' },
+          { role: 'Witness', name: 'Walt', email: 'walt@example.test' },
+        ],
+      },
     });
     expect(sent.status).toBe(201);
-    const tokens = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) => (entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : []));
+    const tokens = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) =>
+      entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : [],
+    );
 
     const channel = new BroadcastChannel('spinning-pdf-thread');
     const spinning = new Promise((resolve) => (channel.onmessage = resolve)).finally(() => channel.close());
@@ -70,7 +78,10 @@ describe('a finishing job whose PDF work never ends', () => {
 
     await vi.waitFor(() => expect(failures.length).toBeGreaterThan(0), { timeout: 15_000 });
     expect(failures[0]).toBeInstanceOf(DeadlineExceeded);
-    const [envelope] = await stack.services.database.db.select().from(envelopes).where(eq(envelopes.id, sent.body.envelope_id as string));
+    const [envelope] = await stack.services.database.db
+      .select()
+      .from(envelopes)
+      .where(eq(envelopes.id, sent.body.envelope_id as string));
     expect(envelope).toMatchObject({ status: 'completed', signedDocument: null });
   });
 });

@@ -104,7 +104,16 @@ describe('the catalogues', () => {
 describe('choosing a language', () => {
   it('reads a tag as one of ours, or as none', () => {
     expect(['de', 'DE', 'de-AT', 'de_CH', 'pt-BR', 'zh', 'zh-CN', 'zh-Hans-SG', 'iw', 'he-IL'].map(languageOfTag)).toEqual([
-      'de', 'de', 'de', 'de', 'pt', 'zh-Hans', 'zh-Hans', 'zh-Hans', 'he', 'he',
+      'de',
+      'de',
+      'de',
+      'de',
+      'pt',
+      'zh-Hans',
+      'zh-Hans',
+      'zh-Hans',
+      'he',
+      'he',
     ]);
     expect(['zh-TW', 'zh-Hant', 'zh-HK', 'sv', '', 'x', 'english'].map(languageOfTag)).toEqual([null, null, null, null, null, null, null]);
   });

@@ -126,7 +126,10 @@ describe("a signature's side effects", () => {
     expect(swept).toEqual(expect.arrayContaining(signatureRows(link.recipientId)));
     const relayed = await relayedAt(signatureRows(link.recipientId));
     expect(Object.values(relayed).every((at) => at instanceof Date)).toBe(true);
-    const [row] = await stack.services.database.db.select().from(outboxMessages).where(eq(outboxMessages.id, `msg_signed_${link.recipientId}`));
+    const [row] = await stack.services.database.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.id, `msg_signed_${link.recipientId}`));
     expect(row?.topic).toBe('webhook.dispatch');
   });
 });

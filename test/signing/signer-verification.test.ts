@@ -92,12 +92,19 @@ async function post(path: string, token: string, fields: Record<string, string> 
   const body = new URLSearchParams({ ...fields, form_token: await formToken(stack.services.config.tokenSecret, token), lang: 'en' });
   return call(stack, 'POST', path, {
     rawBody: body.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE_URL, 'sec-fetch-site': 'same-origin', ...headers, ...(cookie ? { cookie } : {}) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: BASE_URL,
+      'sec-fetch-site': 'same-origin',
+      ...headers,
+      ...(cookie ? { cookie } : {}),
+    },
   });
 }
 
 const sendCode = (token: string) => post(`/sign/${token}/code`, token);
-const enter = (token: string, code: string, cookie?: string, headers?: Record<string, string>) => post(`/sign/${token}/verify`, token, { code }, cookie, headers);
+const enter = (token: string, code: string, cookie?: string, headers?: Record<string, string>) =>
+  post(`/sign/${token}/verify`, token, { code }, cookie, headers);
 
 /** The code of the newest code e-mail to a recipient. */
 function emailedCode(recipientId: string): string {
@@ -122,16 +129,17 @@ const otherThan = (code: string) => String((Number(code) + 1) % 1_000_000).padSt
 const cookieOf = (answer: { headers: Headers }) => answer.headers.get('set-cookie')?.split(';')[0] ?? '';
 
 async function auditOf(envelopeId: string, recipientId: string) {
-  const rows = await stack.services.database.db
-    .select()
-    .from(auditEvents)
-    .where(eq(auditEvents.envelopeId, envelopeId))
-    .orderBy(asc(auditEvents.createdAt));
+  const rows = await stack.services.database.db.select().from(auditEvents).where(eq(auditEvents.envelopeId, envelopeId)).orderBy(asc(auditEvents.createdAt));
   return rows.filter((row) => row.data.recipient_id === recipientId);
 }
 
 const viewedEvents = async (envelopeId: string) =>
-  (await stack.services.database.db.select().from(webhookEvents).where(and(eq(webhookEvents.envelopeId, envelopeId), eq(webhookEvents.kind, 'envelope.viewed')))).length;
+  (
+    await stack.services.database.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.envelopeId, envelopeId), eq(webhookEvents.kind, 'envelope.viewed')))
+  ).length;
 
 /** Verifies a link in a fresh browser by e-mail: the cookie that browser then holds. */
 async function verifyByEmail(link: { id: string; token: string }): Promise<string> {
@@ -171,7 +179,14 @@ describe('verification per template role', () => {
         {
           name: 'Seeded',
           api_signature_requests_per_period: 10,
-          templates: [{ ...ndaDefinition(), roles: [{ name: 'Client', type: 'signer', order: 1, verification }], fields: [], document: { generate: { title: 'T', pages: 1 } } }],
+          templates: [
+            {
+              ...ndaDefinition(),
+              roles: [{ name: 'Client', type: 'signer', order: 1, verification }],
+              fields: [],
+              document: { generate: { title: 'T', pages: 1 } },
+            },
+          ],
         },
       ],
     });
@@ -186,7 +201,10 @@ describe('verification per template role', () => {
       { role: 'Witness', name: 'Walt Witness', email: 'walt@example.test', ...(number !== undefined ? { contact_number: number } : {}) },
     ];
     for (const number of [undefined, '', '07700 900789', '+44 12', '+44 7700 900 789 123 45', '+44 7700x900789']) {
-      const answer = await call(stack, 'POST', '/v1/envelopes/from-template', { token: company.owner.token, body: { template_id: template.id, recipients: recipientsWith(number) } });
+      const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
+        token: company.owner.token,
+        body: { template_id: template.id, recipients: recipientsWith(number) },
+      });
       expect(answer.status, String(number)).toBe(422);
       expect(errorCode(answer)).toBe('validation_failed');
       expect(answer.body.error.details.issues).toEqual([expect.objectContaining({ path: 'recipients[1].contact_number' })]);
@@ -216,7 +234,9 @@ describe('verification per template role', () => {
         },
       });
       expect(answer.status).toBe(422);
-      expect(answer.body.error.details.issues).toEqual([expect.objectContaining({ path: 'recipients[1].role', message: expect.stringContaining('TWILIO_ACCOUNT_SID') })]);
+      expect(answer.body.error.details.issues).toEqual([
+        expect.objectContaining({ path: 'recipients[1].role', message: expect.stringContaining('TWILIO_ACCOUNT_SID') }),
+      ]);
     } finally {
       stack.services.sms = sms;
     }
@@ -449,7 +469,10 @@ describe('the verification step', () => {
       asked.push(String(init.body));
       return new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
     };
-    stack.services.sms = new TwilioSms({ accountSid: 'AC00000000000000000000000000000000', authToken: 'token', from: '+15005550006' }, { fetch: unanswered, timeoutMs: 20 });
+    stack.services.sms = new TwilioSms(
+      { accountSid: 'AC00000000000000000000000000000000', authToken: 'token', from: '+15005550006' },
+      { fetch: unanswered, timeoutMs: 20 },
+    );
     try {
       const first = await sendCode(witness.token);
       expect(first.status).toBe(202);
@@ -484,7 +507,10 @@ describe('the verification step', () => {
     const box = stack.services.sms!;
     const unanswered = (_url: string, init: RequestInit) =>
       new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
-    stack.services.sms = new TwilioSms({ accountSid: 'AC00000000000000000000000000000000', authToken: 'token', from: '+15005550006' }, { fetch: unanswered, timeoutMs: 20 });
+    stack.services.sms = new TwilioSms(
+      { accountSid: 'AC00000000000000000000000000000000', authToken: 'token', from: '+15005550006' },
+      { fetch: unanswered, timeoutMs: 20 },
+    );
     try {
       const fifth = await sendCode(witness.token);
       expect(fifth.status).toBe(202);
@@ -527,7 +553,9 @@ describe('the verification step', () => {
       },
       { timeout: 40_000, interval: 200 },
     );
-    const finished = await bySigner(stack.services, { ...testSigner, proof: decodeURIComponent(clientCookie.split('=')[1]!) }, signingDocument, { token: client.token });
+    const finished = await bySigner(stack.services, { ...testSigner, proof: decodeURIComponent(clientCookie.split('=')[1]!) }, signingDocument, {
+      token: client.token,
+    });
     const dir = mkdtempSync(join(tmpdir(), 'verification-certificate-'));
     try {
       writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);

@@ -40,11 +40,19 @@ const DAY = 24 * 3600 * 1000;
 /** Sends a template and answers the envelope with each recipient's link token, by role. */
 async function sendEnvelope(template: Partial<TemplateDefinition> = {}) {
   const created = await createTestTemplate(stack, company.id, template);
-  const roles = (template.roles ?? [{ name: 'Client', locked: false }, { name: 'Witness', locked: false }]).filter((role) => !role.locked);
+  const roles = (
+    template.roles ?? [
+      { name: 'Client', locked: false },
+      { name: 'Witness', locked: false },
+    ]
+  ).filter((role) => !role.locked);
   const tag = unique();
   const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
     token: company.owner.token,
-    body: { template_id: created.id, recipients: roles.map((role) => ({ role: role.name, name: `${role.name} Person`, email: `${role.name.toLowerCase()}-${tag}@example.test` })) },
+    body: {
+      template_id: created.id,
+      recipients: roles.map((role) => ({ role: role.name, name: `${role.name} Person`, email: `${role.name.toLowerCase()}-${tag}@example.test` })),
+    },
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   const links = Object.fromEntries(
@@ -93,7 +101,10 @@ describe('opening a link', () => {
     expect(people[0]!.status).toBe('viewed');
     expect(audit.filter((kind) => kind === 'recipient.viewed')).toHaveLength(1);
     expect(events.filter((kind) => kind === 'envelope.viewed')).toHaveLength(1);
-    const [viewed] = await stack.services.database.db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.kind, 'recipient.viewed')));
+    const [viewed] = await stack.services.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.kind, 'recipient.viewed')));
     expect(viewed!.data).toMatchObject({ ip: who.ip, user_agent: who.userAgent });
   });
 
@@ -148,7 +159,15 @@ describe('signing in sequential order, to the finished PDF', () => {
       'envelope.viewed',
     ]);
     expect(audit).toEqual(
-      expect.arrayContaining(['envelope.sent', 'recipient.emailed', 'recipient.viewed', 'recipient.consented', 'recipient.signed', 'envelope.completed', 'envelope.document_ready']),
+      expect.arrayContaining([
+        'envelope.sent',
+        'recipient.emailed',
+        'recipient.viewed',
+        'recipient.consented',
+        'recipient.signed',
+        'envelope.completed',
+        'envelope.document_ready',
+      ]),
     );
     const ready = rawEvents.find((event) => event.kind === 'envelope.document_ready')!;
     expect(ready.payload).toMatchObject({
@@ -160,7 +179,9 @@ describe('signing in sequential order, to the finished PDF', () => {
     // The sender hears of the completion; every recipient, the copy included, gets the ready e-mail with their link.
     await vi.waitFor(() => expect(mails((t) => t.kind === 'document_ready' && t.envelope_id === envelopeId)).toHaveLength(3));
     expect(mails((t) => t.kind === 'completed' && t.envelope_id === envelopeId)).toHaveLength(1);
-    const clientReady = mails((t) => t.kind === 'document_ready' && t.envelope_id === envelopeId).find((mail) => mail.to.email === `client-${tag}@example.test`)!;
+    const clientReady = mails((t) => t.kind === 'document_ready' && t.envelope_id === envelopeId).find(
+      (mail) => mail.to.email === `client-${tag}@example.test`,
+    )!;
     expect(clientReady.text).toContain(`/sign/${links.Client}`);
 
     // The link now downloads the finished PDF, whose hash is the one stored and announced.
@@ -221,7 +242,10 @@ describe('races', () => {
     const { envelope, events } = await trail(envelopeId);
     expect(envelope.status).toBe('completed');
     expect(events.filter((kind) => kind === 'envelope.completed')).toHaveLength(1);
-    const finish = await stack.services.database.db.select().from(outboxMessages).where(eq(outboxMessages.id, `${envelopeId}.finish`));
+    const finish = await stack.services.database.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.id, `${envelopeId}.finish`));
     expect(finish).toHaveLength(1);
   });
 
@@ -309,11 +333,15 @@ describe('bad input', () => {
     const [signature, company] = [state.fields.find((f) => f.type === 'signature')!, state.fields.find((f) => f.type === 'text')!];
     const huge = `data:image/png;base64,${'iVBORw0KGgo'.padEnd(MAX_DRAWN_SIGNATURE_CHARS, 'A')}`;
     for (const bad of [huge, 'data:image/png;base64,R0lGODlhAQABAAAAACw=', 'data:image/svg+xml;base64,PHN2Zz4=', 'Cleo\u0000', 'x'.repeat(201)]) {
-      const problems = await refusal(() => bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: completeForm(state, { [signature.id]: bad }) }));
+      const problems = await refusal(() =>
+        bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: completeForm(state, { [signature.id]: bad }) }),
+      );
       expect(problems.map((problem) => problem.field)).toEqual([signature.id]);
     }
     const script = '<script>alert(1)</script> & "Co"';
-    expect((await bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: completeForm(state, { [company.id]: script }) })).kind).toBe('signed');
+    expect(
+      (await bySigner(stack.services, who, signAsRecipient, { token: links.Client!, submission: completeForm(state, { [company.id]: script }) })).kind,
+    ).toBe('signed');
     const { db } = stack.services.database;
     const { envelopeFields } = await import('../../src/data/schema.js');
     const [stored] = await db.select().from(envelopeFields).where(eq(envelopeFields.id, company.id));

@@ -61,11 +61,22 @@ async function traces(recipientId: string) {
   const { db } = stack.services.database;
   const [[person], audit, events, outbox] = await Promise.all([
     db.select().from(recipients).where(eq(recipients.id, recipientId)),
-    db.select().from(auditEvents).where(and(eq(auditEvents.companyId, company.id), eq(auditEvents.actorId, recipientId))),
+    db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.companyId, company.id), eq(auditEvents.actorId, recipientId))),
     db.select().from(webhookEvents).where(eq(webhookEvents.companyId, company.id)),
     db.select().from(outboxMessages).where(eq(outboxMessages.companyId, company.id)),
   ]);
-  return { status: person!.status, audit: audit.map((row) => row.kind).filter((kind) => kind !== 'recipient.emailed').sort(), events: events.length, outbox: outbox.length };
+  return {
+    status: person!.status,
+    audit: audit
+      .map((row) => row.kind)
+      .filter((kind) => kind !== 'recipient.emailed')
+      .sort(),
+    events: events.length,
+    outbox: outbox.length,
+  };
 }
 
 describe('the database failing under the signing page', () => {

@@ -175,7 +175,8 @@ describe('the page in each language', () => {
 
   it('writes dates in the signer’s locale', async () => {
     const { token } = await clientLink();
-    const deadline = (lang: string) => open(`/sign/${token}?lang=${lang}`).then((page) => /<time datetime="2027-02-14T09:30:00.000Z">([^<]+)<\/time>/.exec(page.html)?.[1]);
+    const deadline = (lang: string) =>
+      open(`/sign/${token}?lang=${lang}`).then((page) => /<time datetime="2027-02-14T09:30:00.000Z">([^<]+)<\/time>/.exec(page.html)?.[1]);
     expect(await deadline('en')).toBe('14 February 2027 at 09:30 UTC');
     expect(await deadline('de')).toBe('14. Februar 2027 um 09:30 UTC');
     expect(await deadline('fr')).toBe('14 février 2027 à 09:30 UTC');
@@ -253,33 +254,40 @@ describe('the consent, per language', () => {
     expect(await consentedEvent(envelopeId)).toEqual([expect.objectContaining({ consent_version: 'esign-consent-2026-11/nl', language: 'nl' })]);
   });
 
-  it.skipIf(!installed('pdftotext'))('prints each signer’s language and consent on the certificate of completion', async () => {
-    const { envelopeId, token, other } = await clientLink();
-    for (const [link, lang] of [[token, 'de'], [other, 'ja']] as const) {
-      const { action, form } = filledSignForm((await open(`/sign/${link}?lang=${lang}`)).html);
-      expect((await post(action, form)).status).toBe(303);
-    }
-    await vi.waitFor(
-      async () => {
-        const [row] = await stack.services.database.db.select({ sha: envelopes.signedDocumentSha256 }).from(envelopes).where(eq(envelopes.id, envelopeId));
-        expect(row?.sha).toMatch(/^[0-9a-f]{64}$/);
-      },
-      { timeout: 40_000, interval: 200 },
-    );
-    const finished = await bySigner(stack.services, testSigner, signingDocument, { token });
-    const dir = mkdtempSync(join(tmpdir(), 'certificate-'));
-    try {
-      writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
-      const text = execFileSync('pdftotext', [join(dir, 'finished.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-      expect(text).toContain('esign-consent-2026-11/de');
-      expect(text).toContain('esign-consent-2026-11/ja');
-      expect(text).toContain('saw the signing page and the consent in German (de)');
-      expect(text).toContain('saw the signing page and the consent in Japanese (ja)');
-      expect(text).toContain('Ich bin damit einverstanden, dieses Dokument elektronisch zu unterschreiben.');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  it.skipIf(!installed('pdftotext'))(
+    'prints each signer’s language and consent on the certificate of completion',
+    async () => {
+      const { envelopeId, token, other } = await clientLink();
+      for (const [link, lang] of [
+        [token, 'de'],
+        [other, 'ja'],
+      ] as const) {
+        const { action, form } = filledSignForm((await open(`/sign/${link}?lang=${lang}`)).html);
+        expect((await post(action, form)).status).toBe(303);
+      }
+      await vi.waitFor(
+        async () => {
+          const [row] = await stack.services.database.db.select({ sha: envelopes.signedDocumentSha256 }).from(envelopes).where(eq(envelopes.id, envelopeId));
+          expect(row?.sha).toMatch(/^[0-9a-f]{64}$/);
+        },
+        { timeout: 40_000, interval: 200 },
+      );
+      const finished = await bySigner(stack.services, testSigner, signingDocument, { token });
+      const dir = mkdtempSync(join(tmpdir(), 'certificate-'));
+      try {
+        writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
+        const text = execFileSync('pdftotext', [join(dir, 'finished.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+        expect(text).toContain('esign-consent-2026-11/de');
+        expect(text).toContain('esign-consent-2026-11/ja');
+        expect(text).toContain('saw the signing page and the consent in German (de)');
+        expect(text).toContain('saw the signing page and the consent in Japanese (ja)');
+        expect(text).toContain('Ich bin damit einverstanden, dieses Dokument elektronisch zu unterschreiben.');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });
 
 describe('the template’s and the company’s language in the admin API', () => {
@@ -291,7 +299,10 @@ describe('the template’s and the company’s language in the admin API', () =>
     expect(shown.status).toBe(200);
     expect(shown.body.language).toBe('pl');
     const list = await call(stack, 'GET', '/v1/templates?per_page=100', { token: company.owner.token });
-    const languages = (list.body.data as { id: string; language: string | null }[]).map((template) => [template.id === envelope!.templateId, template.language]);
+    const languages = (list.body.data as { id: string; language: string | null }[]).map((template) => [
+      template.id === envelope!.templateId,
+      template.language,
+    ]);
     expect(languages).toContainEqual([true, 'pl']);
     expect(languages).toContainEqual([false, null]);
   });

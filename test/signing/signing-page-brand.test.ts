@@ -27,7 +27,11 @@ const header = (html: string) => /<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? 
 describe('the brand on the signing page', () => {
   it('shows the logo, the escaped display name and the accent stylesheet, all from the page’s own origin', async () => {
     const company = await createTestCompany(stack);
-    const brand = await putBrand(companyContext(stack.services, { kind: 'operator' }, company.id), { display_name: '<b>Acme</b> & "Sons"', logo: logoPng(), accent_color: '#0B7A53' });
+    const brand = await putBrand(companyContext(stack.services, { kind: 'operator' }, company.id), {
+      display_name: '<b>Acme</b> & "Sons"',
+      logo: logoPng(),
+      accent_color: '#0B7A53',
+    });
     const { links } = await sendTestEnvelope(stack, company);
     const shown = await page(links[0]!.token);
     expect(shown.status).toBe(200);

@@ -40,7 +40,12 @@ function embedOf(html: string) {
   const meta = /<meta name="esign-embed"[^>]*>/.exec(html)?.[0];
   if (!meta) return null;
   const attribute = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(meta)?.[1];
-  return { origin: attribute('data-origin'), envelopeId: attribute('data-envelope-id'), recipientId: attribute('data-recipient-id'), events: attribute('data-events')?.split(' ') };
+  return {
+    origin: attribute('data-origin'),
+    envelopeId: attribute('data-envelope-id'),
+    recipientId: attribute('data-recipient-id'),
+    events: attribute('data-events')?.split(' '),
+  };
 }
 
 const formTokenOf = (html: string) => /name="form_token" value="([^"]+)"/.exec(html)![1]!;
@@ -90,7 +95,11 @@ describe('frame-ancestors of the signing page', () => {
       expect(answer.headers.get('x-content-type-options'), path).toBe('nosniff');
     }
     // A post the page's own check refuses is framed the same way (the refusal shows in the frame).
-    const refused = await request(`/sign/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: 'consent=yes' });
+    const refused = await request(`/sign/${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      body: 'consent=yes',
+    });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('content-security-policy')).toBe(policyFor([APP, OTHER_APP]));
   });
@@ -115,7 +124,9 @@ describe('frame-ancestors of the signing page', () => {
     const company = await createTestCompany(stack);
     // Rows as an earlier version stored them: an IPv6 literal, a 64-character part, a 283-character host.
     const unsayable = ['https://[::1]', 'https://[::ffff:7f00:1]', `https://${'a'.repeat(64)}.example.com`, `https://${'host.'.repeat(56)}com`];
-    await stack.services.database.db.insert(embeddingSettings).values({ companyId: company.id, allowedOrigins: [...unsayable, APP], updatedAt: stack.clock.now() });
+    await stack.services.database.db
+      .insert(embeddingSettings)
+      .values({ companyId: company.id, allowedOrigins: [...unsayable, APP], updatedAt: stack.clock.now() });
     const { links } = await sendTestEnvelope(stack, company);
     const token = links[0]!.token;
     for (const path of [`/sign/${token}`, `/sign/${token}/document.pdf`]) {
@@ -163,7 +174,14 @@ describe('what the page tells its parent', () => {
     const company = await embeddingCompany([APP]);
     const { links } = await sendTestEnvelope(stack, company);
     const token = links[0]!.token;
-    for (const query of ['', `?${embedded(OTHER_APP)}`, `?${embedded('https://APP.example.com')}`, `?${embedded(`${APP}/path`)}`, '?embed_origin=*', `?${embedded('null')}`]) {
+    for (const query of [
+      '',
+      `?${embedded(OTHER_APP)}`,
+      `?${embedded('https://APP.example.com')}`,
+      `?${embedded(`${APP}/path`)}`,
+      '?embed_origin=*',
+      `?${embedded('null')}`,
+    ]) {
       const answer = await request(`/sign/${token}${query}`);
       expect(answer.status, query).toBe(200);
       expect(embedOf(answer.html), query).toBeNull();
@@ -211,7 +229,17 @@ describe('what the page tells its parent', () => {
     const shown = await request(`/sign/${token}?${embedded(APP)}`);
     const body = new URLSearchParams({ form_token: formTokenOf(shown.html), consent: 'yes' }).toString();
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
-    expect((await request(`/sign/${token}?${embedded(APP)}`, { method: 'POST', headers: { ...headers, origin: APP, 'sec-fetch-site': 'cross-site' }, body })).status).toBe(403);
-    expect((await request(`/sign/${token}?${embedded(APP)}`, { method: 'POST', headers: { ...headers, origin: 'null', 'sec-fetch-site': 'same-origin' }, body: 'consent=yes' })).status).toBe(403);
+    expect(
+      (await request(`/sign/${token}?${embedded(APP)}`, { method: 'POST', headers: { ...headers, origin: APP, 'sec-fetch-site': 'cross-site' }, body })).status,
+    ).toBe(403);
+    expect(
+      (
+        await request(`/sign/${token}?${embedded(APP)}`, {
+          method: 'POST',
+          headers: { ...headers, origin: 'null', 'sec-fetch-site': 'same-origin' },
+          body: 'consent=yes',
+        })
+      ).status,
+    ).toBe(403);
   });
 });

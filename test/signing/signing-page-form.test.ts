@@ -10,7 +10,16 @@ import { acceptDeclineReason, acceptSubmission } from '../../src/domain/signing/
 import { readSignForm } from '../../src/signing-page/forms.js';
 import { canvasRows, encodePng } from '../support/png.js';
 import {
-  HOSTILE, type PageCompany, actsOf, completeForm, createPageCompany, expectSecurityHeaders, pageClient, pageTemplate, sendForPage, storedValues,
+  HOSTILE,
+  type PageCompany,
+  actsOf,
+  completeForm,
+  createPageCompany,
+  expectSecurityHeaders,
+  pageClient,
+  pageTemplate,
+  sendForPage,
+  storedValues,
 } from '../support/signing-page.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 
@@ -34,7 +43,12 @@ describe('signing and declining', () => {
     expect(answer.status).toBe(303);
     expect(answer.headers.get('location')).toBe(`/sign/${token}`);
     expectSecurityHeaders(answer, 'the 303');
-    expect(await storedValues(stack, clientId)).toMatchObject({ [ids.text]: 'Acme Ltd', [ids.checkbox]: 'true', [ids.initials]: 'CC', [ids.signature]: 'Cleo Client' });
+    expect(await storedValues(stack, clientId)).toMatchObject({
+      [ids.text]: 'Acme Ltd',
+      [ids.checkbox]: 'true',
+      [ids.initials]: 'CC',
+      [ids.signature]: 'Cleo Client',
+    });
     const { status, acts } = await actsOf(stack, envelopeId, clientId);
     expect(status).toBe('signed');
     const who = { ip: '198.51.100.7', user_agent: longAgent.slice(0, 500) };
@@ -69,7 +83,9 @@ describe('signing and declining', () => {
     const html = answer.text;
     expect(html).toMatch(/<div class="error-summary" role="alert" tabindex="-1"/);
     expect(html).toContain('Agree to sign electronically to continue.');
-    expect(html).toMatch(/id="input-consent" name="consent" type="checkbox" value="yes" aria-required="true" aria-describedby="consent-version error-consent" aria-invalid="true">/);
+    expect(html).toMatch(
+      /id="input-consent" name="consent" type="checkbox" value="yes" aria-required="true" aria-describedby="consent-version error-consent" aria-invalid="true">/,
+    );
     expect(html).toContain('Tick this box to agree to sign electronically.');
     // A problem of a field: linked from the summary, told beside the field, and described by it.
     expect(html).toContain(`<a href="#input-${ids.signature}">Fill in “Signature”.</a>`);

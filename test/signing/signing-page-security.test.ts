@@ -10,7 +10,14 @@ import { publicRoot, staticFiles } from '../../src/entries/static-files.js';
 import { formToken } from '../../src/signing-page/form-token.js';
 import { PDF_WORKER_CSP, SIGNING_CSP, staticFileHeaders } from '../../src/signing-page/security.js';
 import {
-  type Answer, type PageCompany, actsOf, completeForm, createPageCompany, expectSecurityHeaders, pageClient, sendForPage,
+  type Answer,
+  type PageCompany,
+  actsOf,
+  completeForm,
+  createPageCompany,
+  expectSecurityHeaders,
+  pageClient,
+  sendForPage,
 } from '../support/signing-page.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 
@@ -62,7 +69,13 @@ describe('security', () => {
       ['405', await client.request('PUT', `/sign/${token}`)],
       ['403', await client.sign(token, completeForm(ids), { origin: 'https://evil.example' })],
       ['422', await client.sign(token, {})],
-      ['413', await client.request('POST', `/sign/${token}`, { headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE_URL }, body: 'a='.padEnd(1024 * 1024 + 10, 'x') })],
+      [
+        '413',
+        await client.request('POST', `/sign/${token}`, {
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE_URL },
+          body: 'a='.padEnd(1024 * 1024 + 10, 'x'),
+        }),
+      ],
       ['303', await client.sign(token, completeForm(ids))],
     ];
     const failing = failWith(new Error('boom'));
@@ -124,11 +137,17 @@ describe('security', () => {
     bodies.push(twice);
     for (const body of bodies) {
       for (const path of [`/sign/${token}`, `/sign/${token}/decline`]) {
-        const answer = await client.request('POST', path, { headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE_URL }, body: `${body}&reason=x` });
+        const answer = await client.request('POST', path, {
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE_URL },
+          body: `${body}&reason=x`,
+        });
         expect(answer.status, `${path} ${body}`).toBe(403);
       }
     }
-    const json = await client.request('POST', `/sign/${token}`, { headers: { 'content-type': 'application/json', origin: BASE_URL }, body: '{"consent":"yes"}' });
+    const json = await client.request('POST', `/sign/${token}`, {
+      headers: { 'content-type': 'application/json', origin: BASE_URL },
+      body: '{"consent":"yes"}',
+    });
     expect(json.status).toBe(403);
     expect(await actsOf(stack, envelopeId, clientId)).toMatchObject(unacted);
   });

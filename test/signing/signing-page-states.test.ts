@@ -8,7 +8,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { consent } from '../../src/domain/signing/signing-state.js';
 import { messagesFor } from '../../src/i18n/index.js';
 import {
-  DAY, HOSTILE, type PageCompany, TITLE, actsOf, completeForm, createPageCompany, expectSecurityHeaders, finished, pageClient, pageTemplate, sendForPage,
+  DAY,
+  HOSTILE,
+  type PageCompany,
+  TITLE,
+  actsOf,
+  completeForm,
+  createPageCompany,
+  expectSecurityHeaders,
+  finished,
+  pageClient,
+  pageTemplate,
+  sendForPage,
 } from '../support/signing-page.js';
 import { openStack, type TestStack } from '../support/stack.js';
 
@@ -98,7 +109,11 @@ describe('the page of each state', () => {
     const completed = await client.page(later.client);
     await client.voidEnvelope(sent.envelopeId);
     const voided = await client.page(sent.client);
-    for (const [kind, other] of [['not_your_turn', notYourTurn], ['completed', completed], ['voided', voided]] as const) {
+    for (const [kind, other] of [
+      ['not_your_turn', notYourTurn],
+      ['completed', completed],
+      ['voided', voided],
+    ] as const) {
       expect(other.status, kind).toBe(200);
       expect(other.text, kind).not.toContain('<script>alert');
       expect(other.text, kind).toContain('&lt;script&gt;');

@@ -60,7 +60,10 @@ describe('limits on texts per number', () => {
     expect((await askForCode(stack, envelopes[15]!.token)).status).toBe(429);
     stack.clock.set(new Date(start.getTime() + DAY));
     expect((await askForCode(stack, envelopes[15]!.token)).status).toBe(303);
-    const mine = await stack.services.database.db.select().from(verificationCodes).where(and(eq(verificationCodes.companyId, company.id), eq(verificationCodes.destination, number)));
+    const mine = await stack.services.database.db
+      .select()
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.companyId, company.id), eq(verificationCodes.destination, number)));
     expect(mine).toHaveLength(16);
   });
 
@@ -121,7 +124,13 @@ describe('limits on texts per company', () => {
     const now = stack.clock.now();
     await pastTexts(
       stack,
-      Array.from({ length: 99 }, () => ({ companyId: company.id, envelopeId: filler.envelopeId, recipientId: filler.links[0]!.id, number: freshNumber(), at: new Date(now.getTime() - 30 * 60_000) })),
+      Array.from({ length: 99 }, () => ({
+        companyId: company.id,
+        envelopeId: filler.envelopeId,
+        recipientId: filler.links[0]!.id,
+        number: freshNumber(),
+        at: new Date(now.getTime() - 30 * 60_000),
+      })),
     );
     const [hundredth, hundredFirst] = [freshNumber(), freshNumber()];
     expect((await askForCode(stack, (await linksTo(stack, company, [hundredth])).links[0]!.token)).status).toBe(303);
@@ -144,7 +153,13 @@ describe('limits on texts per company', () => {
     const twoHoursAgo = new Date(now.getTime() - 2 * HOUR);
     await pastTexts(
       stack,
-      Array.from({ length: 499 }, () => ({ companyId: company.id, envelopeId: filler.envelopeId, recipientId: filler.links[0]!.id, number: freshNumber(), at: twoHoursAgo })),
+      Array.from({ length: 499 }, () => ({
+        companyId: company.id,
+        envelopeId: filler.envelopeId,
+        recipientId: filler.links[0]!.id,
+        number: freshNumber(),
+        at: twoHoursAgo,
+      })),
     );
     expect((await askForCode(stack, (await linksTo(stack, company, [freshNumber()])).links[0]!.token)).status).toBe(303);
     const waiting = (await linksTo(stack, company, [freshNumber()])).links[0]!;

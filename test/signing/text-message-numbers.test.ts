@@ -62,11 +62,17 @@ describe('the countries a company allows', () => {
     const refused = await put(company.id, ['GB', 'XX', 'gb', 'GBR']);
     expect(refused.status).toBe(422);
     expect(errorCode(refused)).toBe('validation_failed');
-    expect(refused.body.error.details.issues.map((issue: { path: string }) => issue.path)).toEqual(['allowed_countries[1]', 'allowed_countries[2]', 'allowed_countries[3]']);
+    expect(refused.body.error.details.issues.map((issue: { path: string }) => issue.path)).toEqual([
+      'allowed_countries[1]',
+      'allowed_countries[2]',
+      'allowed_countries[3]',
+    ]);
     expect((await read()).body.allowed_countries).toEqual(['GB', 'IE']);
 
     expect((await put(company.id, null)).body).toEqual({ company_id: company.id, allowed_countries: null });
-    expect((await call(stack, 'PUT', `/admin/v1/companies/${crypto.randomUUID()}/text-messages`, { token: ADMIN_TOKEN, body: { allowed_countries: null } })).status).toBe(404);
+    expect(
+      (await call(stack, 'PUT', `/admin/v1/companies/${crypto.randomUUID()}/text-messages`, { token: ADMIN_TOKEN, body: { allowed_countries: null } })).status,
+    ).toBe(404);
   });
 
   it('refuse a send to a number of another country, and a code for one stored before the list; another company is not bound by it', async () => {
@@ -78,7 +84,9 @@ describe('the countries a company allows', () => {
     const refused = await sendTo(stack, company, [french]);
     expect(refused.status).toBe(422);
     expect(errorCode(refused)).toBe('validation_failed');
-    expect(refused.body.error.details.issues).toEqual([expect.objectContaining({ path: 'recipients[0].contact_number', message: expect.stringContaining('A number of FR') })]);
+    expect(refused.body.error.details.issues).toEqual([
+      expect.objectContaining({ path: 'recipients[0].contact_number', message: expect.stringContaining('A number of FR') }),
+    ]);
     expect((await sendTo(stack, company, [freshNumber()])).status).toBe(201);
 
     const page = await askForCode(stack, stored.links[0]!.token);

@@ -72,7 +72,9 @@ const stored = async (envelopeId: string) => {
   return row?.sha256 ?? null;
 };
 const readyEvents = async (envelopeId: string) =>
-  (await stack.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId))).filter((event) => event.kind === 'envelope.document_ready');
+  (await stack.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId))).filter(
+    (event) => event.kind === 'envelope.document_ready',
+  );
 
 describe('finished PDFs with a time-stamping authority configured', () => {
   it.skipIf(!installed('pdfsig', 'openssl'))('are sealed PAdES B-T: a token from the authority over the seal, checked by openssl and pdfsig', async () => {

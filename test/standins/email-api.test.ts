@@ -37,7 +37,9 @@ describe('e-mail API stand-in', () => {
 
   it('refuses a wrong API key and an e-mail without recipients', async () => {
     const { standin, post } = standinWith();
-    const wrongKey = await standin.fetch(new Request('http://email.standin.test/emails', { method: 'POST', headers: { authorization: 'Bearer nope' }, body: JSON.stringify(email()) }));
+    const wrongKey = await standin.fetch(
+      new Request('http://email.standin.test/emails', { method: 'POST', headers: { authorization: 'Bearer nope' }, body: JSON.stringify(email()) }),
+    );
     expect(wrongKey.status).toBe(401);
     expect((await post({ subject: 'x' })).status).toBe(422);
     expect(standin.mailbox.list()).toEqual([]);

@@ -102,10 +102,13 @@ export function describeNeonHttpStandin(title: string, openExecutor: () => Promi
 
     it('answers values in their Postgres text form, as Neon does', async () => {
       const id = crypto.randomUUID();
-      await sql.query(
-        `insert into ${table} (id, label, count, active, data, blob, at) values ($1, $2, 7, true, $3, $4, $5)`,
-        [id, `text-form-${id}`, { b: 1, a: [true] }, new Uint8Array([0xde, 0xad, 0x00]), new Date('2026-01-02T03:04:05.600Z')],
-      );
+      await sql.query(`insert into ${table} (id, label, count, active, data, blob, at) values ($1, $2, 7, true, $3, $4, $5)`, [
+        id,
+        `text-form-${id}`,
+        { b: 1, a: [true] },
+        new Uint8Array([0xde, 0xad, 0x00]),
+        new Date('2026-01-02T03:04:05.600Z'),
+      ]);
       const response = await fetch(`${served.url}/sql`, {
         method: 'POST',
         headers: { 'Neon-Connection-String': connectionString, 'Neon-Array-Mode': 'true', 'Neon-Raw-Text-Output': 'true' },
@@ -116,7 +119,12 @@ export function describeNeonHttpStandin(title: string, openExecutor: () => Promi
       expect(body.command).toBe('SELECT');
       expect(body.rowCount).toBe(1);
       expect(body.fields.map((f) => [f.name, f.dataTypeID])).toEqual([
-        ['count', 23], ['active', 16], ['data', 3802], ['blob', 17], ['at', 1184], ['note', 25],
+        ['count', 23],
+        ['active', 16],
+        ['data', 3802],
+        ['blob', 17],
+        ['at', 1184],
+        ['note', 25],
       ]);
       expect(body.rows).toEqual([['7', 't', '{"a": [true], "b": 1}', '\\xdead00', '2026-01-02 03:04:05.6+00', null]]);
     });
@@ -165,7 +173,10 @@ export function describeNeonHttpStandin(title: string, openExecutor: () => Promi
       const [, , seen] = await db.batch([
         db.insert(things).values(row(`${tag}-1`)),
         db.insert(things).values(row(`${tag}-2`)),
-        db.select({ c: dsql<number>`count(*)::int` }).from(things).where(dsql`${things.label} like ${`${tag}-%`}`),
+        db
+          .select({ c: dsql<number>`count(*)::int` })
+          .from(things)
+          .where(dsql`${things.label} like ${`${tag}-%`}`),
       ]);
       expect(seen).toEqual([{ c: 2 }]);
     });
@@ -181,8 +192,14 @@ export function describeNeonHttpStandin(title: string, openExecutor: () => Promi
       const alsoFirst = row(`first-${crypto.randomUUID()}`);
       const txError = await failure(
         sql.transaction([
-          sql.query(`insert into ${table} (id, label, count, active, data, blob, at) values ($1, $2, 1, true, '{}', '\\x01', now())`, [alsoFirst.id, alsoFirst.label]),
-          sql.query(`insert into ${table} (id, label, count, active, data, blob, at) values ($1, $2, 1, true, '{}', '\\x01', now())`, [crypto.randomUUID(), taken]),
+          sql.query(`insert into ${table} (id, label, count, active, data, blob, at) values ($1, $2, 1, true, '{}', '\\x01', now())`, [
+            alsoFirst.id,
+            alsoFirst.label,
+          ]),
+          sql.query(`insert into ${table} (id, label, count, active, data, blob, at) values ($1, $2, 1, true, '{}', '\\x01', now())`, [
+            crypto.randomUUID(),
+            taken,
+          ]),
         ]),
       );
       expect((txError as Error).name).toBe('NeonDbError');
@@ -212,16 +229,17 @@ export function describeNeonHttpStandin(title: string, openExecutor: () => Promi
       expect([level, readOnly, deferrable]).toEqual([[{ v: 'serializable' }], [{ v: 'on' }], [{ v: 'on' }]]);
       const [repeatable] = await sql.transaction([sql`select current_setting('transaction_isolation') as v`], { isolationLevel: 'RepeatableRead' });
       expect(repeatable).toEqual([{ v: 'repeatable read' }]);
-      const write = sql.query(`insert into ${table} (id, label, count, active, data, blob, at) values ($1, $2, 1, true, '{}', '\\x01', now())`, [crypto.randomUUID(), `ro-${crypto.randomUUID()}`]);
+      const write = sql.query(`insert into ${table} (id, label, count, active, data, blob, at) values ($1, $2, 1, true, '{}', '\\x01', now())`, [
+        crypto.randomUUID(),
+        `ro-${crypto.randomUUID()}`,
+      ]);
       expect(sqlstate(await failure(sql.transaction([write], { readOnly: true })))).toBe('25006');
     });
 
     it('keeps concurrent batches apart', async () => {
       const tag = crypto.randomUUID();
       await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          db.batch([db.insert(things).values(row(`${tag}-${i}-a`)), db.insert(things).values(row(`${tag}-${i}-b`))]),
-        ),
+        Array.from({ length: 8 }, (_, i) => db.batch([db.insert(things).values(row(`${tag}-${i}-a`)), db.insert(things).values(row(`${tag}-${i}-b`))])),
       );
       const [count] = await sql.query(`select count(*)::int as c from ${table} where label like $1`, [`${tag}-%`]);
       expect(count).toEqual({ c: 16 });

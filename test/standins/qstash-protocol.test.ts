@@ -53,7 +53,11 @@ describe('QStashQueue: the batch request', () => {
     ]);
     expect(sent.map((message) => JSON.parse(message.body))).toEqual(messages.map((message) => message.body));
     // Not before the second it is due (rounded up), once per dedupe id, and the callback's retry count.
-    expect(sent[0]!.headers).toMatchObject({ 'upstash-not-before': '1893456001', 'upstash-deduplication-id': 'env_1.remind.1', 'upstash-retries': String(QUEUE_RETRIES) });
+    expect(sent[0]!.headers).toMatchObject({
+      'upstash-not-before': '1893456001',
+      'upstash-deduplication-id': 'env_1.remind.1',
+      'upstash-retries': String(QUEUE_RETRIES),
+    });
     expect(sent[1]!.headers['upstash-not-before']).toBeUndefined();
   });
 
@@ -98,11 +102,15 @@ describe("@upstash/qstash's Receiver over the signatures QStash (and its stand-i
     ['expired', false, async () => ({ signature: await qstashSignature(keys.current, url, body, { expiresIn: -60 }), body, url })],
     ['from another issuer', false, async () => ({ signature: await qstashSignature(keys.current, url, body, { issuer: 'Someone' }), body, url })],
     ['not a token', false, async () => ({ signature: 'not.a.token', body, url })],
-    ['unsigned (alg none)', false, async () => {
-      const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      const claims = JSON.parse(Buffer.from((await qstashSignature(keys.current, url, body)).split('.')[1]!, 'base64url').toString());
-      return { signature: `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`, body, url };
-    }],
+    [
+      'unsigned (alg none)',
+      false,
+      async () => {
+        const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+        const claims = JSON.parse(Buffer.from((await qstashSignature(keys.current, url, body)).split('.')[1]!, 'base64url').toString());
+        return { signature: `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`, body, url };
+      },
+    ],
   ];
 
   it.each(cases)('judges a delivery %s', async (_name, expected, make) => {

@@ -27,9 +27,7 @@ function receiverApp(arrivals: Arrival[], baseUrl: () => string) {
   app.all('/hooks/:name', async (c) => {
     const body = await c.req.text();
     const url = `${baseUrl()}${c.req.path}${new URL(c.req.url).search}`;
-    const verified = await receiver
-      .verify({ signature: c.req.header('Upstash-Signature') ?? '', body, url })
-      .catch(() => false);
+    const verified = await receiver.verify({ signature: c.req.header('Upstash-Signature') ?? '', body, url }).catch(() => false);
     const seen = arrivals.filter((a) => a.path === c.req.path).length;
     arrivals.push({ path: c.req.path, at: Date.now(), method: c.req.method, headers: c.req.header(), body, verified });
     switch (c.req.param('name')) {
@@ -66,10 +64,11 @@ describe('QStash stand-in', () => {
   const hook = (name: string) => `${receiver.url}/hooks/${name}`;
   const arrivalsAt = (name: string) => arrivals.filter((a) => a.path === `/hooks/${name}`);
   const message = (id: string) => standin.messages().find((m) => m.messageId === id);
-  const settled = (id: string) => waitFor(() => {
-    const m = message(id);
-    return m && ['DELIVERED', 'FAILED', 'CANCELLED'].includes(m.state) ? m : undefined;
-  });
+  const settled = (id: string) =>
+    waitFor(() => {
+      const m = message(id);
+      return m && ['DELIVERED', 'FAILED', 'CANCELLED'].includes(m.state) ? m : undefined;
+    });
 
   beforeAll(async () => {
     receiver = await serveStandin(receiverApp(arrivals, () => receiver.url));

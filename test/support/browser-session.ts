@@ -25,7 +25,15 @@ export function explainSkipWithoutChromium(suite: string): void {
 }
 
 /** Headless, and nothing that reaches for the network on its own (this machine's network is closed). */
-const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export type ServerAndBrowser = { server: ServerRun & { output: string }; browser: Browser };
 

@@ -23,7 +23,15 @@ export function expectErrorLogs() {
   });
   afterEach(async () => {
     try {
-      for (const pattern of expected) await vi.waitFor(() => expect(kept.some((line) => pattern.test(line)), `logged: ${pattern}`).toBe(true), { timeout: 2000 });
+      for (const pattern of expected)
+        await vi.waitFor(
+          () =>
+            expect(
+              kept.some((line) => pattern.test(line)),
+              `logged: ${pattern}`,
+            ).toBe(true),
+          { timeout: 2000 },
+        );
     } finally {
       spy?.mockRestore();
     }

@@ -29,10 +29,7 @@ export type TestKey = { id: string; key: string; token: string; ownerEmail: stri
 
 export type TestCompany = { id: string; name: string; owner: TestKey };
 
-export async function createTestCompany(
-  stack: TestStack,
-  overrides: { quota?: number; defaultEmailMessage?: string | null } = {},
-): Promise<TestCompany> {
+export async function createTestCompany(stack: TestStack, overrides: { quota?: number; defaultEmailMessage?: string | null } = {}): Promise<TestCompany> {
   const name = `Company ${unique()}`;
   const company = await createCompany(asOperator(stack), {
     name,

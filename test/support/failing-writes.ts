@@ -21,10 +21,21 @@ export function failNextSendWrite(database: Database, message: string) {
     vi.spyOn(database, 'writeAsOne').mockImplementationOnce(async (build) => {
       const orphan = (q: Parameters<typeof build>[0]) =>
         q.insert(recipients).values({
-          id: `rcp_orphan_${crypto.randomUUID()}`, companyId: crypto.randomUUID(), envelopeId: 'env_none', role: 'Nobody', type: 'signer',
-          order: 1, position: 0, name: 'Nobody', email: 'nobody@example.test', status: 'sent',
+          id: `rcp_orphan_${crypto.randomUUID()}`,
+          companyId: crypto.randomUUID(),
+          envelopeId: 'env_none',
+          role: 'Nobody',
+          type: 'signer',
+          order: 1,
+          position: 0,
+          name: 'Nobody',
+          email: 'nobody@example.test',
+          status: 'sent',
         });
-      const refused = await writeAsOne((q) => [...build(q), orphan(q)]).then(() => false, () => true);
+      const refused = await writeAsOne((q) => [...build(q), orphan(q)]).then(
+        () => false,
+        () => true,
+      );
       if (!refused) throw new Error('The orphan row was accepted: the failure was not injected');
       throw new Error(message);
     }),

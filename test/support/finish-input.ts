@@ -19,7 +19,9 @@ export async function finishInput(title: string, pages: number, overrides: Parti
     senderEmail: 'sender@example.test',
     senderName: 'Acme Ltd',
     fields: [{ type: 'signature', page: pages, x: 72, y: 300, width: 220, height: 50, value: 'Ann Signer' }],
-    recipients: [{ name: 'Ann Signer', email: 'ann@example.test', role: 'Buyer', kind: 'signer', events: [{ what: 'Signed', at: COMPLETED, ip: null, userAgent: null }] }],
+    recipients: [
+      { name: 'Ann Signer', email: 'ann@example.test', role: 'Buyer', kind: 'signer', events: [{ what: 'Signed', at: COMPLETED, ip: null, userAgent: null }] },
+    ],
     consentVersion: 'esign-consent-2026-11',
     consentText: 'I agree to use electronic records and signatures.',
     originalSha256: await sha256Hex(original),

@@ -36,7 +36,28 @@ export const hostileNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom
 export const hostileJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, hostileText, hostileNumber, fc.boolean(), fc.constant(null), tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 5 }),
-  object: fc.dictionary(fc.oneof(hostileText, fc.constantFrom('template_id', 'recipients', 'role', 'name', 'email', 'url', 'events', 'reason', 'page', 'per_page', 'api_key', '__proto__', 'constructor')), tie('value'), { maxKeys: 6 }),
+  object: fc.dictionary(
+    fc.oneof(
+      hostileText,
+      fc.constantFrom(
+        'template_id',
+        'recipients',
+        'role',
+        'name',
+        'email',
+        'url',
+        'events',
+        'reason',
+        'page',
+        'per_page',
+        'api_key',
+        '__proto__',
+        'constructor',
+      ),
+    ),
+    tie('value'),
+    { maxKeys: 6 },
+  ),
 })).value;
 export const body = fc.oneof(
   hostileJson.map((value) => ({ text: JSON.stringify(value), type: 'application/json' })),
@@ -50,8 +71,14 @@ export const body = fc.oneof(
   ),
   hostileText.map((text) => ({ text, type: 'text/plain' })),
 );
-export const pathId = fc.oneof(hostileText.filter((text) => text.length > 0 && !text.includes('/')), fc.uuid(), fc.constantFrom('env_', 'rcp_x.y', '0', '-1', '%2e%2e'));
-export const query = fc.dictionary(fc.constantFrom('page', 'per_page', 'status', 'download', 'x'), fc.oneof(hostileText, hostileNumber.map(String)), { maxKeys: 3 });
+export const pathId = fc.oneof(
+  hostileText.filter((text) => text.length > 0 && !text.includes('/')),
+  fc.uuid(),
+  fc.constantFrom('env_', 'rcp_x.y', '0', '-1', '%2e%2e'),
+);
+export const query = fc.dictionary(fc.constantFrom('page', 'per_page', 'status', 'download', 'x'), fc.oneof(hostileText, hostileNumber.map(String)), {
+  maxKeys: 3,
+});
 export const who = fc.constantFrom('owner', 'admin', 'none', 'garbage');
 
 /** A path segment as a client sends it; a lone surrogate goes as the invalid UTF-8 a client could send. */
@@ -80,4 +107,3 @@ export async function expectDocumentedAnswer(response: Response, what: string) {
     expect(type, what).toMatch(/^(text\/html|text\/plain|application\/json)/);
   }
 }
-

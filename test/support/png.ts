@@ -44,5 +44,4 @@ export function canvasRows(width: number, height: number): Buffer {
 export const pngDataUrl = (bytes: Uint8Array) => `data:image/png;base64,${Buffer.from(bytes).toString('base64')}`;
 
 /** Valid chunks and CRCs around an image data stream that is not zlib: pdf-lib's decoder never returns on it. */
-export const HOSTILE_PNG =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAD0lEQVRub3QgemxpYiBhdCBhbGz44kQmAAAAAElFTkSuQmCC';
+export const HOSTILE_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAD0lEQVRub3QgemxpYiBhdCBhbGz44kQmAAAAAElFTkSuQmCC';

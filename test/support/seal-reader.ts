@@ -14,7 +14,10 @@ const run = promisify(execFile);
 
 export function sealOf(bytes: Uint8Array) {
   const text = Buffer.from(bytes).toString('latin1');
-  const [, b, c] = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+) *\]/.exec(text.slice(text.lastIndexOf('/ByteRange')))!.slice(1).map(Number) as number[];
+  const [, b, c] = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+) *\]/
+    .exec(text.slice(text.lastIndexOf('/ByteRange')))!
+    .slice(1)
+    .map(Number) as number[];
   // The hole is padded with zeros after the CMS. They are not cut off: the DER may end in a zero
   // byte itself (a signature value does, once in 256), and the decoder reads one element and stops.
   const der = Buffer.from(text.slice(b! + 1, c! - 1), 'hex');
@@ -37,7 +40,17 @@ export async function opensslTimestampCheck(token: Uint8Array, data: Uint8Array,
     writeFileSync(join(dir, 'token.der'), token);
     writeFileSync(join(dir, 'data'), data);
     writeFileSync(join(dir, 'authority.pem'), authorityPem);
-    const { stdout } = await run('openssl', ['ts', '-verify', '-token_in', '-in', join(dir, 'token.der'), '-data', join(dir, 'data'), '-CAfile', join(dir, 'authority.pem')]);
+    const { stdout } = await run('openssl', [
+      'ts',
+      '-verify',
+      '-token_in',
+      '-in',
+      join(dir, 'token.der'),
+      '-data',
+      join(dir, 'data'),
+      '-CAfile',
+      join(dir, 'authority.pem'),
+    ]);
     return stdout;
   } catch (err) {
     return `${(err as { stdout?: string }).stdout ?? ''}${(err as { stderr?: string }).stderr ?? err}`;

@@ -27,8 +27,7 @@ export function securitySuite(getStack: () => TestStack, route: SecuredRoute) {
     let company: TestCompany;
     let path: string;
     let body: unknown;
-    const send = (token: string | undefined, headers: Record<string, string> = {}) =>
-      call(getStack(), route.method, path, { token, body, headers });
+    const send = (token: string | undefined, headers: Record<string, string> = {}) => call(getStack(), route.method, path, { token, body, headers });
 
     beforeAll(async () => {
       company = await createTestCompany(getStack());

@@ -95,7 +95,10 @@ export async function sendForPage(stack: TestStack, company: PageCompany, send: 
   const people = await db.select().from(recipients).where(eq(recipients.envelopeId, envelopeId));
   const byRole = (order: number) => people.find((person) => person.order === order)!;
   const tokenOf = (order: number) => signingToken(stack.services.config.tokenSecret, envelopeId, byRole(order).id);
-  const fields = await db.select().from(envelopeFields).where(eq(envelopeFields.recipientId, byRole(1).id));
+  const fields = await db
+    .select()
+    .from(envelopeFields)
+    .where(eq(envelopeFields.recipientId, byRole(1).id));
   const ids = Object.fromEntries(fields.map((field) => [field.type, field.id])) as Ids;
   return {
     envelopeId,
@@ -148,7 +151,10 @@ export async function actsOf(stack: TestStack, envelopeId: string, recipientId: 
   const { db } = stack.services.database;
   const [[person], audit] = await Promise.all([
     db.select().from(recipients).where(eq(recipients.id, recipientId)),
-    db.select().from(auditEvents).where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.actorId, recipientId))),
+    db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.actorId, recipientId))),
   ]);
   const acts = audit.filter((row) => ['recipient.consented', 'recipient.signed', 'recipient.declined'].includes(row.kind));
   const viewed = audit.filter((row) => row.kind === 'recipient.viewed').map((row) => row.data);

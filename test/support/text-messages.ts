@@ -20,7 +20,16 @@ const textedRoles = (count: number): Partial<TemplateDefinition> => {
   return {
     signing_order: 'parallel',
     roles: names.map((name) => ({ name, type: 'signer' as const, order: 1, locked: false, verification: 'sms_code' as const })),
-    fields: names.map((name, index) => ({ role: name, type: 'signature' as const, page: 1, x: 72, y: 72 + index * 50, width: 150, height: 40, required: true })),
+    fields: names.map((name, index) => ({
+      role: name,
+      type: 'signature' as const,
+      page: 1,
+      x: 72,
+      y: 72 + index * 50,
+      width: 150,
+      height: 40,
+      required: true,
+    })),
   };
 };
 
@@ -37,7 +46,12 @@ export async function sendTo(stack: TestStack, company: TestCompany, numbers: st
     token: access_token,
     body: {
       template_id: template.id,
-      recipients: numbers.map((number, index) => ({ role: `Signer ${index + 1}`, name: `Signer ${index + 1}`, email: `s${index}-${unique()}@example.test`, contact_number: number })),
+      recipients: numbers.map((number, index) => ({
+        role: `Signer ${index + 1}`,
+        name: `Signer ${index + 1}`,
+        email: `s${index}-${unique()}@example.test`,
+        contact_number: number,
+      })),
       ...extra,
     },
   });

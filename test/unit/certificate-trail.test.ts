@@ -46,7 +46,12 @@ describe('the certificate trail of a recipient', () => {
 
   it('adds a count kept when written to rows stored one a try, with the earliest first and the latest last time', () => {
     const stored = Array.from({ length: KEPT_ROWS + 5 }, (_, i) => row('recipient.code_failed', i + 1, { reason: 'expired' }));
-    const counted = row(COUNTED_KIND, 100, { counts: 'recipient.code_failed', count: 7, first_at: new Date(start + 100_000).toISOString(), last_at: new Date(start + 400_000).toISOString() });
+    const counted = row(COUNTED_KIND, 100, {
+      counts: 'recipient.code_failed',
+      count: 7,
+      first_at: new Date(start + 100_000).toISOString(),
+      last_at: new Date(start + 400_000).toISOString(),
+    });
     const lines = linesOf([...stored, counted]);
     expect(lines).toHaveLength(KEPT_ROWS + 1);
     expect(lines.at(-1)).toBe(`12 further failed tries at a verification code between ${at(KEPT_ROWS + 1)} and ${at(400)}`);

@@ -45,7 +45,16 @@ describe('the code’s text message', () => {
         expect(units, `${kind}: ${body}`).toBeLessThanOrEqual(limit);
         // The fixed text around the whole name, or around a beginning of it (whole characters) and an ellipsis.
         const parts = Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(name), (part) => part.segment);
-        const candidates = parts.flatMap((_, kept) => ['...', '…'].map((ellipsis) => fixed(`${parts.slice(0, kept + 1).join('').trimEnd()}${ellipsis}`)));
+        const candidates = parts.flatMap((_, kept) =>
+          ['...', '…'].map((ellipsis) =>
+            fixed(
+              `${parts
+                .slice(0, kept + 1)
+                .join('')
+                .trimEnd()}${ellipsis}`,
+            ),
+          ),
+        );
         expect([fixed(name), ...candidates], `${kind}: ${body}`).toContain(body);
         // Cut no more than needed: at most one grapheme of these names (8 units) and an ellipsis short of full.
         if (body !== fixed(name)) expect(units, `${kind}: ${body}`).toBeGreaterThan(limit - 11);

@@ -56,10 +56,25 @@ describe('checkConfiguration', () => {
 
   it.each<[string, Record<string, string>, Record<string, string | undefined>, string[]]>([
     ['missing secrets', vars, { ...secrets, TOKEN_SECRET: undefined, QSTASH_TOKEN: undefined }, ['TOKEN_SECRET is required', 'QSTASH_TOKEN is required']],
-    ['a short TOKEN_SECRET and a malformed DATABASE_URL', vars, { ...secrets, TOKEN_SECRET: 'short', DATABASE_URL: 'mysql://x' }, ['TOKEN_SECRET must be at least 32 characters', 'DATABASE_URL must be a postgres:// URL']],
+    [
+      'a short TOKEN_SECRET and a malformed DATABASE_URL',
+      vars,
+      { ...secrets, TOKEN_SECRET: 'short', DATABASE_URL: 'mysql://x' },
+      ['TOKEN_SECRET must be at least 32 characters', 'DATABASE_URL must be a postgres:// URL'],
+    ],
     ['malformed webhook keys', vars, { ...secrets, WEBHOOK_SECRET_KEYS: 'k1:tooshort' }, ['WEBHOOK_SECRET_KEYS']],
-    ['half of the Redis settings', vars, { ...secrets, UPSTASH_REDIS_REST_TOKEN: undefined }, ['UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together']],
-    ['BASE_URL given as a secret, not committed', { ...vars, BASE_URL: '' }, { ...secrets, BASE_URL: 'https://esign-api.acme.workers.dev' }, ['BASE_URL must be set under [vars]']],
+    [
+      'half of the Redis settings',
+      vars,
+      { ...secrets, UPSTASH_REDIS_REST_TOKEN: undefined },
+      ['UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together'],
+    ],
+    [
+      'BASE_URL given as a secret, not committed',
+      { ...vars, BASE_URL: '' },
+      { ...secrets, BASE_URL: 'https://esign-api.acme.workers.dev' },
+      ['BASE_URL must be set under [vars]'],
+    ],
     ['BASE_URL over http', { ...vars, BASE_URL: 'http://esign-api.acme.workers.dev' }, secrets, ['BASE_URL must be an https:// address']],
     ['a local BASE_URL', { ...vars, BASE_URL: 'https://127.0.0.1:8787' }, secrets, ['not a local one']],
     ['a development switch', vars, { ...secrets, ALLOW_IN_PROCESS_LIMITS: 'true' }, ['ALLOW_IN_PROCESS_LIMITS is for npm run dev only']],
@@ -68,14 +83,18 @@ describe('checkConfiguration', () => {
     const result = checkConfiguration(withoutBase, givenSecrets);
     expect(result.ok).toBe(false);
     for (const text of expected) expect(result.detail).toContain(text);
-    for (const secret of ['npg_s3cretpw', 'redis-token-s3cret', 'qstash-token-s3cret', 're_s3cret', 't'.repeat(48)]) expect(result.detail).not.toContain(secret);
+    for (const secret of ['npg_s3cretpw', 'redis-token-s3cret', 'qstash-token-s3cret', 're_s3cret', 't'.repeat(48)])
+      expect(result.detail).not.toContain(secret);
   });
 });
 
 describe('checkPdfConfiguration', () => {
-  it('passes the seal from the secrets, and names the authority of wrangler.pdf.toml\'s [vars]', () => {
+  it("passes the seal from the secrets, and names the authority of wrangler.pdf.toml's [vars]", () => {
     expect(checkPdfConfiguration({}, secrets)).toMatchObject({ ok: true, detail: expect.stringContaining('no time-stamping authority (B-B)') });
-    expect(checkPdfConfiguration({ TSA_URL: 'https://tsa.example.test/tsr' }, secrets)).toMatchObject({ ok: true, detail: expect.stringContaining('tsa.example.test (B-T)') });
+    expect(checkPdfConfiguration({ TSA_URL: 'https://tsa.example.test/tsr' }, secrets)).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining('tsa.example.test (B-T)'),
+    });
   });
 
   it('reports a missing or malformed seal, naming the variable and never the key', () => {
@@ -120,7 +139,10 @@ describe('the migration state', () => {
   });
 
   it('names the migrations not applied, and a database migrated by newer code', () => {
-    const journal = [{ tag: '0000_init', when: 1 }, { tag: '0001_more', when: 2 }];
+    const journal = [
+      { tag: '0000_init', when: 1 },
+      { tag: '0001_more', when: 2 },
+    ];
     expect(compareMigrations(journal, [1])).toMatchObject({ ok: false, detail: expect.stringContaining('1 of 2 migration(s) not applied (0001_more)') });
     expect(compareMigrations(journal, [1, 2, 3])).toMatchObject({ ok: false, detail: expect.stringContaining('migrated from newer code') });
   });
@@ -141,7 +163,11 @@ describe('checkQStash', () => {
   afterAll(() => qstash.close());
 
   it('accepts a QStash that answers with the token, and counts its dead letters', async () => {
-    expect(await checkQStash(qstash.url, 'right-token')).toEqual({ name: 'QStash', ok: true, detail: 'reachable, token accepted; 0 message(s) in the dead-letter queue' });
+    expect(await checkQStash(qstash.url, 'right-token')).toEqual({
+      name: 'QStash',
+      ok: true,
+      detail: 'reachable, token accepted; 0 message(s) in the dead-letter queue',
+    });
   });
 
   it('reports a refused token', async () => {

@@ -9,7 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const README_MAX_LINES = 300;
 
 /** The page's lines outside fenced code blocks, with their line numbers. */
@@ -91,7 +96,8 @@ describe('the README and the guides', () => {
         }
         if (anchor === undefined || anchor === '') continue;
         if (!file.endsWith('.md')) broken.push(`${where}: an anchor into a file that is not Markdown`);
-        else if (!anchorsOf(readFileSync(file, 'utf8')).has(decodeURIComponent(anchor))) broken.push(`${where}: no heading "${anchor}" in ${relative(root, file)}`);
+        else if (!anchorsOf(readFileSync(file, 'utf8')).has(decodeURIComponent(anchor)))
+          broken.push(`${where}: no heading "${anchor}" in ${relative(root, file)}`);
       }
       expect(broken).toEqual([]);
     });

@@ -116,14 +116,23 @@ describe('redrawPng', () => {
     expect(redrawn.dataUrl).toBe(pngDataUrl(redrawn.png));
     expect(Buffer.from(redrawn.png).includes('iCCP')).toBe(false);
     const decoded = decode(redrawn.png);
-    expect({ width: decoded.width, height: decoded.height, channels: decoded.channels, depth: decoded.depth }).toEqual({ width: 60, height: 20, channels: 4, depth: 8 });
+    expect({ width: decoded.width, height: decoded.height, channels: decoded.channels, depth: decoded.depth }).toEqual({
+      width: 60,
+      height: 20,
+      channels: 4,
+      depth: 8,
+    });
     expect(Buffer.from(decoded.data)).toEqual(Buffer.from(rowsWithoutFilterBytes(rows, 60 * 4)));
     const image = await (await PDFDocument.create()).embedPng(redrawn.png);
     expect([image.width, image.height]).toEqual([60, 20]);
   });
 
   it('takes 8-bit grey, grey with alpha and RGB as they are', () => {
-    for (const [colourType, channels] of [[0, 1], [4, 2], [2, 3]] as const) {
+    for (const [colourType, channels] of [
+      [0, 1],
+      [4, 2],
+      [2, 3],
+    ] as const) {
       const rows = Buffer.alloc(5 * (1 + 8 * channels), 0x80);
       for (let y = 0; y < 5; y++) rows[y * (1 + 8 * channels)] = 0;
       const redrawn = redrawPng(pngFile(ihdr({ width: 8, height: 5, colourType }), pngChunk('IDAT', deflateSync(rows))));

@@ -45,7 +45,12 @@ describe('a drawn signature in the finished PDF', () => {
   it('draws a signature pad PNG as an image of its size, once however many fields show it', async () => {
     const canvas = pngDataUrl(encodePng(canvasRows(600, 200), 600, 200));
     const finished = await finishDocument(
-      await finishInput('Drawn', 1, { fields: [{ ...box, y: 200, value: canvas }, { ...box, type: 'initials', y: 300, value: canvas }] }),
+      await finishInput('Drawn', 1, {
+        fields: [
+          { ...box, y: 200, value: canvas },
+          { ...box, type: 'initials', y: 300, value: canvas },
+        ],
+      }),
     );
     expect(await imagesOnPage(finished.bytes, 1)).toEqual([{ width: 600, height: 200 }]);
     if (pdftotext) expect(pageText(finished.bytes, 1)).not.toContain('unreadable');

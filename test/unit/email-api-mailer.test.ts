@@ -81,7 +81,9 @@ describe('EmailApiMailer', () => {
         },
       },
     ]);
-    expect(standin.mailbox.list()).toMatchObject([{ to: { name: 'Cleo Client', email: 'cleo@example.test' }, subject: 'Please sign the NDA', html: '<p>Sign</p>' }]);
+    expect(standin.mailbox.list()).toMatchObject([
+      { to: { name: 'Cleo Client', email: 'cleo@example.test' }, subject: 'Please sign the NDA', html: '<p>Sign</p>' },
+    ]);
   });
 
   it('sends one e-mail however often it is asked with the same key', async () => {

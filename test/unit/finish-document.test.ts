@@ -115,7 +115,12 @@ const text = (bytes: Uint8Array, first: number, last?: number) =>
   execFileSync('pdftotext', ['-f', String(first), '-l', String(last ?? first), file(bytes), '-'], { encoding: 'utf8' });
 function info(bytes: Uint8Array): Record<string, string> {
   const out = execFileSync('pdfinfo', ['-isodates', file(bytes)], { encoding: 'utf8' });
-  return Object.fromEntries(out.split('\n').filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
+  return Object.fromEntries(
+    out
+      .split('\n')
+      .filter((l) => l.includes(':'))
+      .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
+  );
 }
 
 describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
@@ -137,10 +142,29 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
 
     const certificate = text(finished.bytes, 3, pages);
     for (const expected of [
-      'Certificate of completion', given.envelopeId, 'Mutual NDA', 'Sent by', 'Acme Ltd', 'sender@example.test', '2026-11-04T08:00:00Z',
-      'Ann Signer', 'ann@example.test', 'Buyer', 'Bob Copy', 'bob@example.test', 'Counsel', 'cc (receives a copy)',
-      '203.0.113.7', '2001:db8::42', 'curl/8.5.0', '2026-11-03T10:17:30Z', 'Consented (esign-consent-2026-11)',
-      'esign-consent-2026-11', 'I may ask for a paper copy at any time.', given.originalSha256, finished.signedContentSha256,
+      'Certificate of completion',
+      given.envelopeId,
+      'Mutual NDA',
+      'Sent by',
+      'Acme Ltd',
+      'sender@example.test',
+      '2026-11-04T08:00:00Z',
+      'Ann Signer',
+      'ann@example.test',
+      'Buyer',
+      'Bob Copy',
+      'bob@example.test',
+      'Counsel',
+      'cc (receives a copy)',
+      '203.0.113.7',
+      '2001:db8::42',
+      'curl/8.5.0',
+      '2026-11-03T10:17:30Z',
+      'Consented (esign-consent-2026-11)',
+      'esign-consent-2026-11',
+      'I may ask for a paper copy at any time.',
+      given.originalSha256,
+      finished.signedContentSha256,
       `Page 1 of ${pages - 2}`,
     ]) {
       expect(certificate).toContain(expected);
@@ -192,7 +216,10 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
       role: i % 3 ? 'Approver' : 'Witness',
       kind: i % 4 ? 'signer' : 'cc',
       events: Array.from({ length: 6 }, (_, e) => ({
-        what: e === 5 && i === 13 ? `Declined: ${'the terms are not what we agreed '.repeat(12)}` : ['Sent', 'Viewed', 'Consented (esign-consent-2026-11)', 'Signed', 'Viewed', 'Viewed'][e]!,
+        what:
+          e === 5 && i === 13
+            ? `Declined: ${'the terms are not what we agreed '.repeat(12)}`
+            : ['Sent', 'Viewed', 'Consented (esign-consent-2026-11)', 'Signed', 'Viewed', 'Viewed'][e]!,
         at: new Date(Date.UTC(2026, 10, 1 + e, 9, i)),
         ip: e === 0 ? null : `198.51.100.${i}`,
         userAgent: e === 0 ? null : `${UA} ${'Extension/1.0 '.repeat(e * 20)}`,
@@ -309,7 +336,14 @@ describe('finishDocument', () => {
       { type: 'checkbox', page: 2, x: 400, y: 10 + i * 30, width: 10, height: 10, value },
       { type: 'text', page: 1, x: 400, y: 10 + i * 30, width: 1, height: 1, value },
     ]);
-    const recipients = [{ ...RECIPIENTS[0]!, name: nasty.join(' '), email: nasty[2]!, events: [{ what: nasty[4]!, at: new Date(Number.NaN), ip: nasty[1]!, userAgent: nasty[5]! }] }];
+    const recipients = [
+      {
+        ...RECIPIENTS[0]!,
+        name: nasty.join(' '),
+        email: nasty[2]!,
+        events: [{ what: nasty[4]!, at: new Date(Number.NaN), ip: nasty[1]!, userAgent: nasty[5]! }],
+      },
+    ];
     const finished = await finishDocument(await input({ fields, recipients, title: nasty[3]!, consentText: nasty.join('\n') }));
     expect(await readPageSizes(finished.bytes)).not.toBeNull();
   });

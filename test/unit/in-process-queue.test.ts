@@ -85,7 +85,12 @@ describe('the embedded queue', () => {
     queue.consume(collecting().consumer);
     const timers = vi.spyOn(globalThis, 'setTimeout');
     try {
-      const later = Array.from({ length: 1000 }, (_, i) => ({ topic: 'envelope.remind', body: { n: i }, notBefore: inMs(3_600_000 + i), dedupeId: `r-${name}-${i}` }));
+      const later = Array.from({ length: 1000 }, (_, i) => ({
+        topic: 'envelope.remind',
+        body: { n: i },
+        notBefore: inMs(3_600_000 + i),
+        dedupeId: `r-${name}-${i}`,
+      }));
       await queue.publish(later.slice(0, 500));
       await queue.publish(later.slice(500));
       expect(timers.mock.calls.length).toBeLessThanOrEqual(1);
@@ -178,7 +183,14 @@ describe('the embedded queue', () => {
       expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(45);
       expect(await rowsOf(name)).toEqual([]);
       const [dead] = await deadJobsOf([`f-${name}`]);
-      expect(dead).toEqual({ id: `f-${name}`, topic: 'webhook.dispatch', body: { event_id: 'evt_dead' }, attempts: 3, lastError: 'Error: attempt 3 failed', failedAt: expect.any(Date) });
+      expect(dead).toEqual({
+        id: `f-${name}`,
+        topic: 'webhook.dispatch',
+        body: { event_id: 'evt_dead' },
+        attempts: 3,
+        lastError: 'Error: attempt 3 failed',
+        failedAt: expect.any(Date),
+      });
     } finally {
       await queue.close();
     }
@@ -291,7 +303,13 @@ describe('the embedded queue', () => {
   async function outboxRows(name: string, messages: (QueueMessage & { dedupeId: string })[]) {
     const [company] = await database.db.insert(companies).values({ name, apiSignatureRequestsPerPeriod: 10 }).returning({ id: companies.id });
     await database.db.insert(outboxMessages).values(
-      messages.map((message) => ({ id: message.dedupeId, companyId: company!.id, topic: message.topic, body: message.body, dueAt: message.notBefore ?? null })),
+      messages.map((message) => ({
+        id: message.dedupeId,
+        companyId: company!.id,
+        topic: message.topic,
+        body: message.body,
+        dueAt: message.notBefore ?? null,
+      })),
     );
     return messages;
   }

@@ -188,8 +188,8 @@ function breach(rule: Rule, found: Import): string | undefined {
 function breachesOf(file: string, text?: string): string[] {
   return importsOf(file, text).flatMap((found) =>
     layerRules.flatMap((rule) => {
-        if (!bound(rule, file)) return [];
-        const why = breach(rule, found);
+      if (!bound(rule, file)) return [];
+      const why = breach(rule, found);
       return why ? [`${file} imports '${found.specifier}' (${found.target}): ${why} by the rule "${rule.rule}"`] : [];
     }),
   );
@@ -246,9 +246,9 @@ describe('the layer rules', () => {
       `src/signing-page/an-example.ts imports '../dev-pages/dev-pages.js' (src/dev-pages/dev-pages.js): refused by the rule "${ruleOf('src/dev-pages/')}"`,
     ]);
     expect(breachesOf('functions/app/an-example.ts', "import type { PageLinks } from '../../src/signing-page/html/layout.js';")).toEqual([
-      `functions/app/an-example.ts imports '../../src/signing-page/html/layout.js' (src/signing-page/html/layout.js): refused by the rule "${
-        ruleOf('src/signing-page/')
-      }"`,
+      `functions/app/an-example.ts imports '../../src/signing-page/html/layout.js' (src/signing-page/html/layout.js): refused by the rule "${ruleOf(
+        'src/signing-page/',
+      )}"`,
     ]);
     // Its own endpoints, the routing table and the entries may; the signing page reaches no adapter.
     expect(breachesOf('functions/signing/an-example.ts', "import { tokenOf } from '../../src/signing-page/link-request.js';")).toEqual([]);

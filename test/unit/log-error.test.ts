@@ -8,7 +8,10 @@ describe('logError', () => {
   it('logs a failed query by its driver cause, never its parameters', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const cause = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
-    logError('send failed', new DrizzleQueryError('insert into webhook_subscriptions values ($1, $2)', ['https://hooks.example.test', 'whsec_c2VjcmV0'], cause));
+    logError(
+      'send failed',
+      new DrizzleQueryError('insert into webhook_subscriptions values ($1, $2)', ['https://hooks.example.test', 'whsec_c2VjcmV0'], cause),
+    );
     const line = logged.mock.calls.flat().join(' ');
     expect(line).toContain('23505');
     expect(line).not.toContain('whsec_');

@@ -75,7 +75,11 @@ describe.each([
   it('sends names and subjects in any script as given', async () => {
     const { mailer, delivered } = make();
     for (const name of namesOfTheWorld) await mailer.send(email({ to: { name, email: 'cleo@example.test' }, subject: `Bitte unterschreiben: ${name}` }));
-    expect(delivered().map((mail) => [mail.to.name, mail.subject]).reverse()).toEqual(namesOfTheWorld.map((name) => [name, `Bitte unterschreiben: ${name}`]));
+    expect(
+      delivered()
+        .map((mail) => [mail.to.name, mail.subject])
+        .reverse(),
+    ).toEqual(namesOfTheWorld.map((name) => [name, `Bitte unterschreiben: ${name}`]));
   });
 });
 
@@ -108,19 +112,26 @@ describe('EmailApiMailer sender name', () => {
     ]);
     expect((posted[0] as { html?: string }).html).toBe('<p>Review and sign.</p>');
     // The stand-in's mailbox reads the name back as the dev mailbox shows it.
-    expect(delivered().map((mail) => mail.from?.name).reverse()).toEqual(['Initech Legal', 'Acme, Inc. (legal@acme.test)', '株式会社 Ünïcødé', 'Acme Sign']);
+    expect(
+      delivered()
+        .map((mail) => mail.from?.name)
+        .reverse(),
+    ).toEqual(['Initech Legal', 'Acme, Inc. (legal@acme.test)', '株式会社 Ünïcødé', 'Acme Sign']);
     expect(delivered().at(-1)!.html).toBe('<p>Review and sign.</p>');
   });
 
   it('takes a bare EMAIL_FROM address too', async () => {
     const standin = createEmailApiStandin(apiKey);
     const posted: { from: string }[] = [];
-    const mailer = new EmailApiMailer({ url, apiKey, from: 'sign@acme.test' }, {
+    const mailer = new EmailApiMailer(
+      { url, apiKey, from: 'sign@acme.test' },
+      {
         fetch: async (target, init) => {
           posted.push(JSON.parse(String(init.body)));
           return standin.fetch(new Request(target, init));
         },
-      });
+      },
+    );
     await mailer.send(email({ from: { name: 'Initech' } }));
     await mailer.send(email());
     expect(posted.map((body) => body.from)).toEqual(['Initech <sign@acme.test>', 'sign@acme.test']);

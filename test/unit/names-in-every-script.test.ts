@@ -26,7 +26,8 @@ function file(bytes: Uint8Array): string {
 const tool = async (name: string, args: string[]) => (await run(name, args, { maxBuffer: 16 * 1024 * 1024 })).stdout;
 // pdftotext marks right-to-left stretches with embedding controls; the text between them is what a reader copies.
 const withoutBidiMarks = (text: string) => text.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
-const text = async (path: string, first: number, last = first) => withoutBidiMarks(await tool('pdftotext', ['-f', String(first), '-l', String(last), path, '-']));
+const text = async (path: string, first: number, last = first) =>
+  withoutBidiMarks(await tool('pdftotext', ['-f', String(first), '-l', String(last), path, '-']));
 const pages = async (path: string) => Number(/^Pages:\s+(\d+)/m.exec(await tool('pdfinfo', [path]))![1]);
 /** pdffonts' rows: name, and whether the font is embedded, a subset, and has a ToUnicode map. */
 async function fonts(path: string) {
@@ -70,7 +71,13 @@ async function finished(name: string, title: string, extra: FinishedField[] = []
     ...extra,
   ];
   const recipients = [
-    { name, email: 'signer@example.test', role: title, kind: 'signer' as const, events: [{ what: 'Signed', at: COMPLETED, ip: '203.0.113.7', userAgent: null }] },
+    {
+      name,
+      email: 'signer@example.test',
+      role: title,
+      kind: 'signer' as const,
+      events: [{ what: 'Signed', at: COMPLETED, ip: '203.0.113.7', userAgent: null }],
+    },
     { name: `${title} ${name}`, email: 'copy@example.test', role: 'Copy', kind: 'cc' as const, events: [] },
   ];
   return finishDocument(await finishInput('Lease', 1, { title, fields, recipients, seal }));
@@ -131,7 +138,9 @@ describe.skipIf(!installed('pdftotext', 'pdfinfo', 'pdffonts', 'pdfsig'))('names
     ];
     const path = file((await finished('Ann', 'Fit', long)).bytes);
     const html = await tool('pdftotext', ['-f', '1', '-l', '1', '-bbox', path, '-']);
-    const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">/g)].map((m) => m.slice(1).map(Number) as [number, number, number, number]);
+    const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">/g)].map(
+      (m) => m.slice(1).map(Number) as [number, number, number, number],
+    );
     const inLong = words.filter(([, yMin]) => yMin >= 395 && yMin < 545);
     expect(inLong.length).toBeGreaterThan(4);
     for (const [xMin, , xMax] of inLong) {

@@ -14,7 +14,10 @@ describe('boundPdfMaker', () => {
     await expect(silent.finish({} as never)).rejects.toThrow(new DeadlineExceeded('The PDF Worker (finish)', 50));
     await expect(silent.pageSizes(new Uint8Array(0))).rejects.toBeInstanceOf(DeadlineExceeded);
 
-    const failing = boundPdfMaker({ pageSizes: async () => null, finish: () => Promise.reject(new Error('The sealing identity is unusable')) }, { deadlineMs: 50 });
+    const failing = boundPdfMaker(
+      { pageSizes: async () => null, finish: () => Promise.reject(new Error('The sealing identity is unusable')) },
+      { deadlineMs: 50 },
+    );
     await expect(failing.finish({} as never)).rejects.toThrow('The sealing identity is unusable');
     expect(await failing.pageSizes(new Uint8Array(0))).toBeNull();
   });

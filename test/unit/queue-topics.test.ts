@@ -45,7 +45,11 @@ describe('the registry of queue topics', () => {
     const named = ['src', 'functions']
       .flatMap(sourceFiles)
       .filter((file) => file !== 'src/domain/queue-topics.ts')
-      .flatMap((file) => quoted(file).filter((name) => names.has(name)).map((name) => `${file}: ${name}`));
+      .flatMap((file) =>
+        quoted(file)
+          .filter((name) => names.has(name))
+          .map((name) => `${file}: ${name}`),
+      );
     expect(named).toEqual([]);
   });
 });

@@ -34,7 +34,15 @@ async function input(pages: number, seal: SealIdentity, drawn = false): Promise<
     senderEmail: 'sender@example.test',
     senderName: 'Acme Ltd',
     fields: [{ type: 'signature', page: pages, x: 72, y: 300, width: 220, height: 50, value: drawn ? DRAWN : 'Ann Signer' }],
-    recipients: [{ name: 'Ann Signer', email: 'ann@example.test', role: 'Buyer', kind: 'signer', events: [{ what: 'Signed', at: COMPLETED, ip: '203.0.113.7', userAgent: null }] }],
+    recipients: [
+      {
+        name: 'Ann Signer',
+        email: 'ann@example.test',
+        role: 'Buyer',
+        kind: 'signer',
+        events: [{ what: 'Signed', at: COMPLETED, ip: '203.0.113.7', userAgent: null }],
+      },
+    ],
     consentVersion: 'esign-consent-2026-11',
     consentText: 'I agree to use electronic records and signatures.',
     originalSha256: createHash('sha256').update(original).digest('hex'),

@@ -14,7 +14,8 @@ describe('single-line text', () => {
   });
 
   it('takes the characters just past each refused range, and names in any script', () => {
-    for (const value of [' ', '~', '\u00a0', '\u00a1', '\u2027', '\u202a', '\u200f', ...namesOfTheWorld]) expect(isSingleLineText(value), shown(value)).toBe(true);
+    for (const value of [' ', '~', '\u00a0', '\u00a1', '\u2027', '\u202a', '\u200f', ...namesOfTheWorld])
+      expect(isSingleLineText(value), shown(value)).toBe(true);
   });
 
   it('is cleaned for a header by turning each run of control characters into one space', () => {

@@ -65,7 +65,12 @@ describe('threadedPdfMaker', () => {
   it('tells the error of the work in the thread as its own', async () => {
     const mismatched = { seal: { keyPem: TEST_SEAL_KEY_PEM.replace(/[A-Za-z]{8}\n/, 'AAAAAAAA\n'), certPem: TEST_SEAL_CERT_PEM } };
     const request = await finishRequest('Bad seal', 1);
-    const inProcess = await inlinePdfMaker(mismatched, nodeFontSource()).finish(request).then(() => null, (err: Error) => err);
+    const inProcess = await inlinePdfMaker(mismatched, nodeFontSource())
+      .finish(request)
+      .then(
+        () => null,
+        (err: Error) => err,
+      );
     expect(inProcess?.message).toMatch(/^The sealing identity is unusable/);
     await expect(made(mismatched).finish(request)).rejects.toThrow(inProcess!.message);
   });

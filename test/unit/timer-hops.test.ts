@@ -37,7 +37,13 @@ describe('timers longer than the queue can hold', () => {
     // Days 7, 14, 21, 28, then the last leg to day 30.
     expect(published.map((message) => (message.notBefore!.getTime() - new Date('2026-11-01T00:00:00.000Z').getTime()) / DAY)).toEqual([7, 14, 21, 28, 30]);
     for (let i = 1; i < published.length; i++) expect(published[i]!.notBefore!.getTime() - published[i - 1]!.notBefore!.getTime()).toBeLessThanOrEqual(7 * DAY);
-    expect(published.map((message) => message.dedupeId)).toEqual(['env_1.expire.hop1', 'env_1.expire.hop2', 'env_1.expire.hop3', 'env_1.expire.hop4', 'env_1.expire.hop5']);
+    expect(published.map((message) => message.dedupeId)).toEqual([
+      'env_1.expire.hop1',
+      'env_1.expire.hop2',
+      'env_1.expire.hop3',
+      'env_1.expire.hop4',
+      'env_1.expire.hop5',
+    ]);
   });
 
   it('leaves a message within the longest delay, or without one, as it is', async () => {

@@ -6,13 +6,7 @@ import { lookup } from 'node:dns/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeHostResolver, nodeHostResolver } from '../../src/adapters/node/dns-resolver.js';
 import { isForbiddenAddress } from '../../src/domain/webhooks/forbidden-addresses.js';
-import {
-  endpointKey,
-  type HostResolver,
-  resolvedTargetProblem,
-  webhookEndpoint,
-  webhookUrlProblem,
-} from '../../src/domain/webhooks/webhook-target.js';
+import { endpointKey, type HostResolver, resolvedTargetProblem, webhookEndpoint, webhookUrlProblem } from '../../src/domain/webhooks/webhook-target.js';
 
 // The real lookup, wrapped so one test can make it hang.
 vi.mock('node:dns/promises', async (importOriginal) => {
@@ -60,7 +54,20 @@ describe('isForbiddenAddress, IPv4 ranges at their edges', () => {
   });
 
   it('refuses text that is not a canonical dotted-decimal address, instead of guessing', () => {
-    for (const text of ['', '127.1', '0x7f.0.0.1', '0177.0.0.1', '010.0.0.1', '2130706433', '256.0.0.1', '1.2.3', '1.2.3.4.5', ' 8.8.8.8', '8.8.8.8 ', 'example.com']) {
+    for (const text of [
+      '',
+      '127.1',
+      '0x7f.0.0.1',
+      '0177.0.0.1',
+      '010.0.0.1',
+      '2130706433',
+      '256.0.0.1',
+      '1.2.3',
+      '1.2.3.4.5',
+      ' 8.8.8.8',
+      '8.8.8.8 ',
+      'example.com',
+    ]) {
       expect(isForbiddenAddress(text), text).toBe(true);
     }
   });
@@ -77,27 +84,55 @@ describe('isForbiddenAddress, IPv6', () => {
   // whatever it carries, and when what it carries is itself forbidden the answer names it.
   const embedding: Array<[string, string, string, string]> = [
     ['IPv4-mapped', '::ffff:7f00:1', '::ffff:808:808', 'an IPv4-mapped address (::ffff:0:0/96) carrying 127.0.0.1, a loopback address'],
-    ['IPv4-mapped, dotted', '::ffff:169.254.169.254', '::ffff:8.8.8.8', 'an IPv4-mapped address (::ffff:0:0/96) carrying 169.254.169.254, a link-local address'],
+    [
+      'IPv4-mapped, dotted',
+      '::ffff:169.254.169.254',
+      '::ffff:8.8.8.8',
+      'an IPv4-mapped address (::ffff:0:0/96) carrying 169.254.169.254, a link-local address',
+    ],
     ['IPv4-translated', '::ffff:0:7f00:1', '::ffff:0:808:808', 'an IPv4-translated address (::ffff:0:0:0/96) carrying 127.0.0.1, a loopback address'],
-    ['IPv4-translated, metadata', '::ffff:0:a9fe:a9fe', '::ffff:0:8.8.8.8', 'an IPv4-translated address (::ffff:0:0:0/96) carrying 169.254.169.254, a link-local address'],
+    [
+      'IPv4-translated, metadata',
+      '::ffff:0:a9fe:a9fe',
+      '::ffff:0:8.8.8.8',
+      'an IPv4-translated address (::ffff:0:0:0/96) carrying 169.254.169.254, a link-local address',
+    ],
     ['IPv4-compatible', '::127.0.0.1', '::8.8.8.8', 'an IPv4-compatible address (::/96) carrying 127.0.0.1, a loopback address'],
     ['NAT64', '64:ff9b::a00:1', '64:ff9b::808:808', 'a NAT64 translation address (64:ff9b::/96) carrying 10.0.0.1, a private network address'],
     ['6to4', '2002:7f00:1::1', '2002:808:808::1', 'a 6to4 tunnel address (2002::/16) carrying 127.0.0.1, a loopback address'],
     ['6to4, a relay', '2002:c058:6301::', '2002:808:808::', 'a 6to4 tunnel address (2002::/16) carrying 192.88.99.1, a deprecated 6to4 relay anycast address'],
     // The client address of Teredo is stored inverted: 80ff:fffe is 127.0.0.1, f7f7:f7f7 is 8.8.8.8.
-    ['Teredo', '2001:0:4136:e378:8000:63bf:80ff:fffe', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'a Teredo tunnel address (2001::/32) carrying 127.0.0.1, a loopback address'],
+    [
+      'Teredo',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+      'a Teredo tunnel address (2001::/32) carrying 127.0.0.1, a loopback address',
+    ],
   ];
 
   it.each(embedding)('refuses every %s address, naming a forbidden IPv4 address it carries', (_form, carryingForbidden, carryingPublic, label) => {
     const form = label.slice(0, label.indexOf(' carrying'));
     expect(webhookUrlProblem(`https://[${carryingForbidden}]/`, production)).toContain(`is ${label}`);
-    expect(webhookUrlProblem(`https://[${carryingPublic}]/`, production)).toMatch(new RegExp(`is ${form.replace(/[()[\]:.]/g, '\\$&')}; webhooks are only sent`));
+    expect(webhookUrlProblem(`https://[${carryingPublic}]/`, production)).toMatch(
+      new RegExp(`is ${form.replace(/[()[\]:.]/g, '\\$&')}; webhooks are only sent`),
+    );
     expect(isForbiddenAddress(carryingForbidden)).toBe(true);
     expect(isForbiddenAddress(carryingPublic)).toBe(true);
   });
 
   it('refuses IPv4-mapped and IPv4-translated addresses in every spelling', () => {
-    for (const ip of ['::ffff:7f00:1', '::ffff:127.0.0.1', '0:0:0:0:0:ffff:127.0.0.1', '::FFFF:7F00:1', '::ffff:0:0', '::ffff:ffff:ffff', '::ffff:0:0:0', '0:0:0:0:ffff:0:127.0.0.1', '::ffff:0:ffff:ffff', '::ffff:0:7f00:1']) {
+    for (const ip of [
+      '::ffff:7f00:1',
+      '::ffff:127.0.0.1',
+      '0:0:0:0:0:ffff:127.0.0.1',
+      '::FFFF:7F00:1',
+      '::ffff:0:0',
+      '::ffff:ffff:ffff',
+      '::ffff:0:0:0',
+      '0:0:0:0:ffff:0:127.0.0.1',
+      '::ffff:0:ffff:ffff',
+      '::ffff:0:7f00:1',
+    ]) {
       expect(isForbiddenAddress(ip), ip).toBe(true);
     }
   });
@@ -161,7 +196,9 @@ describe('isForbiddenAddress, IPv6', () => {
     ];
     for (const [ip, label] of labels) {
       const url = `https://[${ip}]/`;
-      expect(webhookUrlProblem(url, production), ip).toBe(`The URL's host ${new URL(url).hostname} is ${label}; webhooks are only sent to addresses on the public internet.`);
+      expect(webhookUrlProblem(url, production), ip).toBe(
+        `The URL's host ${new URL(url).hostname} is ${label}; webhooks are only sent to addresses on the public internet.`,
+      );
     }
   });
 
@@ -172,13 +209,34 @@ describe('isForbiddenAddress, IPv6', () => {
   });
 
   it('allows public IPv6 addresses in any spelling', () => {
-    for (const ip of ['2606:4700::1111', '2606:4700:0:0:0:0:0:1111', '[2606:4700::1111]', '2001:4860:4860::8888', '2a00:1450:4001:82a::200e', '2001:200::1', '2003::1']) {
+    for (const ip of [
+      '2606:4700::1111',
+      '2606:4700:0:0:0:0:0:1111',
+      '[2606:4700::1111]',
+      '2001:4860:4860::8888',
+      '2a00:1450:4001:82a::200e',
+      '2001:200::1',
+      '2003::1',
+    ]) {
       expect(isForbiddenAddress(ip), ip).toBe(false);
     }
   });
 
   it('refuses text that does not parse as IPv6', () => {
-    for (const text of [':::', '1::2::3', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '12345::', 'g::1', '::1.2.3', '::256.0.0.1', '1:2:3:4:5:6:7::8', '1.2.3.4::', ':1:2:3:4:5:6:7', '[::1']) {
+    for (const text of [
+      ':::',
+      '1::2::3',
+      '1:2:3:4:5:6:7:8:9',
+      '1:2:3:4:5:6:7',
+      '12345::',
+      'g::1',
+      '::1.2.3',
+      '::256.0.0.1',
+      '1:2:3:4:5:6:7::8',
+      '1.2.3.4::',
+      ':1:2:3:4:5:6:7',
+      '[::1',
+    ]) {
       expect(isForbiddenAddress(text), text).toBe(true);
     }
   });
@@ -258,9 +316,21 @@ describe('webhookUrlProblem', () => {
 
   it('refuses local and internal names, however they are spelled', () => {
     const hosts = [
-      'localhost', 'LOCALHOST', 'LocalHost', 'localhost.', 'localhost..', 'api.localhost', 'api.localhost.',
-      'printer.local', 'PRINTER.LOCAL.', 'metadata.google.internal', 'db.internal', 'nas.home.arpa', 'home.arpa',
-      '%6c%6fcalhost', '\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54', // percent-encoded and full-width
+      'localhost',
+      'LOCALHOST',
+      'LocalHost',
+      'localhost.',
+      'localhost..',
+      'api.localhost',
+      'api.localhost.',
+      'printer.local',
+      'PRINTER.LOCAL.',
+      'metadata.google.internal',
+      'db.internal',
+      'nas.home.arpa',
+      'home.arpa',
+      '%6c%6fcalhost',
+      '\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54', // percent-encoded and full-width
     ];
     for (const host of hosts) {
       expect(webhookUrlProblem(`https://${host}/hook`, production), host).toMatch(/local or internal name/);
@@ -291,7 +361,30 @@ describe('webhookUrlProblem', () => {
   });
 
   it('catches IPv6 literals, including IPv4 addresses hidden inside them', () => {
-    for (const host of ['[::1]', '[::]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]', '[::ffff:169.254.169.254]', '[::127.0.0.1]', '[64:ff9b::a9fe:a9fe]', '[fe80::1]', '[fd00::1]', '[ff02::1]', '[2001:db8::1]', '[2002:7f00:1::]', '[2001::1]', '[100::1]', '[::ffff:0:7f00:1]', '[::ffff:0:a9fe:a9fe]', '[::ffff:0:127.0.0.1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]', '[3fff::1]', '[5f00::1]']) {
+    for (const host of [
+      '[::1]',
+      '[::]',
+      '[0:0:0:0:0:0:0:1]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[0:0:0:0:0:ffff:127.0.0.1]',
+      '[::ffff:169.254.169.254]',
+      '[::127.0.0.1]',
+      '[64:ff9b::a9fe:a9fe]',
+      '[fe80::1]',
+      '[fd00::1]',
+      '[ff02::1]',
+      '[2001:db8::1]',
+      '[2002:7f00:1::]',
+      '[2001::1]',
+      '[100::1]',
+      '[::ffff:0:7f00:1]',
+      '[::ffff:0:a9fe:a9fe]',
+      '[::ffff:0:127.0.0.1]',
+      '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
+      '[3fff::1]',
+      '[5f00::1]',
+    ]) {
       expect(webhookUrlProblem(`https://${host}/hook`, production), host).toMatch(/webhooks are only sent to addresses on the public internet/);
       expect(webhookUrlProblem(`http://${host}/hook`, embedded), host).toBeNull();
     }
@@ -486,8 +579,18 @@ describe('nodeHostResolver', () => {
 
   it('judges every answer of the system resolver by the same rule as a literal host', async () => {
     const answers = [
-      '::ffff:0:7f00:1', '::ffff:0:a9fe:a9fe', '::ffff:7f00:1', '::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::1',
-      '2002:a00:1::1', '2001:0:4136:e378:8000:63bf:80ff:fffe', '192.88.99.1', '2001:2::1', '3fff::1', '5f00::1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:a9fe:a9fe',
+      '::ffff:7f00:1',
+      '::7f00:1',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b:1::1',
+      '2002:a00:1::1',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '192.88.99.1',
+      '2001:2::1',
+      '3fff::1',
+      '5f00::1',
     ];
     for (const address of answers) {
       vi.mocked(lookup).mockImplementationOnce((async () => [
@@ -495,7 +598,9 @@ describe('nodeHostResolver', () => {
         { address, family: address.includes(':') ? 6 : 4 },
       ]) as unknown as typeof lookup);
       const problem = await resolvedTargetProblem(new URL('https://hooks.example.com/'), nodeHostResolver, production);
-      expect(problem, address).toMatch(new RegExp(`^The host name hooks\\.example\\.com resolves to ${address.replace(/\./g, '\\.')}, .*; webhooks are only sent`));
+      expect(problem, address).toMatch(
+        new RegExp(`^The host name hooks\\.example\\.com resolves to ${address.replace(/\./g, '\\.')}, .*; webhooks are only sent`),
+      );
     }
     vi.mocked(lookup).mockImplementationOnce((async () => [
       { address: '93.184.216.34', family: 4 },

@@ -78,13 +78,19 @@ async function seed(sqlEndpoint: string): Promise<WorkerdStack['seeded']> {
   });
   try {
     const operator = { kind: 'operator' } as const;
-    const company = await createCompany(verbContext(services, operator), { name: `Workerd ${crypto.randomUUID().slice(0, 8)}`, api_signature_requests_per_period: 10 });
+    const company = await createCompany(verbContext(services, operator), {
+      name: `Workerd ${crypto.randomUUID().slice(0, 8)}`,
+      api_signature_requests_per_period: 10,
+    });
     const ctx = companyContext(services, operator, company.id);
     const owner = `owner-${crypto.randomUUID().slice(0, 8)}@example.test`;
     await putUser(ctx, { email: owner, input: { name: 'Olivia Owner', role: 'owner', active: true, esign_seat: true } });
     const key = await createApiKey(ctx, { owner, scopes: [...scopes] });
     const definition = ndaDefinition();
-    const template = await importTemplate(ctx, { definition, document: { fileName: 'nda.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) } });
+    const template = await importTemplate(ctx, {
+      definition,
+      document: { fileName: 'nda.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) },
+    });
     return { companyId: company.id, apiKey: key.key, apiKeyId: key.id, templateId: template.id, templateName: definition.name };
   } finally {
     await services.inProcessQueue.close();
@@ -98,11 +104,13 @@ async function seed(sqlEndpoint: string): Promise<WorkerdStack['seeded']> {
 async function bundlePdfWorker(dir: string): Promise<string> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', FORCE_COLOR: '0' };
-  await promisify(execFile)(join(root, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '--config', 'wrangler.pdf.toml', '--outdir', dir], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }).catch(
-    (err: { stdout?: string; stderr?: string }) => {
-      throw new Error(`Bundling the PDF Worker failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
-    },
-  );
+  await promisify(execFile)(join(root, 'node_modules', '.bin', 'wrangler'), ['deploy', '--dry-run', '--config', 'wrangler.pdf.toml', '--outdir', dir], {
+    cwd: root,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((err: { stdout?: string; stderr?: string }) => {
+    throw new Error(`Bundling the PDF Worker failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+  });
   return join(dir, 'pdf-worker.js');
 }
 

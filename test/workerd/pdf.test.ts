@@ -20,7 +20,11 @@ describe('generateDocument and readPageSizes', () => {
   });
 
   it('makes the same bytes for the same title, so a generated document keeps its hash', async () => {
-    const [first, second, other] = await Promise.all([generateDocument('Same', 2, workerdFonts), generateDocument('Same', 2, workerdFonts), generateDocument('Other', 2, workerdFonts)]);
+    const [first, second, other] = await Promise.all([
+      generateDocument('Same', 2, workerdFonts),
+      generateDocument('Same', 2, workerdFonts),
+      generateDocument('Other', 2, workerdFonts),
+    ]);
     expect(first).toEqual(second);
     expect(first).not.toEqual(other);
   });

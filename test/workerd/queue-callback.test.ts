@@ -36,7 +36,9 @@ const consumers: Record<string, QueueConsumer> = {
 const app = new Hono<AppEnv>();
 app.onError(handleError);
 app.notFound(handleNotFound);
-mountLater(app, '/internal/*', services, async () => queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next }), consumers));
+mountLater(app, '/internal/*', services, async () =>
+  queueCallbackRoutes(new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next }), consumers),
+);
 
 const deliver = (request: Request) => app.fetch(request);
 
@@ -121,7 +123,11 @@ describe('POST /internal/queue/{topic}', () => {
 
   it('refuses a request without a signature, or with one that cannot be a QStash token, before reading any of its body', async () => {
     const url = topicUrl('test.recorded');
-    const noBodyClaim = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('Upstash').setSubject(url).sign(new TextEncoder().encode(keys.current));
+    const noBodyClaim = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('Upstash')
+      .setSubject(url)
+      .sign(new TextEncoder().encode(keys.current));
     const unsigned = `${btoa(JSON.stringify({ alg: 'none' }))}.${btoa(JSON.stringify({ iss: 'Upstash', sub: url, body: 'x' }))}.`.replaceAll('=', '');
     for (const signature of [undefined, '', 'not.a.jwt', 'garbage', noBodyClaim, unsigned]) {
       const body = untouchedBody();

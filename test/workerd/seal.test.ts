@@ -38,7 +38,9 @@ async function sealed(pages: number) {
     senderEmail: 'sender@example.test',
     senderName: 'Acme Ltd',
     fields: [{ type: 'signature', page: 1, x: 72, y: 300, width: 220, height: 40, value: 'Ann Signer' }],
-    recipients: [{ name: 'Ann Signer', email: 'ann@example.test', role: 'Tenant', kind: 'signer', events: [{ what: 'Signed', at, ip: null, userAgent: null }] }],
+    recipients: [
+      { name: 'Ann Signer', email: 'ann@example.test', role: 'Tenant', kind: 'signer', events: [{ what: 'Signed', at, ip: null, userAgent: null }] },
+    ],
     consentVersion: 'esign-consent-2026-11',
     consentText: 'I agree.',
     originalSha256: await sha256Hex(original),
@@ -50,7 +52,10 @@ async function sealed(pages: number) {
 async function check(bytes: Uint8Array) {
   const pkijs = await import('pkijs');
   const text = latin1(bytes);
-  const range = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+) *\]/.exec(text.slice(text.lastIndexOf('/ByteRange')))!.slice(1).map(Number);
+  const range = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+) *\]/
+    .exec(text.slice(text.lastIndexOf('/ByteRange')))!
+    .slice(1)
+    .map(Number);
   const [a, b, c, d] = range as [number, number, number, number];
   // The zeros that pad the hole stay: the DER may end in a zero byte, and the decoder stops after one element.
   const hex = text.slice(b + 1, c - 1);
@@ -90,7 +95,9 @@ describe('the seal in workerd, made by the PDF Worker', () => {
     expect(await tokenData.verify({ signer: 0, checkChain: false, data: signatureValue.buffer })).toBe(true);
     // The token carries the authority's own certificate: the one the stand-in was started with.
     const authority = pemBlocks(inject('workerdStack').timestampAuthority.certificatePem)![0]!.der;
-    expect(Array.from(new Uint8Array((tokenData.certificates![0] as InstanceType<typeof pkijs.Certificate>).toSchema().toBER(false)))).toEqual(Array.from(authority));
+    expect(Array.from(new Uint8Array((tokenData.certificates![0] as InstanceType<typeof pkijs.Certificate>).toSchema().toBER(false)))).toEqual(
+      Array.from(authority),
+    );
   });
 
   it('fails to verify once one signed byte changes', async () => {
@@ -111,6 +118,8 @@ describe('the seal in workerd, made by the PDF Worker', () => {
   it('makes a self-signed identity and refuses a key that is not the certificate’s', async () => {
     const made = await createSelfSignedSeal('Workerd seal', at);
     await expect(loadSealIdentity(made)).resolves.toMatchObject({ subject: 'CN=Workerd seal' });
-    await expect(loadSealIdentity({ keyPem: TEST_SEAL_KEY_PEM, certPem: made.certPem })).rejects.toThrow(/SEAL_KEY_PEM is not the key of the first certificate in SEAL_CERT_PEM/);
+    await expect(loadSealIdentity({ keyPem: TEST_SEAL_KEY_PEM, certPem: made.certPem })).rejects.toThrow(
+      /SEAL_KEY_PEM is not the key of the first certificate in SEAL_CERT_PEM/,
+    );
   });
 });

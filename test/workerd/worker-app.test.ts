@@ -93,7 +93,11 @@ describe('the Worker’s guards', () => {
   });
 
   it('answers a token request that is not JSON with 422 validation_failed', async () => {
-    await expectErrorResponse(await worker('/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"api_key":' }), 422, 'validation_failed');
+    await expectErrorResponse(
+      await worker('/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"api_key":' }),
+      422,
+      'validation_failed',
+    );
   });
 });
 

@@ -13,9 +13,7 @@ const worker = (method: string, path: string, options: { token?: string; body?: 
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  return exports.default.fetch(
-    new Request(`${BASE}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }),
-  );
+  return exports.default.fetch(new Request(`${BASE}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }));
 };
 
 /** Asks the stand-in directly, the way the Neon driver does, what the database holds. */

@@ -10,7 +10,9 @@ import type { PdfMaker } from '../../ports/pdf-maker.js';
 export function boundPdfMaker(binding: unknown, options: { deadlineMs?: number } = {}): PdfMaker {
   const stub = binding as Partial<PdfMaker> | undefined;
   if (typeof stub?.pageSizes !== 'function' || typeof stub.finish !== 'function') {
-    throw new Error("The Worker's configuration is incomplete: the PDF service binding is missing (deploy wrangler.pdf.toml, and keep [[services]] in wrangler.toml).");
+    throw new Error(
+      "The Worker's configuration is incomplete: the PDF service binding is missing (deploy wrangler.pdf.toml, and keep [[services]] in wrangler.toml).",
+    );
   }
   const deadlineMs = options.deadlineMs ?? DEFAULT_PDF_DEADLINE_MS;
   return {

@@ -3,7 +3,6 @@ import { logError } from '../../lib/log-error.js';
 import type { RateDecision, RateLimiter, RateRule } from '../../ports/rate-limiter.js';
 import { REDIS_TIMEOUT_MS } from './upstash-redis.js';
 
-
 /**
  * Request-rate limits fail open: when Redis does not answer within a second, or fails, the request
  * goes on uncounted (its answer then carries no RateLimit headers) rather than the whole API going

@@ -36,7 +36,14 @@ export function productionServices(config: WorkerConfig, pdf: PdfMaker): Service
     mailer: new EmailApiMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM }),
     // Without Twilio's secrets there is no text-message sender, and sends with `sms_code` roles are refused.
     ...(config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
-      ? { sms: new TwilioSms({ accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, apiUrl: config.TWILIO_API_URL }) }
+      ? {
+          sms: new TwilioSms({
+            accountSid: config.TWILIO_ACCOUNT_SID,
+            authToken: config.TWILIO_AUTH_TOKEN,
+            from: config.TWILIO_FROM,
+            apiUrl: config.TWILIO_API_URL,
+          }),
+        }
       : {}),
     pdf,
     clock: systemClock,

@@ -46,6 +46,8 @@ export async function requestProvider(
     return await client(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const name = err instanceof Error ? err.name : 'Error';
-    throw fail(name === 'TimeoutError' || name === 'AbortError' ? `${provider} did not answer within ${timeoutMs} ms.` : `${provider} could not be reached (${name}).`);
+    throw fail(
+      name === 'TimeoutError' || name === 'AbortError' ? `${provider} did not answer within ${timeoutMs} ms.` : `${provider} could not be reached (${name}).`,
+    );
   }
 }

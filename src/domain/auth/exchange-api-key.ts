@@ -18,10 +18,6 @@ export async function exchangeApiKey(ctx: ReadContext, { apiKey }: { apiKey: str
     .where(eq(apiKeys.keyHash, await hashApiKey(apiKey)))
     .limit(1);
   if (!key || key.revokedAt) throw invalid;
-  const token = await issueAccessToken(
-    services.config.tokenSecret,
-    { apiKeyId: key.id, companyId: key.companyId, keyVersion: key.version },
-    ctx.now,
-  );
+  const token = await issueAccessToken(services.config.tokenSecret, { apiKeyId: key.id, companyId: key.companyId, keyVersion: key.version }, ctx.now);
   return { access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS };
 }

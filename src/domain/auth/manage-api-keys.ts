@@ -87,7 +87,10 @@ export async function revokeApiKey(ctx: VerbContext, { apiKeyId }: { apiKeyId: s
   const { services, now } = ctx;
   const companyId = await activeKeyCompany(ctx, apiKeyId);
   await services.database.atomic((q) => [
-    q.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt))),
+    q
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt))),
     audit(q, companyId, 'api_key.revoked', apiKeyId, now),
   ]);
   return { id: apiKeyId, revoked_at: now.toISOString() };

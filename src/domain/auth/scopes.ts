@@ -2,14 +2,7 @@ import { DomainError } from '../../errors.js';
 import type { UserRole } from '../../data/schema.js';
 import type { Principal } from './principal.js';
 
-export const scopes = [
-  'templates:read',
-  'contacts:read',
-  'contacts:write',
-  'envelopes:send',
-  'webhooks:read',
-  'webhooks:write',
-] as const;
+export const scopes = ['templates:read', 'contacts:read', 'contacts:write', 'envelopes:send', 'webhooks:read', 'webhooks:write'] as const;
 export type Scope = (typeof scopes)[number];
 
 /** What each user role may do (the table under "Authentication" in docs/api-guide.md); a key's scopes can only narrow this. */

@@ -67,14 +67,18 @@ export async function brandLook(services: Services, companyId: string): Promise<
 
 /** The look of the company that sent a recipient's envelope: for the signing page, which knows the recipient. */
 export async function brandLookOfRecipient(services: Services, recipientId: string): Promise<BrandLook> {
-  const [row] = await looks(services)
-    .innerJoin(recipients, eq(recipients.companyId, companies.id))
-    .where(eq(recipients.id, recipientId))
-    .limit(1);
+  const [row] = await looks(services).innerJoin(recipients, eq(recipients.companyId, companies.id)).where(eq(recipients.id, recipientId)).limit(1);
   return lookOf(services, row);
 }
 
-type LookRow = { companyId: string; companyName: string; displayName: string | null; accentColor: string | null; logoDigest: string | null; language: string | null };
+type LookRow = {
+  companyId: string;
+  companyName: string;
+  displayName: string | null;
+  accentColor: string | null;
+  logoDigest: string | null;
+  language: string | null;
+};
 
 async function lookOf(services: Services, row: LookRow | undefined): Promise<BrandLook> {
   return {

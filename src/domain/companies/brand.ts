@@ -84,7 +84,10 @@ export async function putBrand(ctx: CompanyContext, change: BrandChange): Promis
       .returning({ id: brandSettings.id });
     // Every company is made with an active brand; this is for one whose setting was deactivated.
     if (updated.length === 0) {
-      await db.insert(brandSettings).values({ companyId, active: true, createdAt: ctx.now, ...values }).onConflictDoNothing();
+      await db
+        .insert(brandSettings)
+        .values({ companyId, active: true, createdAt: ctx.now, ...values })
+        .onConflictDoNothing();
     }
   }
   return getBrand(ctx);

@@ -68,7 +68,8 @@ export function normaliseOrigin(raw: string, options: { allowLoopbackHttp: boole
   // The URL standard drops an empty query or fragment (`?`, `#`); the text is what the integrator meant.
   if (raw.includes('?') || raw.includes('#')) return refuse('Must be an origin only: no query (?) or fragment (#).');
   // A single trailing slash is the empty path that every origin has; anything more is a page, not an origin.
-  if (url.pathname !== '/' || /^[a-z][a-z0-9+.-]*:\/\/[^/]*\/./i.test(raw)) return refuse('Must be an origin only (scheme, host and port), without a path: every page of the origin may frame the signing page.');
+  if (url.pathname !== '/' || /^[a-z][a-z0-9+.-]*:\/\/[^/]*\/./i.test(raw))
+    return refuse('Must be an origin only (scheme, host and port), without a path: every page of the origin may frame the signing page.');
   const problem = hostProblem(url.hostname);
   if (problem) return refuse(problem);
   if (url.port === '0') return refuse('Port 0 cannot be an origin.');

@@ -27,7 +27,10 @@ export function checkCountries(raw: readonly string[]): string[] {
     const country = text.toUpperCase();
     const first = seen.get(country);
     if (!/^[A-Z]{2}$/.test(country) || !isSupportedCountry(country)) {
-      issues.push({ path, message: `${JSON.stringify(text.slice(0, 20))} is not the two-letter code (ISO 3166-1) of a country with a numbering plan, such as GB or DE.` });
+      issues.push({
+        path,
+        message: `${JSON.stringify(text.slice(0, 20))} is not the two-letter code (ISO 3166-1) of a country with a numbering plan, such as GB or DE.`,
+      });
     } else if (first !== undefined) issues.push({ path, message: `${country} is given twice: it is allowed_countries[${first}] already.` });
     else seen.set(country, index);
   }
@@ -36,11 +39,7 @@ export function checkCountries(raw: readonly string[]): string[] {
 }
 
 export async function textMessageCountries(services: Services, companyId: string): Promise<string[] | null> {
-  const [row] = await services.database.db
-    .select({ countries: companies.textMessageCountries })
-    .from(companies)
-    .where(eq(companies.id, companyId))
-    .limit(1);
+  const [row] = await services.database.db.select({ countries: companies.textMessageCountries }).from(companies).where(eq(companies.id, companyId)).limit(1);
   return row?.countries ?? null;
 }
 

@@ -25,14 +25,20 @@ export async function createContact(ctx: CompanyContext, input: NewContact): Pro
   const id = crypto.randomUUID();
   const mine = eq(contacts.companyId, companyId);
   const [, , created] = await services.database.atomic((q) => [
-    q.update(companies).set({ id: sql`${companies.id}` }).where(eq(companies.id, companyId)),
+    q
+      .update(companies)
+      .set({ id: sql`${companies.id}` })
+      .where(eq(companies.id, companyId)),
     insertWhen(
       q,
       contacts,
       { id, companyId, name: input.name, email: input.email, contactNumber: input.contact_number ?? null, createdAt: ctx.now },
       sql`(select count(*) from ${contacts} where ${mine}) < ${CONTACTS_PER_COMPANY}`,
     ),
-    q.select().from(contacts).where(and(eq(contacts.id, id), mine)),
+    q
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.id, id), mine)),
   ]);
   const [row] = created as (typeof contacts.$inferSelect)[];
   if (row) return toContact(row);
@@ -42,7 +48,11 @@ export async function createContact(ctx: CompanyContext, input: NewContact): Pro
 async function whyNotCreated(services: Services, companyId: string, email: string): Promise<DomainError> {
   const { db } = services.database;
   const mine = eq(contacts.companyId, companyId);
-  const [same] = await db.select({ id: contacts.id }).from(contacts).where(and(mine, sql`lower(${contacts.email}) = lower(${email})`)).limit(1);
+  const [same] = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(mine, sql`lower(${contacts.email}) = lower(${email})`))
+    .limit(1);
   if (same) return new DomainError('contact_exists', 'A contact with this e-mail already exists in this company.', { email });
   const [held] = await db.select({ total: count() }).from(contacts).where(mine);
   return new DomainError('contact_limit_reached', `This company already keeps ${CONTACTS_PER_COMPANY} contacts, the most it may.`, {

@@ -43,10 +43,7 @@ function wordsIn(m: Messages): EmailWords {
       paragraphs: [said(lead, who)],
       quote: values.message ? { label: m.text('email.request.messageLabel', { sender: values.senderEmail }), text: values.message } : undefined,
       action: { label: m.text('email.request.action'), url: values.link, fallback: linkAsText },
-      notes: [
-        m.text('email.request.personal'),
-        ...(values.expiresAt ? [m.text('email.request.expires', { date: m.date(values.expiresAt) })] : []),
-      ],
+      notes: [m.text('email.request.personal'), ...(values.expiresAt ? [m.text('email.request.expires', { date: m.date(values.expiresAt) })] : [])],
       footer: m.text('email.request.footer', { sender: values.senderEmail, company: values.from }),
     };
   };

@@ -23,7 +23,7 @@ export type Letter = {
   paragraphs: Paragraph[];
   /** A person's own text, kept as they wrote it (line breaks too): the sender's message, a reason. */
   quote?: { label: string; text: string } | undefined;
-  action?: { label: string; url: string; /** Says that the link follows as text. */ fallback: string } | undefined;
+  action?: { label: string; url: string /** Says that the link follows as text. */; fallback: string } | undefined;
   /** Small print after the action. */
   notes: string[];
   /** Why the e-mail came, at its foot. */

@@ -13,7 +13,13 @@ export async function expireEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
   const { services, now } = ctx;
   const envelopeId = String(body.envelope_id);
   const [envelope] = await services.database.db
-    .select({ companyId: envelopes.companyId, title: envelopes.title, status: envelopes.status, expiresAt: envelopes.expiresAt, senderEmail: envelopes.senderEmail })
+    .select({
+      companyId: envelopes.companyId,
+      title: envelopes.title,
+      status: envelopes.status,
+      expiresAt: envelopes.expiresAt,
+      senderEmail: envelopes.senderEmail,
+    })
     .from(envelopes)
     .where(eq(envelopes.id, envelopeId))
     .limit(1);

@@ -28,7 +28,9 @@ export type ChangeRecord = {
 
 /** The side effects of a change, the dispatch of its webhook event included: what to relay once committed. */
 export function sideEffectsOf(record: ChangeRecord): OutboxMessage[] {
-  const dispatch: OutboxMessage[] = record.event ? [{ topic: queueTopics.webhookDispatch, body: { event_id: record.event.id }, dedupeId: record.event.id }] : [];
+  const dispatch: OutboxMessage[] = record.event
+    ? [{ topic: queueTopics.webhookDispatch, body: { event_id: record.event.id }, dedupeId: record.event.id }]
+    : [];
   return [...dispatch, ...(record.outbox ?? [])];
 }
 
@@ -41,13 +43,29 @@ export function recordChange(q: Db, record: ChangeRecord, happened: SQL): Statem
   const { companyId, envelopeId, at } = record;
   return [
     ...(record.event
-      ? [insertWhen(q, webhookEvents, { id: record.event.id, companyId, envelopeId, kind: record.event.kind, payload: record.event.payload, createdAt: at }, happened)]
+      ? [
+          insertWhen(
+            q,
+            webhookEvents,
+            { id: record.event.id, companyId, envelopeId, kind: record.event.kind, payload: record.event.payload, createdAt: at },
+            happened,
+          ),
+        ]
       : []),
     ...record.audit.map((entry) =>
       insertWhen(
         q,
         auditEvents,
-        { id: entry.id, companyId, envelopeId, kind: entry.kind, actorType: entry.actorType, actorId: entry.actorId ?? null, data: entry.data ?? {}, createdAt: at },
+        {
+          id: entry.id,
+          companyId,
+          envelopeId,
+          kind: entry.kind,
+          actorType: entry.actorType,
+          actorId: entry.actorId ?? null,
+          data: entry.data ?? {},
+          createdAt: at,
+        },
         happened,
       ),
     ),

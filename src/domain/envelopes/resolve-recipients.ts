@@ -43,9 +43,7 @@ export function duplicateRoleIssues(recipients: RecipientInput[]): Issue[] {
 export function resolveRecipients(roles: Role[], supplied: RecipientInput[], textMessageCountries: readonly string[] | null = null): EnvelopeRecipient[] {
   const unlocked = roles.filter((role) => !role.locked);
   const byName = new Map(roles.map((role) => [role.name, role]));
-  const unknown = supplied
-    .map((recipient, index) => ({ recipient, index, role: byName.get(recipient.role) }))
-    .filter(({ role }) => !role || role.locked);
+  const unknown = supplied.map((recipient, index) => ({ recipient, index, role: byName.get(recipient.role) })).filter(({ role }) => !role || role.locked);
   if (unknown.length > 0) {
     throw new DomainError('unknown_signer_role', 'Every recipient role must be an unlocked role of the template.', {
       issues: unknown.map(({ recipient, index, role }) => ({

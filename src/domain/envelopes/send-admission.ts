@@ -74,6 +74,6 @@ export async function countSend(services: Services, scope: SendScope, now: Date,
  */
 export async function releaseAdmission(services: Services, release: AdmissionRelease): Promise<void> {
   await services.sendLimits.release(release).catch((err: unknown) => {
-    logError("the admission of a send that failed could not be given back; its unit stays counted", err);
+    logError('the admission of a send that failed could not be given back; its unit stays counted', err);
   });
 }

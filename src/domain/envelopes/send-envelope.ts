@@ -119,7 +119,11 @@ export async function sendEnvelope(ctx: ApiKeyContext, input: SendInput): Promis
         documentSha256: valid.documentSha256,
         createdAt: now,
       }),
-      insertRows(q, recipients, withIds.map((recipient) => recipientRow(recipient, principal.companyId, envelopeId))),
+      insertRows(
+        q,
+        recipients,
+        withIds.map((recipient) => recipientRow(recipient, principal.companyId, envelopeId)),
+      ),
       ...copyTemplateFields(q, { companyId: principal.companyId, envelopeId, templateId: template.id, recipients: withIds }),
       q.insert(auditEvents).values({
         companyId: principal.companyId,
@@ -251,10 +255,15 @@ function copyTemplateFields(q: Db, to: { companyId: string; envelopeId: string; 
     to.recipients.map((recipient) => sql`when ${recipient.roleId}::uuid then ${recipient.id}`),
     sql` `,
   );
-  return [q.insert(envelopeFields).select(sql`
+  return [
+    q.insert(envelopeFields).select(sql`
     select gen_random_uuid(), ${to.companyId}::uuid, ${to.envelopeId}, case f.role_id ${recipientOfRole} end,
       f.type, f.label, f.page, f.x, f.y, f.width, f.height, f.required, null
     from template_fields f
     where f.template_id = ${to.templateId} and f.company_id = ${to.companyId}
-      and f.role_id in (${sql.join(to.recipients.map((recipient) => sql`${recipient.roleId}::uuid`), sql`, `)})`)];
+      and f.role_id in (${sql.join(
+        to.recipients.map((recipient) => sql`${recipient.roleId}::uuid`),
+        sql`, `,
+      )})`),
+  ];
 }

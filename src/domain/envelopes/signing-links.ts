@@ -54,8 +54,7 @@ export async function signingLinkEntries(
       name: recipient.name,
       email: recipient.email,
       recipient_type: recipient.type === 'signer' ? ('need-to-sign' as const) : ('receives-copy' as const),
-      signing_url:
-        recipient.type === 'signer' && live ? signingUrl(config.baseUrl, await signingToken(config.tokenSecret, envelopeId, recipient.id)) : null,
+      signing_url: recipient.type === 'signer' && live ? signingUrl(config.baseUrl, await signingToken(config.tokenSecret, envelopeId, recipient.id)) : null,
     })),
   );
 }

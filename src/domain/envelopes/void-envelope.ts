@@ -20,7 +20,13 @@ export async function voidEnvelope(ctx: VerbContext<{ kind: 'operator' }>, input
   const { services, now } = ctx;
   const read = () =>
     services.database.db
-      .select({ companyId: envelopes.companyId, title: envelopes.title, status: envelopes.status, voidedAt: envelopes.voidedAt, senderEmail: envelopes.senderEmail })
+      .select({
+        companyId: envelopes.companyId,
+        title: envelopes.title,
+        status: envelopes.status,
+        voidedAt: envelopes.voidedAt,
+        senderEmail: envelopes.senderEmail,
+      })
       .from(envelopes)
       .where(eq(envelopes.id, envelopeId))
       .limit(1)

@@ -6,7 +6,15 @@
  */
 import { redrawPngDataUrl } from '../../lib/drawn-png.js';
 import { isStorableText } from '../../lib/storable-text.js';
-import { MAX_DRAWN_SIGNATURE_CHARS, MAX_TEXT_VALUE_CHARS, type Problem, type ProblemCode, type SigningField, SigningRefused, type SigningSubmission } from './signing-state.js';
+import {
+  MAX_DRAWN_SIGNATURE_CHARS,
+  MAX_TEXT_VALUE_CHARS,
+  type Problem,
+  type ProblemCode,
+  type SigningField,
+  SigningRefused,
+  type SigningSubmission,
+} from './signing-state.js';
 
 const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]*={0,2}$/;
 /** A typed signature or initials: a name, not an essay. */

@@ -14,7 +14,11 @@ export async function advanceTurn({ services }: VerbContext<{ kind: 'system' }>,
   const envelopeId = String(body.envelope_id);
   const { db } = services.database;
   const [[envelope], everyone] = await Promise.all([
-    db.select({ id: envelopes.id, status: envelopes.status, signingOrder: envelopes.signingOrder }).from(envelopes).where(eq(envelopes.id, envelopeId)).limit(1),
+    db
+      .select({ id: envelopes.id, status: envelopes.status, signingOrder: envelopes.signingOrder })
+      .from(envelopes)
+      .where(eq(envelopes.id, envelopeId))
+      .limit(1),
     db.select().from(recipients).where(eq(recipients.envelopeId, envelopeId)).orderBy(asc(recipients.order), asc(recipients.position)),
   ]);
   if (envelope?.status !== 'sent' || envelope.signingOrder !== 'sequential') return;

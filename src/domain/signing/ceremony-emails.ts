@@ -64,10 +64,18 @@ export async function sendDeclinedEmail({ services }: VerbContext<{ kind: 'syste
   const { db } = services.database;
   const [envelope, [decliner], [declined]] = await Promise.all([
     envelopeOf(services, envelopeId),
-    db.select().from(recipients).where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.status, 'declined'))).limit(1),
+    db
+      .select()
+      .from(recipients)
+      .where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.status, 'declined')))
+      .limit(1),
     // The decline's audit row holds the reason, under the id the decline gave it.
     uuidFromName(`${envelopeId}:declined`).then((id) =>
-      db.select({ data: auditEvents.data }).from(auditEvents).where(and(eq(auditEvents.id, id), eq(auditEvents.envelopeId, envelopeId))).limit(1),
+      db
+        .select({ data: auditEvents.data })
+        .from(auditEvents)
+        .where(and(eq(auditEvents.id, id), eq(auditEvents.envelopeId, envelopeId)))
+        .limit(1),
     ),
   ]);
   if (envelope?.status !== 'declined') return;

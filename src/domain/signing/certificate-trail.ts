@@ -15,7 +15,10 @@ type Described = { line: (data: Record<string, unknown>) => string; further: [on
  * events of the kind ("3 further failed tries at a verification code between t1 and t2").
  */
 const described: Record<string, Described> = {
-  'recipient.emailed': { line: (data) => (data.reminder ? 'Reminded by e-mail' : 'Sent the signing e-mail'), further: ['e-mail (a reminder)', 'e-mails (reminders)'] },
+  'recipient.emailed': {
+    line: (data) => (data.reminder ? 'Reminded by e-mail' : 'Sent the signing e-mail'),
+    further: ['e-mail (a reminder)', 'e-mails (reminders)'],
+  },
   // The verification of a role that asks for a code: each code sent (masked), each failed try, the success.
   'recipient.code_sent': {
     line: (data) => `Verification code sent by ${channelName(data)} to ${String(data.to)}${data.unconfirmed ? ' (the provider did not confirm it)' : ''}`,

@@ -69,7 +69,14 @@ export async function checkVerificationCode(
   const [counted] = await db
     .update(verificationCodes)
     .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-    .where(and(eq(verificationCodes.id, newest.id), isNull(verificationCodes.usedAt), lt(verificationCodes.attempts, CODE_TRIES), gt(verificationCodes.expiresAt, now)))
+    .where(
+      and(
+        eq(verificationCodes.id, newest.id),
+        isNull(verificationCodes.usedAt),
+        lt(verificationCodes.attempts, CODE_TRIES),
+        gt(verificationCodes.expiresAt, now),
+      ),
+    )
     .returning({ attempts: verificationCodes.attempts });
   if (!counted) return refused(newest.expiresAt <= now ? 'expired' : 'dead');
 
@@ -82,7 +89,10 @@ export async function checkVerificationCode(
   const verified = await recordRepeatable(recipient.id, audit('recipient.verified', { to: destinationOf(recipient) }));
   await services.database
     .atomic((q) => [
-      q.update(verificationCodes).set({ usedAt: now }).where(and(eq(verificationCodes.id, newest.id), isNull(verificationCodes.usedAt))),
+      q
+        .update(verificationCodes)
+        .set({ usedAt: now })
+        .where(and(eq(verificationCodes.id, newest.id), isNull(verificationCodes.usedAt))),
       ...verified(q),
     ])
     .catch((err: unknown) => {

@@ -17,7 +17,9 @@ export function codeTextMessage(m: Messages, displayName: string, code: string):
   const render = (from: string) => m.text('sms.code', { code, from });
   // Invisible format characters (bidi overrides among them) could make the name read as something
   // else; the joiners stay, as emoji and some scripts need them.
-  const name = asSingleLine(displayName).replace(/(?![\u200c\u200d])\p{Cf}/gu, '').trim();
+  const name = asSingleLine(displayName)
+    .replace(/(?![\u200c\u200d])\p{Cf}/gu, '')
+    .trim();
   const whole = render(name);
   if (fitsOneSegment(whole)) return whole;
   const parts = Array.from(graphemes.segment(name), (part) => part.segment);

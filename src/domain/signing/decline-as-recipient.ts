@@ -49,18 +49,28 @@ export async function declineAsRecipient(
     outbox: [{ topic: queueTopics.declinedEmail, body: { envelope_id: envelope.id }, dedupeId: `${envelope.id}.declined.email` }],
   };
   const declinedNow = declinedAt(recipient.id, now);
-  const results = await services.database.atomic((q) => [
-    q.update(envelopes).set({ status: sql`${envelopes.status}` }).where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'))),
-    q
-      .update(recipients)
-      .set({ status: 'declined', declinedAt: now })
-      .where(and(eq(recipients.id, recipient.id), eq(recipients.type, 'signer'), inArray(recipients.status, [...waitingStatuses]), envelopeOpen(envelope.id, now)))
-      .returning({ id: recipients.id }),
-    q.update(envelopes).set({ status: 'declined' }).where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), declinedNow)),
-    ...recordChange(q, declined, declinedNow),
-  ]).catch((err: unknown) => {
-    throw signingWriteFailed(err);
-  });
+  const results = await services.database
+    .atomic((q) => [
+      q
+        .update(envelopes)
+        .set({ status: sql`${envelopes.status}` })
+        .where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'))),
+      q
+        .update(recipients)
+        .set({ status: 'declined', declinedAt: now })
+        .where(
+          and(eq(recipients.id, recipient.id), eq(recipients.type, 'signer'), inArray(recipients.status, [...waitingStatuses]), envelopeOpen(envelope.id, now)),
+        )
+        .returning({ id: recipients.id }),
+      q
+        .update(envelopes)
+        .set({ status: 'declined' })
+        .where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), declinedNow)),
+      ...recordChange(q, declined, declinedNow),
+    ])
+    .catch((err: unknown) => {
+      throw signingWriteFailed(err);
+    });
   if ((results[1] as unknown[]).length > 0) committed(ctx, sideEffectsOf(declined));
   const after = await resolveLink(services, token);
   return after ? linkState(after, now) : { kind: 'invalid' };

@@ -42,9 +42,20 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
   if (envelope?.status !== 'completed' || envelope.finished) return;
   const scoped = (table: { companyId: AnyPgColumn }) => eq(table.companyId, envelope.companyId);
   const [[original], everyone, fields, trail, look] = await Promise.all([
-    db.select({ bytes: templateDocuments.content, sha256: templateDocuments.sha256 }).from(templateDocuments).where(and(eq(templateDocuments.templateId, envelope.templateId), scoped(templateDocuments))).limit(1),
-    db.select().from(recipients).where(and(eq(recipients.envelopeId, envelopeId), scoped(recipients))).orderBy(asc(recipients.order), asc(recipients.position)),
-    db.select().from(envelopeFields).where(and(eq(envelopeFields.envelopeId, envelopeId), scoped(envelopeFields))),
+    db
+      .select({ bytes: templateDocuments.content, sha256: templateDocuments.sha256 })
+      .from(templateDocuments)
+      .where(and(eq(templateDocuments.templateId, envelope.templateId), scoped(templateDocuments)))
+      .limit(1),
+    db
+      .select()
+      .from(recipients)
+      .where(and(eq(recipients.envelopeId, envelopeId), scoped(recipients)))
+      .orderBy(asc(recipients.order), asc(recipients.position)),
+    db
+      .select()
+      .from(envelopeFields)
+      .where(and(eq(envelopeFields.envelopeId, envelopeId), scoped(envelopeFields))),
     // Read bounded: however many tries a stranger made, the certificate and its job stay small.
     boundedTrail(services, envelopeId, envelope.companyId),
     // The name the signers met on the page and in the e-mails, so the certificate names the same sender.
@@ -60,7 +71,15 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
     title: envelope.title,
     senderEmail: envelope.senderEmail,
     senderName: look.displayName,
-    fields: fields.map((field) => ({ type: field.type, page: field.page, x: field.x, y: field.y, width: field.width, height: field.height, value: field.value })),
+    fields: fields.map((field) => ({
+      type: field.type,
+      page: field.page,
+      x: field.x,
+      y: field.y,
+      width: field.width,
+      height: field.height,
+      value: field.value,
+    })),
     recipients: certificateTrail(everyone, trail),
     // Each signer agreed to the consent in their page's language: every version given is printed.
     ...consentSection(consentsGiven(trail), consent),
@@ -73,7 +92,14 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
     companyId: envelope.companyId,
     envelopeId,
     at: now,
-    audit: [{ id: await uuidFromName(`${envelopeId}:document_ready`), kind: 'envelope.document_ready', actorType: 'system', data: { sha256: finished.sha256, size: finished.bytes.length } }],
+    audit: [
+      {
+        id: await uuidFromName(`${envelopeId}:document_ready`),
+        kind: 'envelope.document_ready',
+        actorType: 'system',
+        data: { sha256: finished.sha256, size: finished.bytes.length },
+      },
+    ],
     event: {
       id: `msg_document_ready_${envelopeId}`,
       kind: 'envelope.document_ready',
@@ -91,7 +117,11 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
       .set({ signedDocument: finished.bytes, signedDocumentSha256: finished.sha256 })
       .where(and(eq(envelopes.id, envelopeId), eq(envelopes.status, 'completed'), sql`${envelopes.signedDocumentSha256} is null`))
       .returning({ id: envelopes.id }),
-    ...recordChange(q, ready, sql`exists (select 1 from ${envelopes} where ${envelopes.id} = ${envelopeId} and ${envelopes.signedDocumentSha256} = ${finished.sha256})`),
+    ...recordChange(
+      q,
+      ready,
+      sql`exists (select 1 from ${envelopes} where ${envelopes.id} = ${envelopeId} and ${envelopes.signedDocumentSha256} = ${finished.sha256})`,
+    ),
   ]);
   if ((stored as unknown[]).length > 0) committed(ctx, sideEffectsOf(ready));
 }

@@ -20,7 +20,14 @@ export function isTheirTurn(link: { envelope: Pick<Link['envelope'], 'signingOrd
 export function linkState(link: Link, now: Date): SigningState {
   const { envelope: row, recipient } = link;
   const language = [link.languages?.template, link.languages?.company].map((tag) => (tag ? languageOfTag(tag) : null)).find((found) => found !== null) ?? null;
-  const envelope: SigningEnvelope = { id: row.id, title: row.title, message: row.emailMessage, senderEmail: row.senderEmail, expiresAt: row.expiresAt, language };
+  const envelope: SigningEnvelope = {
+    id: row.id,
+    title: row.title,
+    message: row.emailMessage,
+    senderEmail: row.senderEmail,
+    expiresAt: row.expiresAt,
+    language,
+  };
   switch (row.status) {
     case 'voided':
       return { kind: 'voided', envelope };

@@ -40,16 +40,18 @@ export async function openSigningLink(ctx: SignerVerbContext, input: { token: st
       payload: eventData({ envelope, at: now, recipient }),
     },
   };
-  const [viewed] = await services.database.atomic((q) => [
-    q
-      .update(recipients)
-      .set({ status: 'viewed', viewedAt: now })
-      .where(and(eq(recipients.id, recipient.id), eq(recipients.status, 'sent')))
-      .returning({ id: recipients.id }),
-    ...recordChange(q, record, sql`exists (select 1 from ${recipients} where ${recipients.id} = ${recipient.id} and ${recipients.viewedAt} is not null)`),
-  ]).catch((err: unknown) => {
-    throw signingWriteFailed(err);
-  });
+  const [viewed] = await services.database
+    .atomic((q) => [
+      q
+        .update(recipients)
+        .set({ status: 'viewed', viewedAt: now })
+        .where(and(eq(recipients.id, recipient.id), eq(recipients.status, 'sent')))
+        .returning({ id: recipients.id }),
+      ...recordChange(q, record, sql`exists (select 1 from ${recipients} where ${recipients.id} = ${recipient.id} and ${recipients.viewedAt} is not null)`),
+    ])
+    .catch((err: unknown) => {
+      throw signingWriteFailed(err);
+    });
   if ((viewed as unknown[]).length > 0) committed(ctx, sideEffectsOf(record));
   return state;
 }

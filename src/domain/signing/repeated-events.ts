@@ -41,7 +41,10 @@ export async function recordRepeatable(recipientId: string, event: RepeatableEve
   const counted = sql`on conflict (id) do update set data = excluded.data
     || jsonb_build_object('count', (${auditEvents}.data->>'count')::bigint + 1, 'first_at', ${auditEvents}.data->'first_at') where ${auditEvents}.kind = ${COUNTED_KIND}`;
   return (q) => [
-    q.update(recipients).set({ status: sql`${recipients.status}` }).where(eq(recipients.id, recipientId)),
+    q
+      .update(recipients)
+      .set({ status: sql`${recipients.status}` })
+      .where(eq(recipients.id, recipientId)),
     insertWhen(q, auditEvents, { ...event, id: ownId }, kept),
     insertWhen(
       q,
@@ -78,7 +81,11 @@ export async function boundedTrail(services: Services, envelopeId: string, compa
       .where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.companyId, companyId))),
   );
   const [kept, surplus] = await Promise.all([
-    db.with(numbered).select().from(numbered).where(or(lte(numbered.nth, KEPT_ROWS), eq(numbered.kind, COUNTED_KIND))),
+    db
+      .with(numbered)
+      .select()
+      .from(numbered)
+      .where(or(lte(numbered.nth, KEPT_ROWS), eq(numbered.kind, COUNTED_KIND))),
     db
       .with(numbered)
       .select({

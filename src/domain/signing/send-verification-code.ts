@@ -65,9 +65,19 @@ export async function sendVerificationCode(
   await services.database
     .atomic((q) => [
       // The lock: a second send for this recipient waits here, then sees the first's code.
-      q.update(recipients).set({ status: sql`${recipients.status}` }).where(eq(recipients.id, recipient.id)),
+      q
+        .update(recipients)
+        .set({ status: sql`${recipients.status}` })
+        .where(eq(recipients.id, recipient.id)),
       // A text waits for the company's other texts too: the limits per number and company count them.
-      ...(texted ? [q.update(companies).set({ id: sql`${companies.id}` }).where(eq(companies.id, envelope.companyId))] : []),
+      ...(texted
+        ? [
+            q
+              .update(companies)
+              .set({ id: sql`${companies.id}` })
+              .where(eq(companies.id, envelope.companyId)),
+          ]
+        : []),
       insertWhen(
         q,
         verificationCodes,
@@ -105,7 +115,10 @@ export async function sendVerificationCode(
     // Refused, it counts for nothing. Unanswered, it may have gone out: it stays, usable and
     // counted, or a provider slow to answer would let a page send text messages without limit.
     if (!mayHaveGoneOut(err)) {
-      await db.delete(verificationCodes).where(eq(verificationCodes.id, id)).catch(() => {});
+      await db
+        .delete(verificationCodes)
+        .where(eq(verificationCodes.id, id))
+        .catch(() => {});
       return { kind: 'not_sent' };
     }
     unconfirmed = true;
@@ -131,7 +144,11 @@ async function deliver(services: Services, link: Link, code: string, codeId: str
   const look = await brandLook(services, envelope.companyId);
   if (number) {
     if (!services.sms) throw new Error('No text-message sender is configured.');
-    await services.sms.send({ to: number, body: codeTextMessage(m, look.displayName, code), tags: { envelope_id: envelope.id, recipient_id: recipient.id, kind: 'verification_code' } });
+    await services.sms.send({
+      to: number,
+      body: codeTextMessage(m, look.displayName, code),
+      tags: { envelope_id: envelope.id, recipient_id: recipient.id, kind: 'verification_code' },
+    });
     return;
   }
   const values = { code, title: asSingleLine(envelope.title), from: look.displayName, minutes: CODE_LIFETIME_MS / 60_000 };

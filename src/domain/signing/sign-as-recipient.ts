@@ -78,43 +78,48 @@ export async function signAsRecipient(
 
   const signedNow = signedAt(recipient.id, now);
   let completion = -1;
-  const results = await services.database.atomic((q) => {
-    const statements = [
-      // The lock: concurrent signings of one envelope take turns from here to their commit.
-      q.update(envelopes).set({ status: sql`${envelopes.status}` }).where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'))),
-      q
-        .update(recipients)
-        .set({ status: 'signed', signedAt: now })
-        .where(
-          and(
-            eq(recipients.id, recipient.id),
-            inArray(recipients.status, [...waitingStatuses]),
-            envelopeOpen(envelope.id, now),
-            envelope.signingOrder === 'sequential' ? earlierSignersDone(envelope.id, recipient.order) : undefined,
-          ),
-        )
-        .returning({ id: recipients.id }),
-      ...[...values].map(([fieldId, value]) =>
+  const results = await services.database
+    .atomic((q) => {
+      const statements = [
+        // The lock: concurrent signings of one envelope take turns from here to their commit.
         q
-          .update(envelopeFields)
-          .set({ value })
-          .where(and(eq(envelopeFields.id, fieldId), eq(envelopeFields.recipientId, recipient.id), signedNow)),
-      ),
-      ...recordChange(q, signed, signedNow),
-    ];
-    completion = statements.length;
-    statements.push(
-      q
-        .update(envelopes)
-        .set({ status: 'completed', completedAt: now })
-        .where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), signedNow, allSigned(envelope.id)))
-        .returning({ id: envelopes.id }),
-      ...recordChange(q, completed, completedAt(envelope.id, now)),
-    );
-    return statements;
-  }).catch((err: unknown) => {
-    throw signingWriteFailed(err);
-  });
+          .update(envelopes)
+          .set({ status: sql`${envelopes.status}` })
+          .where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'))),
+        q
+          .update(recipients)
+          .set({ status: 'signed', signedAt: now })
+          .where(
+            and(
+              eq(recipients.id, recipient.id),
+              inArray(recipients.status, [...waitingStatuses]),
+              envelopeOpen(envelope.id, now),
+              envelope.signingOrder === 'sequential' ? earlierSignersDone(envelope.id, recipient.order) : undefined,
+            ),
+          )
+          .returning({ id: recipients.id }),
+        ...[...values].map(([fieldId, value]) =>
+          q
+            .update(envelopeFields)
+            .set({ value })
+            .where(and(eq(envelopeFields.id, fieldId), eq(envelopeFields.recipientId, recipient.id), signedNow)),
+        ),
+        ...recordChange(q, signed, signedNow),
+      ];
+      completion = statements.length;
+      statements.push(
+        q
+          .update(envelopes)
+          .set({ status: 'completed', completedAt: now })
+          .where(and(eq(envelopes.id, envelope.id), eq(envelopes.status, 'sent'), signedNow, allSigned(envelope.id)))
+          .returning({ id: envelopes.id }),
+        ...recordChange(q, completed, completedAt(envelope.id, now)),
+      );
+      return statements;
+    })
+    .catch((err: unknown) => {
+      throw signingWriteFailed(err);
+    });
   const happened = (index: number) => (results[index] as unknown[]).length > 0;
   if (happened(1)) committed(ctx, sideEffectsOf(signed));
   if (happened(completion)) committed(ctx, sideEffectsOf(completed));

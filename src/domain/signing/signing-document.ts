@@ -7,7 +7,13 @@ import { VerificationRequired, verificationGate } from './verification-gate.js';
 
 /** A file name from a title: letters, digits and dashes only, so no header can be forged with it. */
 export const fileNameOf = (title: string, suffix = '') =>
-  `${title.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'document'}${suffix}.pdf`;
+  `${
+    title
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80) || 'document'
+  }${suffix}.pdf`;
 
 /**
  * The PDF a signing link may show: the document as sent while the envelope is out (to sign, to

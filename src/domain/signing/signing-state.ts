@@ -19,7 +19,11 @@ export const CONSENT_EDITION = 'esign-consent-2026-11';
 export type Consent = { version: string; language: Language; text: string };
 
 /** The consent a signer sees and agrees to on a page in `language`. */
-export const consentFor = (language: Language): Consent => ({ version: `${CONSENT_EDITION}/${language}`, language, text: catalogues[language]['consent.text'] });
+export const consentFor = (language: Language): Consent => ({
+  version: `${CONSENT_EDITION}/${language}`,
+  language,
+  text: catalogues[language]['consent.text'],
+});
 
 /** The consent a recorded version names, or null for a version this service never had. */
 export function consentOfVersion(version: string): Consent | null {
@@ -102,10 +106,23 @@ export type SigningSubmission = { consent: boolean; values: Record<string, strin
  */
 export type ProblemCode =
   // The page's reading of a browser's form (src/signing-page/forms.ts).
-  | 'too_many_entries' | 'consent_twice' | 'unknown_field' | 'field_twice' | 'file_sent' | 'reason_twice'
+  | 'too_many_entries'
+  | 'consent_twice'
+  | 'unknown_field'
+  | 'field_twice'
+  | 'file_sent'
+  | 'reason_twice'
   // What a value must be to be stored and signed (accept-submission.ts); `consent_tick` words consent_missing beside the box.
-  | 'consent_missing' | 'consent_tick' | 'tick_required' | 'fill_in' | 'unstorable' | 'too_long'
-  | 'drawn_not_png' | 'drawn_too_large' | 'drawn_unreadable' | 'reason_missing';
+  | 'consent_missing'
+  | 'consent_tick'
+  | 'tick_required'
+  | 'fill_in'
+  | 'unstorable'
+  | 'too_long'
+  | 'drawn_not_png'
+  | 'drawn_too_large'
+  | 'drawn_unreadable'
+  | 'reason_missing';
 export type Problem = { field: string | null; code: ProblemCode; max?: number };
 
 /** A submission that cannot be accepted as it is; the page shows it again with these problems. */

@@ -24,9 +24,11 @@ export type TextableNumber = { number: string; country: string };
  * text message cannot reach one.
  */
 export function textableNumber(raw: string, countries: readonly string[] | null = null): TextableNumber | { problem: string } {
-  if (!WRITTEN.test(raw.trim())) return { problem: 'Not a phone number in international form: a + and the digits (spaces, dashes, dots and parentheses are ignored).' };
+  if (!WRITTEN.test(raw.trim()))
+    return { problem: 'Not a phone number in international form: a + and the digits (spaces, dashes, dots and parentheses are ignored).' };
   const parsed = parsePhoneNumberFromString(raw.trim());
-  if (!parsed?.isValid() || !parsed.country) return { problem: 'Not a mobile number of any country’s numbering plan: a code by text message could not reach it.' };
+  if (!parsed?.isValid() || !parsed.country)
+    return { problem: 'Not a mobile number of any country’s numbering plan: a code by text message could not reach it.' };
   if (countries && !countries.includes(parsed.country)) {
     const allowed = countries.length > 0 ? `only to numbers of ${countries.join(', ')}` : 'to no country';
     return { problem: `A number of ${parsed.country}: this company’s codes go by text message ${allowed}.` };

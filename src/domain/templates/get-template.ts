@@ -14,8 +14,7 @@ export type TemplateDetail = TemplateSummary & {
   fields: TemplateField[];
 };
 
-export const templateNotFound = (id: string) =>
-  new DomainError('template_not_found', 'No template with that id exists in this company.', { template_id: id });
+export const templateNotFound = (id: string) => new DomainError('template_not_found', 'No template with that id exists in this company.', { template_id: id });
 
 /** GET /v1/templates/{id}: one template with roles, settings and field layout, in one query; never the PDF bytes. */
 export async function getTemplate({ services, companyId }: CompanyReadContext, { templateId }: { templateId: string }): Promise<TemplateDetail> {
@@ -30,9 +29,7 @@ export async function getTemplate({ services, companyId }: CompanyReadContext, {
   const { template, roles, fields, document } = row;
   return {
     ...toTemplateSummary(template, roles),
-    document: document
-      ? { file_name: document.fileName, sha256: document.sha256, page_count: document.pages.length, pages: document.pages }
-      : null,
+    document: document ? { file_name: document.fileName, sha256: document.sha256, page_count: document.pages.length, pages: document.pages } : null,
     fields: fields.map((field) => ({ role: field.role, ...placementOf(field) })),
   };
 }

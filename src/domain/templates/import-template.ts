@@ -34,56 +34,56 @@ export async function importTemplate(
 
   await services.database
     .atomic((q) => [
-    q.insert(templates).values({
-      id: templateId,
-      companyId,
-      name: definition.name,
-      emailSubject: definition.email_subject ?? null,
-      emailMessage: definition.email_message ?? null,
-      expiryDays: definition.expiry_days ?? null,
-      reminders: definition.reminders ?? null,
-      signingOrder: definition.signing_order,
-      shareSigningLinks: definition.share_signing_links,
-      language: definition.language ?? null,
-      createdAt: now,
-      updatedAt: now,
-    }),
-    q.insert(templateDocuments).values({ companyId, templateId, fileName: document.fileName, content: document.bytes, sha256, pages }),
-    q.insert(templateRoles).values(
-      definition.roles.map((role) => ({
-        id: roleIds.get(role.name)!,
+      q.insert(templates).values({
+        id: templateId,
         companyId,
-        templateId,
-        name: role.name,
-        type: role.type,
-        order: role.order,
-        locked: role.locked,
-        recipientName: role.recipient?.name ?? null,
-        recipientEmail: role.recipient?.email ?? null,
-        verification: role.verification ?? 'none',
-      })),
-    ),
-    ...(definition.fields.length > 0
-      ? [
-          q.insert(templateFields).values(
-            definition.fields.map((field) => ({
-              companyId,
-              templateId,
-              roleId: roleIds.get(field.role)!,
-              ...placementOf(field),
-            })),
-          ),
-        ]
-      : []),
-    q.insert(auditEvents).values({
-      companyId,
-      kind: 'template.imported',
-      actorType: actor.type,
-      actorId: actor.id ?? null,
-      data: { template_id: templateId, name: definition.name, document_sha256: sha256 },
-      createdAt: now,
-    }),
-  ])
+        name: definition.name,
+        emailSubject: definition.email_subject ?? null,
+        emailMessage: definition.email_message ?? null,
+        expiryDays: definition.expiry_days ?? null,
+        reminders: definition.reminders ?? null,
+        signingOrder: definition.signing_order,
+        shareSigningLinks: definition.share_signing_links,
+        language: definition.language ?? null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      q.insert(templateDocuments).values({ companyId, templateId, fileName: document.fileName, content: document.bytes, sha256, pages }),
+      q.insert(templateRoles).values(
+        definition.roles.map((role) => ({
+          id: roleIds.get(role.name)!,
+          companyId,
+          templateId,
+          name: role.name,
+          type: role.type,
+          order: role.order,
+          locked: role.locked,
+          recipientName: role.recipient?.name ?? null,
+          recipientEmail: role.recipient?.email ?? null,
+          verification: role.verification ?? 'none',
+        })),
+      ),
+      ...(definition.fields.length > 0
+        ? [
+            q.insert(templateFields).values(
+              definition.fields.map((field) => ({
+                companyId,
+                templateId,
+                roleId: roleIds.get(field.role)!,
+                ...placementOf(field),
+              })),
+            ),
+          ]
+        : []),
+      q.insert(auditEvents).values({
+        companyId,
+        kind: 'template.imported',
+        actorType: actor.type,
+        actorId: actor.id ?? null,
+        data: { template_id: templateId, name: definition.name, document_sha256: sha256 },
+        createdAt: now,
+      }),
+    ])
     .catch((err: unknown) => {
       if (isUniqueViolation(err)) throw new DomainError('conflict', 'A template with this id already exists.', { template_id: templateId });
       throw err;

@@ -19,7 +19,10 @@ const Role = z.strictObject({
   type: z.enum(['signer', 'cc']),
   order: z.number().int().min(1).max(50),
   locked: z.boolean().default(false),
-  recipient: z.strictObject({ name: requiredSingleLineText(120), email: emailAddress(150) }).nullable().optional(),
+  recipient: z
+    .strictObject({ name: requiredSingleLineText(120), email: emailAddress(150) })
+    .nullable()
+    .optional(),
   /** What the role's signer proves before the document opens: a code by e-mail or by text message (sms_code needs the recipient's contact_number in the send). */
   verification: z.enum(verificationMethods, { message: `Must be one of ${verificationMethods.join(', ')}.` }).optional(),
 });
@@ -50,7 +53,10 @@ export const TemplateDefinition = z
     signing_order: z.enum(['sequential', 'parallel']),
     share_signing_links: z.boolean().default(false),
     /** The language of the signing page (and e-mails) for its envelopes; else the company's. */
-    language: z.enum(LANGUAGES, { message: `Must be one of ${LANGUAGES.join(', ')}.` }).nullable().optional(),
+    language: z
+      .enum(LANGUAGES, { message: `Must be one of ${LANGUAGES.join(', ')}.` })
+      .nullable()
+      .optional(),
     roles: z.array(Role).min(1).max(50),
     fields: z.array(Field).max(500).default([]),
   })

@@ -83,7 +83,11 @@ export async function sendTestEvent(ctx: CompanyContext, { id }: { id: string })
   const { services, companyId, now } = ctx;
   const subscription = await liveSubscription(services, companyId, id);
   const { db } = services.database;
-  const ofTheHour = and(eq(webhookEvents.companyId, companyId), eq(webhookEvents.kind, testEventKind), gt(webhookEvents.createdAt, new Date(now.getTime() - HOUR_MS)));
+  const ofTheHour = and(
+    eq(webhookEvents.companyId, companyId),
+    eq(webhookEvents.kind, testEventKind),
+    gt(webhookEvents.createdAt, new Date(now.getTime() - HOUR_MS)),
+  );
   const values = {
     id: `msg_test_${randomBase62(22)}`,
     companyId,
@@ -98,7 +102,12 @@ export async function sendTestEvent(ctx: CompanyContext, { id }: { id: string })
   ]);
   const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, values.id)).limit(1);
   if (!event) {
-    const [oldest] = await db.select({ createdAt: webhookEvents.createdAt }).from(webhookEvents).where(ofTheHour).orderBy(asc(webhookEvents.createdAt)).limit(1);
+    const [oldest] = await db
+      .select({ createdAt: webhookEvents.createdAt })
+      .from(webhookEvents)
+      .where(ofTheHour)
+      .orderBy(asc(webhookEvents.createdAt))
+      .limit(1);
     const retryAfter = secondsUntilFree(oldest?.createdAt, HOUR_MS, now);
     throw new DomainError(
       'rate_limited',

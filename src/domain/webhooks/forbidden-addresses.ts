@@ -126,7 +126,7 @@ const globalUnicast = v6('2000::/3', 'global unicast');
 function inIpv4Range(value: number, range: Ipv4Range): boolean {
   if (range.bits === 0) return true;
   const mask = (0xffffffff << (32 - range.bits)) >>> 0;
-  return ((value & mask) >>> 0) === ((range.base & mask) >>> 0);
+  return (value & mask) >>> 0 === (range.base & mask) >>> 0;
 }
 
 function inIpv6Range(groups: number[], range: Ipv6Range): boolean {

@@ -38,7 +38,14 @@ export async function redeliver(
   if (!isUuid(deliveryId)) throw deliveryNotFound(deliveryId);
   const { db } = services.database;
   const [latest] = await db
-    .select({ eventId: webhookDeliveries.eventId, kind: webhookEvents.kind, attempt: webhookDeliveries.attempt, statusCode: webhookDeliveries.statusCode, errorType: webhookDeliveries.errorType, createdAt: webhookDeliveries.createdAt })
+    .select({
+      eventId: webhookDeliveries.eventId,
+      kind: webhookEvents.kind,
+      attempt: webhookDeliveries.attempt,
+      statusCode: webhookDeliveries.statusCode,
+      errorType: webhookDeliveries.errorType,
+      createdAt: webhookDeliveries.createdAt,
+    })
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.deliveryId, deliveryId), eq(webhookDeliveries.subscriptionId, subscription.id), eq(webhookDeliveries.companyId, companyId)))
@@ -57,7 +64,11 @@ export async function redeliver(
 
   const id = crypto.randomUUID();
   const withinBudget = sql`(select count(*) from ${webhookRedeliveries} where ${webhookRedeliveries.companyId} = ${companyId} and ${webhookRedeliveries.createdAt} > ${before(now, DAY_MS)}) < ${REDELIVERIES_PER_DAY}`;
-  const ofTheEvent = and(eq(webhookRedeliveries.subscriptionId, subscription.id), eq(webhookRedeliveries.eventId, latest.eventId), isNull(webhookRedeliveries.settledAt));
+  const ofTheEvent = and(
+    eq(webhookRedeliveries.subscriptionId, subscription.id),
+    eq(webhookRedeliveries.eventId, latest.eventId),
+    isNull(webhookRedeliveries.settledAt),
+  );
   await services.database.atomic((q) => [
     lockCompanyWebhooks(q, companyId),
     // A redelivery whose end was never recorded (its job died) stops holding the event after its whole schedule.

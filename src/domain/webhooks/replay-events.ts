@@ -34,7 +34,10 @@ export type ReplayRequest = { since: Date; until?: Date | undefined; events?: st
  * replays share a budget of REPLAYS_PER_DAY replays and REPLAYED_EVENTS_PER_DAY events in any 24
  * hours, whatever their subscriptions (webhook-bounds.ts).
  */
-export async function startReplay(ctx: CompanyContext, { subscriptionId, request }: { subscriptionId: string; request: ReplayRequest }): Promise<{ replayed: number }> {
+export async function startReplay(
+  ctx: CompanyContext,
+  { subscriptionId, request }: { subscriptionId: string; request: ReplayRequest },
+): Promise<{ replayed: number }> {
   const { services, companyId, now } = ctx;
   const subscription = await liveSubscription(services, companyId, subscriptionId);
   const until = request.until ?? now;
@@ -48,11 +51,19 @@ export async function startReplay(ctx: CompanyContext, { subscriptionId, request
   if (issues.length > 0) throw validationFailed(issues, 'The replay cannot be made.');
 
   const { db } = services.database;
-  const [counted] = await db.select({ total: count() }).from(webhookEvents).where(inWindow(companyId, kinds, request.since, until));
+  const [counted] = await db
+    .select({ total: count() })
+    .from(webhookEvents)
+    .where(inWindow(companyId, kinds, request.since, until));
   const total = counted?.total ?? 0;
   if (total > REPLAYED_EVENTS_PER_DAY) {
     throw validationFailed(
-      [{ path: 'since', message: `The window holds ${total.toLocaleString('en-US')} events; a replay may carry at most ${REPLAYED_EVENTS_PER_DAY.toLocaleString('en-US')}: narrow the window or the kinds.` }],
+      [
+        {
+          path: 'since',
+          message: `The window holds ${total.toLocaleString('en-US')} events; a replay may carry at most ${REPLAYED_EVENTS_PER_DAY.toLocaleString('en-US')}: narrow the window or the kinds.`,
+        },
+      ],
       'The replay cannot be made.',
     );
   }
@@ -67,9 +78,20 @@ export async function startReplay(ctx: CompanyContext, { subscriptionId, request
     q
       .update(webhookReplays)
       .set({ finishedAt: now })
-      .where(and(eq(webhookReplays.subscriptionId, subscription.id), isNull(webhookReplays.finishedAt), lt(webhookReplays.progressedAt, new Date(now.getTime() - REPLAY_STALLED_AFTER_MS)))),
+      .where(
+        and(
+          eq(webhookReplays.subscriptionId, subscription.id),
+          isNull(webhookReplays.finishedAt),
+          lt(webhookReplays.progressedAt, new Date(now.getTime() - REPLAY_STALLED_AFTER_MS)),
+        ),
+      ),
     // Skipped (on conflict) while another replay of the subscription runs, or (by the condition) past the day's budget.
-    insertWhen(q, webhookReplays, { id, companyId, subscriptionId: subscription.id, since: request.since, until, events: kinds, total, createdAt: now, progressedAt: now }, withinBudget),
+    insertWhen(
+      q,
+      webhookReplays,
+      { id, companyId, subscriptionId: subscription.id, since: request.since, until, events: kinds, total, createdAt: now, progressedAt: now },
+      withinBudget,
+    ),
   ]);
   const [started] = await db.select({ id: webhookReplays.id }).from(webhookReplays).where(eq(webhookReplays.id, id)).limit(1);
   if (!started) throw await refusal(services, companyId, subscription.id, total, now);
@@ -143,7 +165,12 @@ function windowIssues(since: Date, until: Date, untilGiven: boolean, now: Date):
 
 // A subscription's kinds were checked against the catalog when it was made (EventKind).
 const inWindow = (companyId: string, kinds: string[], since: Date, until: Date) =>
-  and(eq(webhookEvents.companyId, companyId), inArray(webhookEvents.kind, kinds as EventKind[]), gte(webhookEvents.createdAt, since), lte(webhookEvents.createdAt, until));
+  and(
+    eq(webhookEvents.companyId, companyId),
+    inArray(webhookEvents.kind, kinds as EventKind[]),
+    gte(webhookEvents.createdAt, since),
+    lte(webhookEvents.createdAt, until),
+  );
 
 /** The order events occurred in: by time, then (for one envelope's events at one instant) by sequence. */
 const occurrence = sql`(${webhookEvents.createdAt}, coalesce(${webhookEvents.sequence}, 0), ${webhookEvents.id})`;
@@ -159,7 +186,11 @@ export async function continueReplay(services: Services, replayId: string, curre
   const [replay] = await db.select().from(webhookReplays).where(eq(webhookReplays.id, replayId)).limit(1);
   if (!replay || replay.finishedAt || replay.cursor !== current) return;
   const next = await nextEvent(services, replay);
-  const atCursor = and(eq(webhookReplays.id, replayId), current === null ? isNull(webhookReplays.cursor) : eq(webhookReplays.cursor, current), isNull(webhookReplays.finishedAt));
+  const atCursor = and(
+    eq(webhookReplays.id, replayId),
+    current === null ? isNull(webhookReplays.cursor) : eq(webhookReplays.cursor, current),
+    isNull(webhookReplays.finishedAt),
+  );
   const now = services.clock.now();
   if (!next) {
     await db.update(webhookReplays).set({ finishedAt: now, progressedAt: now }).where(atCursor);
@@ -185,7 +216,9 @@ export async function continueReplay(services: Services, replayId: string, curre
  * handed on, which housekeeping removes meanwhile.
  */
 async function nextEvent(services: Services, replay: Replay): Promise<{ id: string; createdAt: Date; sequence: number } | null> {
-  const after = replay.cursor ? sql`${occurrence} > (${replay.cursorAt?.toISOString() ?? null}::timestamptz, ${replay.cursorSequence}::integer, ${replay.cursor})` : undefined;
+  const after = replay.cursor
+    ? sql`${occurrence} > (${replay.cursorAt?.toISOString() ?? null}::timestamptz, ${replay.cursorSequence}::integer, ${replay.cursor})`
+    : undefined;
   const sequence = sql<number>`coalesce(${webhookEvents.sequence}, 0)`;
   const [row] = await services.database.db
     .select({ id: webhookEvents.id, createdAt: webhookEvents.createdAt, sequence })
@@ -199,5 +232,8 @@ async function nextEvent(services: Services, replay: Replay): Promise<{ id: stri
 /** Ends a replay whatever its cursor: its subscription is gone, or its start failed. */
 export async function endReplay(services: Services, replayId: string): Promise<void> {
   const now = services.clock.now();
-  await services.database.db.update(webhookReplays).set({ finishedAt: now, progressedAt: now }).where(and(eq(webhookReplays.id, replayId), isNull(webhookReplays.finishedAt)));
+  await services.database.db
+    .update(webhookReplays)
+    .set({ finishedAt: now, progressedAt: now })
+    .where(and(eq(webhookReplays.id, replayId), isNull(webhookReplays.finishedAt)));
 }

@@ -13,7 +13,10 @@ export type SecretKey = { id: string; key: Uint8Array };
 /** Keys as configured: `id:base64key` separated by commas, the first one sealing. */
 export function parseSecretKeys(text: string): SecretKey[] | string {
   const keys: SecretKey[] = [];
-  for (const part of text.split(',').map((entry) => entry.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
     const match = /^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9+/]+={0,2})$/.exec(part);
     if (!match) return 'each key must be written id:base64 (an id of letters, digits, _ or -)';
     let key: Uint8Array;

@@ -36,7 +36,8 @@ export const toSubscription = (row: Row): Subscription => ({
   created_at: row.createdAt.toISOString(),
 });
 
-export const webhookNotFound = (id: string) => new DomainError('webhook_not_found', 'No webhook subscription with that id exists in this company.', { webhook_id: id });
+export const webhookNotFound = (id: string) =>
+  new DomainError('webhook_not_found', 'No webhook subscription with that id exists in this company.', { webhook_id: id });
 
 /** Checks a subscriber URL where it is given: its form, and (where the runtime can) where its host resolves. */
 async function urlProblem(services: Services, url: string): Promise<string | null> {
@@ -80,7 +81,10 @@ export async function subscribe(
   const live = sql`(select count(*) from ${webhookSubscriptions} where ${webhookSubscriptions.companyId} = ${companyId} and ${webhookSubscriptions.deletedAt} is null)`;
   // Counted under the company's lock, so that creates at once at the bound give one; a twin of the
   // same endpoint, in any spelling, is kept out by the unique index on its key.
-  await services.database.atomic((q) => [lockCompanyWebhooks(q, companyId), insertWhen(q, webhookSubscriptions, values, sql`${live} < ${SUBSCRIPTIONS_PER_COMPANY}`)]);
+  await services.database.atomic((q) => [
+    lockCompanyWebhooks(q, companyId),
+    insertWhen(q, webhookSubscriptions, values, sql`${live} < ${SUBSCRIPTIONS_PER_COMPANY}`),
+  ]);
   const [row] = await db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).limit(1);
   if (row) return { ...toSubscription(row), secret };
   const now = await liveEndpoints(services, companyId);

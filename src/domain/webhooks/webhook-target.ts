@@ -187,11 +187,7 @@ export interface HostResolver {
  * (workerd through Miniflare) is configured to allow private addresses, so this guarantee holds on
  * Cloudflare's network only.
  */
-export async function resolvedTargetProblem(
-  url: URL,
-  resolver: HostResolver | undefined,
-  options: { allowPrivate: boolean },
-): Promise<string | null> {
+export async function resolvedTargetProblem(url: URL, resolver: HostResolver | undefined, options: { allowPrivate: boolean }): Promise<string | null> {
   if (options.allowPrivate) return null;
   const literal = ipLiteral(url.hostname);
   if (literal !== null) {

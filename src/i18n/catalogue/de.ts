@@ -48,7 +48,8 @@ export const de = {
   'signature.type': 'Tippen',
   'signature.draw': 'Zeichnen',
   'signature.typePrompt': '{kind, select, initials {Tippen Sie Ihre Initialen} other {Tippen Sie Ihren vollständigen Namen}}',
-  'signature.drawHint': '{kind, select, initials {Zeichnen Sie Ihre Initialen mit Maus, Finger oder Stift in das Feld.} other {Zeichnen Sie Ihre Unterschrift mit Maus, Finger oder Stift in das Feld.}}',
+  'signature.drawHint':
+    '{kind, select, initials {Zeichnen Sie Ihre Initialen mit Maus, Finger oder Stift in das Feld.} other {Zeichnen Sie Ihre Unterschrift mit Maus, Finger oder Stift in das Feld.}}',
   'signature.pad': '{kind, select, initials {Zeichenfläche für Ihre Initialen} other {Zeichenfläche für Ihre Unterschrift}}',
   'signature.clear': 'Zeichnung löschen',
   'signature.tooDetailed': 'Diese Zeichnung ist zu detailliert zum Senden. Löschen Sie sie und zeichnen Sie sie einfacher neu, oder tippen Sie stattdessen.',
@@ -70,7 +71,8 @@ export const de = {
   'problem.unknown_field': 'Das Formular enthält ein Feld, das diese Seite nicht hat.',
   'problem.field_twice': 'Dieses Feld wurde mehr als einmal gesendet.',
   'problem.file_sent': 'Dateien können hier nicht gesendet werden.',
-  'problem.unstorable': 'Dies enthält ein Zeichen, das nicht angenommen werden kann (ein NUL-Zeichen oder ein fehlerhaftes Unicode-Zeichen). Bitte geben Sie es neu ein.',
+  'problem.unstorable':
+    'Dies enthält ein Zeichen, das nicht angenommen werden kann (ein NUL-Zeichen oder ein fehlerhaftes Unicode-Zeichen). Bitte geben Sie es neu ein.',
   'problem.drawn_not_png': 'Die Zeichnung konnte nicht gelesen werden. Löschen Sie sie und zeichnen Sie sie neu.',
   'problem.drawn_too_large': 'Die Zeichnung ist zu groß. Löschen Sie sie und zeichnen Sie sie neu, oder tippen Sie stattdessen.',
   'problem.too_long': 'Höchstens {max, number} Zeichen erlaubt.',
@@ -87,7 +89,8 @@ export const de = {
   'state.questions': 'Bei Fragen wenden Sie sich an den Absender.',
   'state.emailWhenDone': 'Wenn alle unterschrieben haben, erhalten Sie eine E-Mail mit dem fertigen Dokument.',
   'notYourTurn.title': 'Sie sind noch nicht an der Reihe',
-  'notYourTurn.lead': 'Hallo {name}. Dieses Dokument wird in einer festen Reihenfolge unterschrieben, und noch haben nicht alle Personen vor Ihnen unterschrieben.',
+  'notYourTurn.lead':
+    'Hallo {name}. Dieses Dokument wird in einer festen Reihenfolge unterschrieben, und noch haben nicht alle Personen vor Ihnen unterschrieben.',
   'notYourTurn.body': 'Wir schicken Ihnen eine E-Mail, sobald Sie an der Reihe sind; Sie können dann denselben Link verwenden.',
   'signed.title': 'Sie haben unterschrieben',
   'signed.lead': 'Sie haben am {date} unterschrieben. Vielen Dank.',
@@ -111,15 +114,19 @@ export const de = {
 
   'invalid.title': 'Dieser Link ist ungültig',
   'invalid.lead': 'Der Signaturlink, dem Sie gefolgt sind, funktioniert nicht.',
-  'invalid.body': 'Achten Sie darauf, den vollständigen Link aus Ihrer E-Mail zu öffnen; manche E-Mail-Programme brechen lange Links um. Wenn es weiterhin nicht funktioniert, bitten Sie die Person, die Ihnen das Dokument gesendet hat, um einen neuen Link.',
+  'invalid.body':
+    'Achten Sie darauf, den vollständigen Link aus Ihrer E-Mail zu öffnen; manche E-Mail-Programme brechen lange Links um. Wenn es weiterhin nicht funktioniert, bitten Sie die Person, die Ihnen das Dokument gesendet hat, um einen neuen Link.',
   'forbidden.title': 'Das Formular konnte nicht angenommen werden',
   'forbidden.lead': 'Zu Ihrem Schutz wird dieses Formular nur angenommen, wenn es von seiner eigenen Signaturseite gesendet wird.',
-  'forbidden.body': 'Öffnen Sie den Signaturlink aus Ihrer E-Mail erneut, laden Sie die Seite neu und senden Sie das Formular von dort. Es wurde nichts unterschrieben oder abgelehnt.',
+  'forbidden.body':
+    'Öffnen Sie den Signaturlink aus Ihrer E-Mail erneut, laden Sie die Seite neu und senden Sie das Formular von dort. Es wurde nichts unterschrieben oder abgelehnt.',
   'tooMany.title': 'Zu viele Versuche',
-  'tooMany.lead': 'Dieser Signaturlink wurde in kurzer Zeit zu oft verwendet. Bitte warten Sie {minutes, plural, one {# Minute} other {# Minuten}} und versuchen Sie es erneut.',
+  'tooMany.lead':
+    'Dieser Signaturlink wurde in kurzer Zeit zu oft verwendet. Bitte warten Sie {minutes, plural, one {# Minute} other {# Minuten}} und versuchen Sie es erneut.',
   'tooLarge.title': 'Das Formular ist zu groß',
   'tooLarge.lead': 'Was Sie gesendet haben, ist größer, als diese Seite annimmt.',
-  'tooLarge.body': 'Gehen Sie zurück, löschen Sie die gezeichnete Unterschrift und zeichnen Sie sie neu, oder tippen Sie sie stattdessen. Es wurde nichts unterschrieben.',
+  'tooLarge.body':
+    'Gehen Sie zurück, löschen Sie die gezeichnete Unterschrift und zeichnen Sie sie neu, oder tippen Sie sie stattdessen. Es wurde nichts unterschrieben.',
   'notAllowed.title': 'Diese Seite kann das nicht',
   'notAllowed.lead': 'Öffnen Sie den Signaturlink aus Ihrer E-Mail, um das Dokument zu sehen.',
   'unreadable.title': 'Das Formular konnte nicht gelesen werden',
@@ -162,27 +169,33 @@ export const de = {
   // The verification step (a code by e-mail or text message), its e-mail and its text message.
   'verify.title': 'Bestätigen Sie, dass Sie es sind',
   'verify.lead': 'Bevor Sie dieses Dokument sehen können, bittet der Absender Sie, sich mit einem Code auszuweisen.',
-  'verify.willSend': '{channel, select, sms {Wir senden einen sechsstelligen Code per SMS an {destination}.} other {Wir senden einen sechsstelligen Code per E-Mail an {destination}.}}',
+  'verify.willSend':
+    '{channel, select, sms {Wir senden einen sechsstelligen Code per SMS an {destination}.} other {Wir senden einen sechsstelligen Code per E-Mail an {destination}.}}',
   'verify.send': 'Code senden',
-  'verify.sent': '{channel, select, sms {Wir haben einen sechsstelligen Code per SMS an {destination} gesendet.} other {Wir haben einen sechsstelligen Code per E-Mail an {destination} gesendet.}}',
+  'verify.sent':
+    '{channel, select, sms {Wir haben einen sechsstelligen Code per SMS an {destination} gesendet.} other {Wir haben einen sechsstelligen Code per E-Mail an {destination} gesendet.}}',
   'verify.validUntil': 'Der Code gilt bis {time}. {left, plural, one {Sie haben # Versuch.} other {Sie haben # Versuche.}}',
   'verify.codeLabel': 'Code',
   'verify.codeHint': 'Die sechs Ziffern aus der Nachricht.',
   'verify.submit': 'Bestätigen',
   'verify.resend': 'Neuen Code senden',
   'verify.nextSend': 'Sie können um {time} einen neuen Code anfordern.',
-  'verify.wrong': '{left, plural, one {Dieser Code ist nicht richtig. Sie haben noch # Versuch.} other {Dieser Code ist nicht richtig. Sie haben noch # Versuche.}}',
+  'verify.wrong':
+    '{left, plural, one {Dieser Code ist nicht richtig. Sie haben noch # Versuch.} other {Dieser Code ist nicht richtig. Sie haben noch # Versuche.}}',
   'verify.dead': 'Dieser Code wurde zu oft falsch eingegeben und gilt nicht mehr. Fordern Sie einen neuen Code an.',
   'verify.expired': 'Dieser Code ist abgelaufen. Fordern Sie einen neuen Code an.',
   'verify.noCode': 'Es gibt keinen Code zu prüfen. Fordern Sie zuerst einen Code an.',
   'verify.malformed': 'Geben Sie die sechs Ziffern des Codes ein.',
   'verify.notSent': 'Der Code konnte gerade nicht gesendet werden. Bitte versuchen Sie es gleich noch einmal.',
-  'verify.numberRefused': 'An diese Nummer kann kein Code per SMS gesendet werden. Bitten Sie den Absender, das Dokument mit Ihrer Mobilnummer erneut zu senden.',
-  'verify.unconfirmed': 'Der Nachrichtendienst hat nicht bestätigt, dass der Code versendet wurde. Er kann trotzdem ankommen; ist er bis {time} nicht da, fordern Sie einen neuen Code an.',
+  'verify.numberRefused':
+    'An diese Nummer kann kein Code per SMS gesendet werden. Bitten Sie den Absender, das Dokument mit Ihrer Mobilnummer erneut zu senden.',
+  'verify.unconfirmed':
+    'Der Nachrichtendienst hat nicht bestätigt, dass der Code versendet wurde. Er kann trotzdem ankommen; ist er bis {time} nicht da, fordern Sie einen neuen Code an.',
   'verify.documentLocked': 'Öffnen Sie den Signaturlink und bestätigen Sie mit einem Code, dass Sie es sind, bevor Sie das Dokument öffnen.',
   'email.code.subject': 'Ihr Code für „{title}“',
   'email.code.preheader': 'Ihr Code zum Öffnen von „{title}“.',
   'email.code.lead': 'Ihr Code zum Öffnen von <b>„{title}“</b> von {from} lautet <b>{code}</b>.',
-  'email.code.notes': 'Er gilt {minutes, plural, one {# Minute} other {# Minuten}}. Geben Sie ihn an niemanden weiter. Wenn Sie keinen Code angefordert haben, können Sie diese E-Mail ignorieren.',
+  'email.code.notes':
+    'Er gilt {minutes, plural, one {# Minute} other {# Minuten}}. Geben Sie ihn an niemanden weiter. Wenn Sie keinen Code angefordert haben, können Sie diese E-Mail ignorieren.',
   'sms.code': '{code} ist Ihr Code von {from}. Nicht weitergeben.',
 } as const satisfies Catalogue;

@@ -51,7 +51,8 @@ export const en = {
   'signature.type': 'Type',
   'signature.draw': 'Draw',
   'signature.typePrompt': '{kind, select, initials {Type your initials} other {Type your full name}}',
-  'signature.drawHint': '{kind, select, initials {Draw your initials in the box with a mouse, a finger or a pen.} other {Draw your signature in the box with a mouse, a finger or a pen.}}',
+  'signature.drawHint':
+    '{kind, select, initials {Draw your initials in the box with a mouse, a finger or a pen.} other {Draw your signature in the box with a mouse, a finger or a pen.}}',
   'signature.pad': '{kind, select, initials {Drawing area for your initials} other {Drawing area for your signature}}',
   'signature.clear': 'Clear the drawing',
   'signature.tooDetailed': 'This drawing is too detailed to send. Clear it and draw it again more simply, or type instead.',
@@ -116,7 +117,8 @@ export const en = {
 
   'invalid.title': 'This link is not valid',
   'invalid.lead': 'The signing link you followed does not work.',
-  'invalid.body': 'Make sure you opened the whole link from your e-mail; some e-mail programs break long links across lines. If it still does not work, ask the person who sent you the document for a new link.',
+  'invalid.body':
+    'Make sure you opened the whole link from your e-mail; some e-mail programs break long links across lines. If it still does not work, ask the person who sent you the document for a new link.',
   'forbidden.title': 'The form could not be accepted',
   'forbidden.lead': 'For your protection, this form is only accepted when it is sent from its own signing page.',
   'forbidden.body': 'Open the signing link from your e-mail again, reload the page, and send the form from there. Nothing was signed or declined.',
@@ -167,9 +169,11 @@ export const en = {
   // The verification step (a code by e-mail or text message), its e-mail and its text message.
   'verify.title': 'Confirm it is you',
   'verify.lead': 'Before you can see this document, the sender asks you to confirm who you are with a code.',
-  'verify.willSend': '{channel, select, sms {We will send a six-digit code by text message to {destination}.} other {We will send a six-digit code by e-mail to {destination}.}}',
+  'verify.willSend':
+    '{channel, select, sms {We will send a six-digit code by text message to {destination}.} other {We will send a six-digit code by e-mail to {destination}.}}',
   'verify.send': 'Send me the code',
-  'verify.sent': '{channel, select, sms {We sent a six-digit code by text message to {destination}.} other {We sent a six-digit code by e-mail to {destination}.}}',
+  'verify.sent':
+    '{channel, select, sms {We sent a six-digit code by text message to {destination}.} other {We sent a six-digit code by e-mail to {destination}.}}',
   'verify.validUntil': 'The code works until {time}. {left, plural, one {You have # try.} other {You have # tries.}}',
   'verify.codeLabel': 'Code',
   'verify.codeHint': 'The six digits from the message.',
@@ -188,6 +192,7 @@ export const en = {
   'email.code.subject': 'Your code for "{title}"',
   'email.code.preheader': 'Your code to open "{title}".',
   'email.code.lead': 'Your code to open <b>"{title}"</b> from {from} is <b>{code}</b>.',
-  'email.code.notes': 'It works for {minutes, plural, one {# minute} other {# minutes}}. Do not share it with anyone. If you did not ask for a code, you can ignore this e-mail.',
+  'email.code.notes':
+    'It works for {minutes, plural, one {# minute} other {# minutes}}. Do not share it with anyone. If you did not ask for a code, you can ignore this e-mail.',
   'sms.code': '{code} is your code from {from}. Do not share it.',
 } as const;

@@ -48,7 +48,8 @@ export const es = {
   'signature.type': 'Escribir',
   'signature.draw': 'Dibujar',
   'signature.typePrompt': '{kind, select, initials {Escriba sus iniciales} other {Escriba su nombre completo}}',
-  'signature.drawHint': '{kind, select, initials {Dibuje sus iniciales en el recuadro con un ratón, un dedo o un lápiz.} other {Dibuje su firma en el recuadro con un ratón, un dedo o un lápiz.}}',
+  'signature.drawHint':
+    '{kind, select, initials {Dibuje sus iniciales en el recuadro con un ratón, un dedo o un lápiz.} other {Dibuje su firma en el recuadro con un ratón, un dedo o un lápiz.}}',
   'signature.pad': '{kind, select, initials {Área de dibujo para sus iniciales} other {Área de dibujo para su firma}}',
   'signature.clear': 'Borrar el dibujo',
   'signature.tooDetailed': 'Este dibujo es demasiado detallado para enviarlo. Bórrelo y dibújelo de nuevo de forma más sencilla, o escríbalo.',
@@ -111,12 +112,14 @@ export const es = {
 
   'invalid.title': 'Este enlace no es válido',
   'invalid.lead': 'El enlace de firma que ha seguido no funciona.',
-  'invalid.body': 'Asegúrese de haber abierto el enlace completo de su correo; algunos programas de correo parten los enlaces largos en varias líneas. Si sigue sin funcionar, pida un enlace nuevo a la persona que le envió el documento.',
+  'invalid.body':
+    'Asegúrese de haber abierto el enlace completo de su correo; algunos programas de correo parten los enlaces largos en varias líneas. Si sigue sin funcionar, pida un enlace nuevo a la persona que le envió el documento.',
   'forbidden.title': 'No se pudo aceptar el formulario',
   'forbidden.lead': 'Para su protección, este formulario solo se acepta si se envía desde su propia página de firma.',
   'forbidden.body': 'Vuelva a abrir el enlace de firma de su correo, recargue la página y envíe el formulario desde allí. No se ha firmado ni rechazado nada.',
   'tooMany.title': 'Demasiados intentos',
-  'tooMany.lead': 'Este enlace de firma se ha usado demasiadas veces en poco tiempo. Espere {minutes, plural, one {# minuto} other {# minutos}} y vuelva a intentarlo.',
+  'tooMany.lead':
+    'Este enlace de firma se ha usado demasiadas veces en poco tiempo. Espere {minutes, plural, one {# minuto} other {# minutos}} y vuelva a intentarlo.',
   'tooLarge.title': 'El formulario es demasiado grande',
   'tooLarge.lead': 'Lo que ha enviado supera el tamaño que acepta esta página.',
   'tooLarge.body': 'Vuelva atrás, borre la firma dibujada y dibújela de nuevo, o escríbala. No se ha firmado nada.',
@@ -162,9 +165,11 @@ export const es = {
   // The verification step (a code by e-mail or text message), its e-mail and its text message.
   'verify.title': 'Confirme que es usted',
   'verify.lead': 'Antes de ver este documento, el remitente le pide que confirme su identidad con un código.',
-  'verify.willSend': '{channel, select, sms {Enviaremos un código de seis dígitos por SMS al {destination}.} other {Enviaremos un código de seis dígitos por correo electrónico a {destination}.}}',
+  'verify.willSend':
+    '{channel, select, sms {Enviaremos un código de seis dígitos por SMS al {destination}.} other {Enviaremos un código de seis dígitos por correo electrónico a {destination}.}}',
   'verify.send': 'Enviarme el código',
-  'verify.sent': '{channel, select, sms {Hemos enviado un código de seis dígitos por SMS al {destination}.} other {Hemos enviado un código de seis dígitos por correo electrónico a {destination}.}}',
+  'verify.sent':
+    '{channel, select, sms {Hemos enviado un código de seis dígitos por SMS al {destination}.} other {Hemos enviado un código de seis dígitos por correo electrónico a {destination}.}}',
   'verify.validUntil': 'El código es válido hasta el {time}. {left, plural, one {Tiene # intento.} other {Tiene # intentos.}}',
   'verify.codeLabel': 'Código',
   'verify.codeHint': 'Los seis dígitos del mensaje.',
@@ -178,11 +183,13 @@ export const es = {
   'verify.malformed': 'Introduzca los seis dígitos del código.',
   'verify.notSent': 'No se ha podido enviar el código en este momento. Vuelva a intentarlo en un momento.',
   'verify.numberRefused': 'No se puede enviar un código por SMS a este número. Pida al remitente que vuelva a enviar el documento con su número de móvil.',
-  'verify.unconfirmed': 'El servicio de mensajería no ha confirmado el envío del código. Puede que llegue igualmente; si no ha llegado antes de {time}, solicite un código nuevo.',
+  'verify.unconfirmed':
+    'El servicio de mensajería no ha confirmado el envío del código. Puede que llegue igualmente; si no ha llegado antes de {time}, solicite un código nuevo.',
   'verify.documentLocked': 'Abra el enlace de firma y confirme su identidad con un código antes de abrir el documento.',
   'email.code.subject': 'Su código para «{title}»',
   'email.code.preheader': 'Su código para abrir «{title}».',
   'email.code.lead': 'Su código para abrir <b>«{title}»</b> de {from} es <b>{code}</b>.',
-  'email.code.notes': 'Es válido durante {minutes, plural, one {# minuto} other {# minutos}}. No lo comparta con nadie. Si no ha pedido ningún código, puede ignorar este correo.',
+  'email.code.notes':
+    'Es válido durante {minutes, plural, one {# minuto} other {# minutos}}. No lo comparta con nadie. Si no ha pedido ningún código, puede ignorar este correo.',
   'sms.code': '{code} es su código de {from}. No lo comparta.',
 } as const satisfies Catalogue;

@@ -3,7 +3,8 @@ import type { Catalogue } from '../catalogue.js';
 export const fr = {
   'page.skipLink': 'Aller au contenu',
   'page.brand': 'Signature électronique',
-  'page.personalLink': 'L’adresse de cette page vous est personnelle : toute personne qui la connaît peut agir en votre nom. Ne la partagez pas et ne la transférez pas.',
+  'page.personalLink':
+    'L’adresse de cette page vous est personnelle : toute personne qui la connaît peut agir en votre nom. Ne la partagez pas et ne la transférez pas.',
   'page.language': 'Langue',
   'page.languageNow': 'Langue : {name}',
 
@@ -48,7 +49,8 @@ export const fr = {
   'signature.type': 'Saisir',
   'signature.draw': 'Dessiner',
   'signature.typePrompt': '{kind, select, initials {Saisissez vos initiales} other {Saisissez votre nom complet}}',
-  'signature.drawHint': '{kind, select, initials {Dessinez vos initiales dans le cadre avec une souris, un doigt ou un stylet.} other {Dessinez votre signature dans le cadre avec une souris, un doigt ou un stylet.}}',
+  'signature.drawHint':
+    '{kind, select, initials {Dessinez vos initiales dans le cadre avec une souris, un doigt ou un stylet.} other {Dessinez votre signature dans le cadre avec une souris, un doigt ou un stylet.}}',
   'signature.pad': '{kind, select, initials {Zone de dessin de vos initiales} other {Zone de dessin de votre signature}}',
   'signature.clear': 'Effacer le dessin',
   'signature.tooDetailed': 'Ce dessin est trop détaillé pour être envoyé. Effacez-le et redessinez-le plus simplement, ou saisissez-le plutôt.',
@@ -70,7 +72,8 @@ export const fr = {
   'problem.unknown_field': 'Le formulaire contient un champ que cette page ne comporte pas.',
   'problem.field_twice': 'Ce champ a été envoyé plus d’une fois.',
   'problem.file_sent': 'Il n’est pas possible d’envoyer des fichiers ici.',
-  'problem.unstorable': 'Ce texte contient un caractère qui ne peut pas être accepté (un caractère NUL ou un caractère Unicode invalide). Veuillez le saisir à nouveau.',
+  'problem.unstorable':
+    'Ce texte contient un caractère qui ne peut pas être accepté (un caractère NUL ou un caractère Unicode invalide). Veuillez le saisir à nouveau.',
   'problem.drawn_not_png': 'Le dessin n’a pas pu être lu. Effacez-le et redessinez-le.',
   'problem.drawn_too_large': 'Le dessin est trop volumineux. Effacez-le et redessinez-le, ou saisissez plutôt.',
   'problem.too_long': '{max, number} caractères au maximum.',
@@ -111,12 +114,15 @@ export const fr = {
 
   'invalid.title': 'Ce lien n’est pas valide',
   'invalid.lead': 'Le lien de signature que vous avez suivi ne fonctionne pas.',
-  'invalid.body': 'Vérifiez que vous avez ouvert le lien complet depuis votre e-mail ; certaines messageries coupent les liens longs sur plusieurs lignes. Si cela ne fonctionne toujours pas, demandez un nouveau lien à la personne qui vous a envoyé le document.',
+  'invalid.body':
+    'Vérifiez que vous avez ouvert le lien complet depuis votre e-mail ; certaines messageries coupent les liens longs sur plusieurs lignes. Si cela ne fonctionne toujours pas, demandez un nouveau lien à la personne qui vous a envoyé le document.',
   'forbidden.title': 'Le formulaire n’a pas pu être accepté',
   'forbidden.lead': 'Pour votre protection, ce formulaire n’est accepté que s’il est envoyé depuis sa propre page de signature.',
-  'forbidden.body': 'Rouvrez le lien de signature depuis votre e-mail, rechargez la page et envoyez le formulaire depuis celle-ci. Rien n’a été signé ni refusé.',
+  'forbidden.body':
+    'Rouvrez le lien de signature depuis votre e-mail, rechargez la page et envoyez le formulaire depuis celle-ci. Rien n’a été signé ni refusé.',
   'tooMany.title': 'Trop de tentatives',
-  'tooMany.lead': 'Ce lien de signature a été utilisé trop de fois en peu de temps. Veuillez patienter {minutes, plural, one {# minute} other {# minutes}} puis réessayer.',
+  'tooMany.lead':
+    'Ce lien de signature a été utilisé trop de fois en peu de temps. Veuillez patienter {minutes, plural, one {# minute} other {# minutes}} puis réessayer.',
   'tooLarge.title': 'Le formulaire est trop volumineux',
   'tooLarge.lead': 'Ce que vous avez envoyé dépasse la taille acceptée par cette page.',
   'tooLarge.body': 'Revenez en arrière, effacez la signature dessinée et redessinez-la, ou saisissez-la plutôt. Rien n’a été signé.',
@@ -162,9 +168,11 @@ export const fr = {
   // The verification step (a code by e-mail or text message), its e-mail and its text message.
   'verify.title': 'Confirmez votre identité',
   'verify.lead': 'Avant de voir ce document, l’expéditeur vous demande de confirmer votre identité avec un code.',
-  'verify.willSend': '{channel, select, sms {Nous allons envoyer un code à six chiffres par SMS au {destination}.} other {Nous allons envoyer un code à six chiffres par e-mail à {destination}.}}',
+  'verify.willSend':
+    '{channel, select, sms {Nous allons envoyer un code à six chiffres par SMS au {destination}.} other {Nous allons envoyer un code à six chiffres par e-mail à {destination}.}}',
   'verify.send': 'M’envoyer le code',
-  'verify.sent': '{channel, select, sms {Nous avons envoyé un code à six chiffres par SMS au {destination}.} other {Nous avons envoyé un code à six chiffres par e-mail à {destination}.}}',
+  'verify.sent':
+    '{channel, select, sms {Nous avons envoyé un code à six chiffres par SMS au {destination}.} other {Nous avons envoyé un code à six chiffres par e-mail à {destination}.}}',
   'verify.validUntil': 'Le code est valable jusqu’au {time}. {left, plural, one {Il vous reste # essai.} other {Il vous reste # essais.}}',
   'verify.codeLabel': 'Code',
   'verify.codeHint': 'Les six chiffres du message.',
@@ -178,11 +186,13 @@ export const fr = {
   'verify.malformed': 'Saisissez les six chiffres du code.',
   'verify.notSent': 'Le code n’a pas pu être envoyé pour le moment. Veuillez réessayer dans un instant.',
   'verify.numberRefused': 'Aucun code ne peut être envoyé par SMS à ce numéro. Demandez à l’expéditeur de renvoyer le document avec votre numéro de mobile.',
-  'verify.unconfirmed': 'Le service de messagerie n’a pas confirmé l’envoi du code. Il peut tout de même arriver ; s’il n’est pas arrivé d’ici {time}, demandez un nouveau code.',
+  'verify.unconfirmed':
+    'Le service de messagerie n’a pas confirmé l’envoi du code. Il peut tout de même arriver ; s’il n’est pas arrivé d’ici {time}, demandez un nouveau code.',
   'verify.documentLocked': 'Ouvrez le lien de signature et confirmez votre identité avec un code avant d’ouvrir le document.',
   'email.code.subject': 'Votre code pour « {title} »',
   'email.code.preheader': 'Votre code pour ouvrir « {title} ».',
   'email.code.lead': 'Votre code pour ouvrir <b>« {title} »</b> de {from} est <b>{code}</b>.',
-  'email.code.notes': 'Il est valable {minutes, plural, one {# minute} other {# minutes}}. Ne le communiquez à personne. Si vous n’avez pas demandé de code, vous pouvez ignorer cet e-mail.',
+  'email.code.notes':
+    'Il est valable {minutes, plural, one {# minute} other {# minutes}}. Ne le communiquez à personne. Si vous n’avez pas demandé de code, vous pouvez ignorer cet e-mail.',
   'sms.code': '{code} est votre code de {from}. Ne le partagez pas.',
 } as const satisfies Catalogue;

@@ -48,7 +48,8 @@ export const it = {
   'signature.type': 'Digita',
   'signature.draw': 'Disegna',
   'signature.typePrompt': '{kind, select, initials {Digita le tue iniziali} other {Digita il tuo nome e cognome}}',
-  'signature.drawHint': '{kind, select, initials {Disegna le tue iniziali nel riquadro con il mouse, un dito o una penna.} other {Disegna la tua firma nel riquadro con il mouse, un dito o una penna.}}',
+  'signature.drawHint':
+    '{kind, select, initials {Disegna le tue iniziali nel riquadro con il mouse, un dito o una penna.} other {Disegna la tua firma nel riquadro con il mouse, un dito o una penna.}}',
   'signature.pad': '{kind, select, initials {Area di disegno per le tue iniziali} other {Area di disegno per la tua firma}}',
   'signature.clear': 'Cancella il disegno',
   'signature.tooDetailed': 'Questo disegno è troppo dettagliato per essere inviato. Cancellalo e ridisegnalo in modo più semplice, oppure digita.',
@@ -111,7 +112,8 @@ export const it = {
 
   'invalid.title': 'Questo link non è valido',
   'invalid.lead': 'Il link di firma che hai seguito non funziona.',
-  'invalid.body': 'Assicurati di aver aperto il link completo dalla tua e-mail; alcuni programmi di posta spezzano i link lunghi su più righe. Se continua a non funzionare, chiedi un nuovo link alla persona che ti ha inviato il documento.',
+  'invalid.body':
+    'Assicurati di aver aperto il link completo dalla tua e-mail; alcuni programmi di posta spezzano i link lunghi su più righe. Se continua a non funzionare, chiedi un nuovo link alla persona che ti ha inviato il documento.',
   'forbidden.title': 'Non è stato possibile accettare il modulo',
   'forbidden.lead': 'Per la tua protezione, questo modulo viene accettato solo se inviato dalla sua pagina di firma.',
   'forbidden.body': 'Riapri il link di firma dalla tua e-mail, ricarica la pagina e invia il modulo da lì. Non è stato firmato né rifiutato nulla.',
@@ -162,9 +164,11 @@ export const it = {
   // The verification step (a code by e-mail or text message), its e-mail and its text message.
   'verify.title': 'Conferma che sei tu',
   'verify.lead': 'Prima di vedere questo documento, il mittente ti chiede di confermare la tua identità con un codice.',
-  'verify.willSend': '{channel, select, sms {Invieremo un codice di sei cifre via SMS al {destination}.} other {Invieremo un codice di sei cifre via e-mail a {destination}.}}',
+  'verify.willSend':
+    '{channel, select, sms {Invieremo un codice di sei cifre via SMS al {destination}.} other {Invieremo un codice di sei cifre via e-mail a {destination}.}}',
   'verify.send': 'Inviami il codice',
-  'verify.sent': '{channel, select, sms {Abbiamo inviato un codice di sei cifre via SMS al {destination}.} other {Abbiamo inviato un codice di sei cifre via e-mail a {destination}.}}',
+  'verify.sent':
+    '{channel, select, sms {Abbiamo inviato un codice di sei cifre via SMS al {destination}.} other {Abbiamo inviato un codice di sei cifre via e-mail a {destination}.}}',
   'verify.validUntil': 'Il codice è valido fino al {time}. {left, plural, one {Hai # tentativo.} other {Hai # tentativi.}}',
   'verify.codeLabel': 'Codice',
   'verify.codeHint': 'Le sei cifre del messaggio.',
@@ -177,12 +181,15 @@ export const it = {
   'verify.noCode': 'Non c’è nessun codice da controllare. Chiedi prima un codice.',
   'verify.malformed': 'Inserisci le sei cifre del codice.',
   'verify.notSent': 'Non è stato possibile inviare il codice in questo momento. Riprova tra poco.',
-  'verify.numberRefused': 'Non è possibile inviare un codice via SMS a questo numero. Chiedi al mittente di inviare di nuovo il documento con il tuo numero di cellulare.',
-  'verify.unconfirmed': 'Il servizio di messaggistica non ha confermato l’invio del codice. Potrebbe arrivare comunque; se non è arrivato entro {time}, richiedi un nuovo codice.',
+  'verify.numberRefused':
+    'Non è possibile inviare un codice via SMS a questo numero. Chiedi al mittente di inviare di nuovo il documento con il tuo numero di cellulare.',
+  'verify.unconfirmed':
+    'Il servizio di messaggistica non ha confermato l’invio del codice. Potrebbe arrivare comunque; se non è arrivato entro {time}, richiedi un nuovo codice.',
   'verify.documentLocked': 'Apri il link di firma e conferma la tua identità con un codice prima di aprire il documento.',
   'email.code.subject': 'Il tuo codice per «{title}»',
   'email.code.preheader': 'Il tuo codice per aprire «{title}».',
   'email.code.lead': 'Il tuo codice per aprire <b>«{title}»</b> di {from} è <b>{code}</b>.',
-  'email.code.notes': 'È valido per {minutes, plural, one {# minuto} other {# minuti}}. Non condividerlo con nessuno. Se non hai chiesto un codice, puoi ignorare questa e-mail.',
+  'email.code.notes':
+    'È valido per {minutes, plural, one {# minuto} other {# minuti}}. Non condividerlo con nessuno. Se non hai chiesto un codice, puoi ignorare questa e-mail.',
   'sms.code': '{code} è il tuo codice di {from}. Non condividerlo.',
 } as const satisfies Catalogue;

@@ -48,11 +48,13 @@ export const ja = {
   'signature.type': '入力',
   'signature.draw': '手書き',
   'signature.typePrompt': '{kind, select, initials {イニシャルを入力してください} other {氏名を入力してください}}',
-  'signature.drawHint': '{kind, select, initials {マウス、指、またはペンで枠内にイニシャルを書いてください。} other {マウス、指、またはペンで枠内に署名を書いてください。}}',
+  'signature.drawHint':
+    '{kind, select, initials {マウス、指、またはペンで枠内にイニシャルを書いてください。} other {マウス、指、またはペンで枠内に署名を書いてください。}}',
   'signature.pad': '{kind, select, initials {イニシャルの手書き欄} other {署名の手書き欄}}',
   'signature.clear': '手書きを消去',
   'signature.tooDetailed': 'この手書きは細かすぎて送信できません。消去してもっと簡単に書き直すか、代わりに入力してください。',
-  'consent.text': '私は、この文書に電子的に署名することに同意します。私の電子署名は、手書きの署名と同じ効力を持ちます。全員の署名が済んだ後、署名済みの文書をダウンロードできます。',
+  'consent.text':
+    '私は、この文書に電子的に署名することに同意します。私の電子署名は、手書きの署名と同じ効力を持ちます。全員の署名が済んだ後、署名済みの文書をダウンロードできます。',
   'consent.version': '同意のバージョン {version}',
 
   'decline.summary': '署名を辞退する',
@@ -108,7 +110,8 @@ export const ja = {
 
   'invalid.title': 'このリンクは無効です',
   'invalid.lead': 'お使いの署名リンクは機能していません。',
-  'invalid.body': 'メールのリンク全体を開いたかご確認ください。メールソフトによっては長いリンクが複数行に分割されます。それでも開けない場合は、文書を送信した方に新しいリンクをご依頼ください。',
+  'invalid.body':
+    'メールのリンク全体を開いたかご確認ください。メールソフトによっては長いリンクが複数行に分割されます。それでも開けない場合は、文書を送信した方に新しいリンクをご依頼ください。',
   'forbidden.title': 'フォームを受け付けられませんでした',
   'forbidden.lead': 'お客様の保護のため、このフォームは専用の署名ページから送信された場合にのみ受け付けます。',
   'forbidden.body': 'メールの署名リンクをもう一度開き、ページを再読み込みしてから、そこからフォームを送信してください。署名も辞退も行われていません。',
@@ -175,11 +178,13 @@ export const ja = {
   'verify.malformed': 'コードの 6 桁の数字を入力してください。',
   'verify.notSent': '現在コードを送信できませんでした。しばらくしてからもう一度お試しください。',
   'verify.numberRefused': 'この番号にはSMSでコードを送信できません。携帯電話番号を添えて文書を再送するよう、送信者に依頼してください。',
-  'verify.unconfirmed': 'メッセージサービスからコード送信の確認が得られませんでした。コードが届く場合もあります。{time}までに届かない場合は、新しいコードを請求してください。',
+  'verify.unconfirmed':
+    'メッセージサービスからコード送信の確認が得られませんでした。コードが届く場合もあります。{time}までに届かない場合は、新しいコードを請求してください。',
   'verify.documentLocked': '文書を開く前に、署名リンクを開いてコードでご本人確認を行ってください。',
   'email.code.subject': '「{title}」のコード',
   'email.code.preheader': '「{title}」を開くためのコードです。',
   'email.code.lead': '{from} からの<b>「{title}」</b>を開くためのコードは <b>{code}</b> です。',
-  'email.code.notes': 'このコードは {minutes, plural, other {# 分間}}有効です。誰にも教えないでください。コードを依頼していない場合は、このメールを無視してください。',
+  'email.code.notes':
+    'このコードは {minutes, plural, other {# 分間}}有効です。誰にも教えないでください。コードを依頼していない場合は、このメールを無視してください。',
   'sms.code': '{code} は{from}の確認コードです。他人に教えないでください。',
 } as const satisfies Catalogue;

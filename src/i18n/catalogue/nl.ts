@@ -48,7 +48,8 @@ export const nl = {
   'signature.type': 'Typen',
   'signature.draw': 'Tekenen',
   'signature.typePrompt': '{kind, select, initials {Typ uw initialen} other {Typ uw volledige naam}}',
-  'signature.drawHint': '{kind, select, initials {Teken uw paraaf in het vak met een muis, een vinger of een pen.} other {Teken uw handtekening in het vak met een muis, een vinger of een pen.}}',
+  'signature.drawHint':
+    '{kind, select, initials {Teken uw paraaf in het vak met een muis, een vinger of een pen.} other {Teken uw handtekening in het vak met een muis, een vinger of een pen.}}',
   'signature.pad': '{kind, select, initials {Tekenvlak voor uw paraaf} other {Tekenvlak voor uw handtekening}}',
   'signature.clear': 'Tekening wissen',
   'signature.tooDetailed': 'Deze tekening is te gedetailleerd om te verzenden. Wis haar en teken haar eenvoudiger opnieuw, of typ in plaats daarvan.',
@@ -111,12 +112,15 @@ export const nl = {
 
   'invalid.title': 'Deze link is niet geldig',
   'invalid.lead': 'De ondertekeningslink die u hebt gevolgd, werkt niet.',
-  'invalid.body': 'Controleer of u de volledige link uit uw e-mail hebt geopend; sommige e-mailprogramma’s breken lange links af over meerdere regels. Werkt het nog steeds niet, vraag dan de persoon die u het document stuurde om een nieuwe link.',
+  'invalid.body':
+    'Controleer of u de volledige link uit uw e-mail hebt geopend; sommige e-mailprogramma’s breken lange links af over meerdere regels. Werkt het nog steeds niet, vraag dan de persoon die u het document stuurde om een nieuwe link.',
   'forbidden.title': 'Het formulier kon niet worden aanvaard',
   'forbidden.lead': 'Voor uw bescherming wordt dit formulier alleen aanvaard als het vanaf de eigen ondertekeningspagina wordt verzonden.',
-  'forbidden.body': 'Open de ondertekeningslink uit uw e-mail opnieuw, laad de pagina opnieuw en verzend het formulier van daaruit. Er is niets ondertekend of geweigerd.',
+  'forbidden.body':
+    'Open de ondertekeningslink uit uw e-mail opnieuw, laad de pagina opnieuw en verzend het formulier van daaruit. Er is niets ondertekend of geweigerd.',
   'tooMany.title': 'Te veel pogingen',
-  'tooMany.lead': 'Deze ondertekeningslink is in korte tijd te vaak gebruikt. Wacht {minutes, plural, one {# minuut} other {# minuten}} en probeer het opnieuw.',
+  'tooMany.lead':
+    'Deze ondertekeningslink is in korte tijd te vaak gebruikt. Wacht {minutes, plural, one {# minuut} other {# minuten}} en probeer het opnieuw.',
   'tooLarge.title': 'Het formulier is te groot',
   'tooLarge.lead': 'Wat u hebt verzonden, is groter dan deze pagina aanvaardt.',
   'tooLarge.body': 'Ga terug, wis de getekende handtekening en teken haar opnieuw, of typ haar in plaats daarvan. Er is niets ondertekend.',
@@ -162,9 +166,11 @@ export const nl = {
   // The verification step (a code by e-mail or text message), its e-mail and its text message.
   'verify.title': 'Bevestig dat u het bent',
   'verify.lead': 'Voordat u dit document kunt zien, vraagt de afzender u te bevestigen wie u bent met een code.',
-  'verify.willSend': '{channel, select, sms {We sturen een code van zes cijfers per sms naar {destination}.} other {We sturen een code van zes cijfers per e-mail naar {destination}.}}',
+  'verify.willSend':
+    '{channel, select, sms {We sturen een code van zes cijfers per sms naar {destination}.} other {We sturen een code van zes cijfers per e-mail naar {destination}.}}',
   'verify.send': 'Stuur mij de code',
-  'verify.sent': '{channel, select, sms {We hebben een code van zes cijfers per sms naar {destination} gestuurd.} other {We hebben een code van zes cijfers per e-mail naar {destination} gestuurd.}}',
+  'verify.sent':
+    '{channel, select, sms {We hebben een code van zes cijfers per sms naar {destination} gestuurd.} other {We hebben een code van zes cijfers per e-mail naar {destination} gestuurd.}}',
   'verify.validUntil': 'De code is geldig tot {time}. {left, plural, one {U hebt # poging.} other {U hebt # pogingen.}}',
   'verify.codeLabel': 'Code',
   'verify.codeHint': 'De zes cijfers uit het bericht.',
@@ -178,11 +184,13 @@ export const nl = {
   'verify.malformed': 'Voer de zes cijfers van de code in.',
   'verify.notSent': 'De code kon nu niet worden verstuurd. Probeer het zo meteen opnieuw.',
   'verify.numberRefused': 'Naar dit nummer kan geen code per sms worden gestuurd. Vraag de afzender het document opnieuw te sturen met uw mobiele nummer.',
-  'verify.unconfirmed': 'De berichtendienst heeft niet bevestigd dat de code is verstuurd. Hij kan nog aankomen; is hij er om {time} nog niet, vraag dan een nieuwe code aan.',
+  'verify.unconfirmed':
+    'De berichtendienst heeft niet bevestigd dat de code is verstuurd. Hij kan nog aankomen; is hij er om {time} nog niet, vraag dan een nieuwe code aan.',
   'verify.documentLocked': 'Open de ondertekeningslink en bevestig met een code dat u het bent voordat u het document opent.',
   'email.code.subject': 'Uw code voor ‘{title}’',
   'email.code.preheader': 'Uw code om ‘{title}’ te openen.',
   'email.code.lead': 'Uw code om <b>‘{title}’</b> van {from} te openen is <b>{code}</b>.',
-  'email.code.notes': 'Hij is {minutes, plural, one {# minuut} other {# minuten}} geldig. Deel hem met niemand. Hebt u geen code aangevraagd, dan kunt u deze e-mail negeren.',
+  'email.code.notes':
+    'Hij is {minutes, plural, one {# minuut} other {# minuten}} geldig. Deel hem met niemand. Hebt u geen code aangevraagd, dan kunt u deze e-mail negeren.',
   'sms.code': '{code} is uw code van {from}. Deel hem niet.',
 } as const satisfies Catalogue;

@@ -3,7 +3,8 @@ import type { Catalogue } from '../catalogue.js';
 export const pl = {
   'page.skipLink': 'Przejdź do treści',
   'page.brand': 'Podpis elektroniczny',
-  'page.personalLink': 'Adres tej strony jest przeznaczony wyłącznie dla Ciebie: każdy, kto go zna, może działać w Twoim imieniu, więc nie udostępniaj go ani nie przekazuj dalej.',
+  'page.personalLink':
+    'Adres tej strony jest przeznaczony wyłącznie dla Ciebie: każdy, kto go zna, może działać w Twoim imieniu, więc nie udostępniaj go ani nie przekazuj dalej.',
   'page.language': 'Język',
   'page.languageNow': 'Język: {name}',
 
@@ -48,7 +49,8 @@ export const pl = {
   'signature.type': 'Wpisz',
   'signature.draw': 'Narysuj',
   'signature.typePrompt': '{kind, select, initials {Wpisz swoje inicjały} other {Wpisz swoje imię i nazwisko}}',
-  'signature.drawHint': '{kind, select, initials {Narysuj parafę w polu myszą, palcem lub rysikiem.} other {Narysuj podpis w polu myszą, palcem lub rysikiem.}}',
+  'signature.drawHint':
+    '{kind, select, initials {Narysuj parafę w polu myszą, palcem lub rysikiem.} other {Narysuj podpis w polu myszą, palcem lub rysikiem.}}',
   'signature.pad': '{kind, select, initials {Obszar rysowania parafy} other {Obszar rysowania podpisu}}',
   'signature.clear': 'Wyczyść rysunek',
   'signature.tooDetailed': 'Ten rysunek jest zbyt szczegółowy, aby go wysłać. Wyczyść go i narysuj prościej albo wpisz tekst.',
@@ -111,12 +113,14 @@ export const pl = {
 
   'invalid.title': 'Ten link jest nieprawidłowy',
   'invalid.lead': 'Link do podpisu, którego użyto, nie działa.',
-  'invalid.body': 'Upewnij się, że otwierasz cały link z wiadomości e-mail; niektóre programy pocztowe dzielą długie linki na kilka wierszy. Jeśli nadal nie działa, poproś osobę, która wysłała Ci dokument, o nowy link.',
+  'invalid.body':
+    'Upewnij się, że otwierasz cały link z wiadomości e-mail; niektóre programy pocztowe dzielą długie linki na kilka wierszy. Jeśli nadal nie działa, poproś osobę, która wysłała Ci dokument, o nowy link.',
   'forbidden.title': 'Nie można przyjąć formularza',
   'forbidden.lead': 'Dla Twojego bezpieczeństwa ten formularz jest przyjmowany tylko wtedy, gdy zostanie wysłany z jego własnej strony podpisu.',
   'forbidden.body': 'Otwórz ponownie link do podpisu z wiadomości e-mail, odśwież stronę i wyślij formularz stamtąd. Nic nie zostało podpisane ani odrzucone.',
   'tooMany.title': 'Zbyt wiele prób',
-  'tooMany.lead': 'Tego linku do podpisu użyto zbyt wiele razy w krótkim czasie. Odczekaj {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}} i spróbuj ponownie.',
+  'tooMany.lead':
+    'Tego linku do podpisu użyto zbyt wiele razy w krótkim czasie. Odczekaj {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}} i spróbuj ponownie.',
   'tooLarge.title': 'Formularz jest zbyt duży',
   'tooLarge.lead': 'Wysłane dane są większe, niż ta strona przyjmuje.',
   'tooLarge.body': 'Wróć, wyczyść narysowany podpis i narysuj go ponownie albo wpisz go. Nic nie zostało podpisane.',
@@ -162,16 +166,19 @@ export const pl = {
   // The verification step (a code by e-mail or text message), its e-mail and its text message.
   'verify.title': 'Potwierdź, że to Ty',
   'verify.lead': 'Zanim zobaczysz ten dokument, nadawca prosi o potwierdzenie tożsamości kodem.',
-  'verify.willSend': '{channel, select, sms {Wyślemy sześciocyfrowy kod SMS-em na numer {destination}.} other {Wyślemy sześciocyfrowy kod e-mailem na adres {destination}.}}',
+  'verify.willSend':
+    '{channel, select, sms {Wyślemy sześciocyfrowy kod SMS-em na numer {destination}.} other {Wyślemy sześciocyfrowy kod e-mailem na adres {destination}.}}',
   'verify.send': 'Wyślij mi kod',
-  'verify.sent': '{channel, select, sms {Wysłaliśmy sześciocyfrowy kod SMS-em na numer {destination}.} other {Wysłaliśmy sześciocyfrowy kod e-mailem na adres {destination}.}}',
+  'verify.sent':
+    '{channel, select, sms {Wysłaliśmy sześciocyfrowy kod SMS-em na numer {destination}.} other {Wysłaliśmy sześciocyfrowy kod e-mailem na adres {destination}.}}',
   'verify.validUntil': 'Kod jest ważny do {time}. {left, plural, one {Masz # próbę.} few {Masz # próby.} many {Masz # prób.} other {Masz # próby.}}',
   'verify.codeLabel': 'Kod',
   'verify.codeHint': 'Sześć cyfr z wiadomości.',
   'verify.submit': 'Potwierdź',
   'verify.resend': 'Wyślij nowy kod',
   'verify.nextSend': 'O nowy kod możesz poprosić o {time}.',
-  'verify.wrong': '{left, plural, one {Ten kod jest nieprawidłowy. Została Ci # próba.} few {Ten kod jest nieprawidłowy. Zostały Ci # próby.} many {Ten kod jest nieprawidłowy. Zostało Ci # prób.} other {Ten kod jest nieprawidłowy. Zostało Ci # próby.}}',
+  'verify.wrong':
+    '{left, plural, one {Ten kod jest nieprawidłowy. Została Ci # próba.} few {Ten kod jest nieprawidłowy. Zostały Ci # próby.} many {Ten kod jest nieprawidłowy. Zostało Ci # prób.} other {Ten kod jest nieprawidłowy. Zostało Ci # próby.}}',
   'verify.dead': 'Ten kod został zbyt wiele razy wpisany błędnie i już nie działa. Poproś o nowy kod.',
   'verify.expired': 'Ten kod wygasł. Poproś o nowy kod.',
   'verify.noCode': 'Nie ma kodu do sprawdzenia. Najpierw poproś o kod.',
@@ -183,6 +190,7 @@ export const pl = {
   'email.code.subject': 'Twój kod do „{title}”',
   'email.code.preheader': 'Twój kod do otwarcia „{title}”.',
   'email.code.lead': 'Twój kod do otwarcia <b>„{title}”</b> od {from} to <b>{code}</b>.',
-  'email.code.notes': 'Jest ważny przez {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}}. Nie udostępniaj go nikomu. Jeśli nie prosiłeś o kod, zignoruj tę wiadomość.',
+  'email.code.notes':
+    'Jest ważny przez {minutes, plural, one {# minutę} few {# minuty} many {# minut} other {# minuty}}. Nie udostępniaj go nikomu. Jeśli nie prosiłeś o kod, zignoruj tę wiadomość.',
   'sms.code': '{code} to Twój kod od {from}. Nie podawaj go nikomu.',
 } as const satisfies Catalogue;

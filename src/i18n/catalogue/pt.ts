@@ -48,7 +48,8 @@ export const pt = {
   'signature.type': 'Escrever',
   'signature.draw': 'Desenhar',
   'signature.typePrompt': '{kind, select, initials {Escreva as suas iniciais} other {Escreva o seu nome completo}}',
-  'signature.drawHint': '{kind, select, initials {Desenhe a sua rubrica na caixa com o rato, um dedo ou uma caneta.} other {Desenhe a sua assinatura na caixa com o rato, um dedo ou uma caneta.}}',
+  'signature.drawHint':
+    '{kind, select, initials {Desenhe a sua rubrica na caixa com o rato, um dedo ou uma caneta.} other {Desenhe a sua assinatura na caixa com o rato, um dedo ou uma caneta.}}',
   'signature.pad': '{kind, select, initials {Área de desenho da sua rubrica} other {Área de desenho da sua assinatura}}',
   'signature.clear': 'Apagar o desenho',
   'signature.tooDetailed': 'Este desenho é demasiado detalhado para ser enviado. Apague-o e desenhe-o de novo de forma mais simples, ou escreva.',
@@ -111,12 +112,15 @@ export const pt = {
 
   'invalid.title': 'Esta ligação não é válida',
   'invalid.lead': 'A ligação de assinatura que seguiu não funciona.',
-  'invalid.body': 'Confirme que abriu a ligação completa do seu e-mail; alguns programas de e-mail partem ligações longas em várias linhas. Se continuar a não funcionar, peça uma nova ligação à pessoa que lhe enviou o documento.',
+  'invalid.body':
+    'Confirme que abriu a ligação completa do seu e-mail; alguns programas de e-mail partem ligações longas em várias linhas. Se continuar a não funcionar, peça uma nova ligação à pessoa que lhe enviou o documento.',
   'forbidden.title': 'Não foi possível aceitar o formulário',
   'forbidden.lead': 'Para sua proteção, este formulário só é aceite quando é enviado a partir da sua própria página de assinatura.',
-  'forbidden.body': 'Abra novamente a ligação de assinatura do seu e-mail, recarregue a página e envie o formulário a partir daí. Nada foi assinado nem recusado.',
+  'forbidden.body':
+    'Abra novamente a ligação de assinatura do seu e-mail, recarregue a página e envie o formulário a partir daí. Nada foi assinado nem recusado.',
   'tooMany.title': 'Demasiadas tentativas',
-  'tooMany.lead': 'Esta ligação de assinatura foi usada demasiadas vezes num curto espaço de tempo. Aguarde {minutes, plural, one {# minuto} other {# minutos}} e tente novamente.',
+  'tooMany.lead':
+    'Esta ligação de assinatura foi usada demasiadas vezes num curto espaço de tempo. Aguarde {minutes, plural, one {# minuto} other {# minutos}} e tente novamente.',
   'tooLarge.title': 'O formulário é demasiado grande',
   'tooLarge.lead': 'O que enviou é maior do que esta página aceita.',
   'tooLarge.body': 'Volte atrás, apague a assinatura desenhada e desenhe-a novamente, ou escreva-a. Nada foi assinado.',
@@ -162,9 +166,11 @@ export const pt = {
   // The verification step (a code by e-mail or text message), its e-mail and its text message.
   'verify.title': 'Confirme que é você',
   'verify.lead': 'Antes de poder ver este documento, o remetente pede-lhe que confirme a sua identidade com um código.',
-  'verify.willSend': '{channel, select, sms {Vamos enviar um código de seis dígitos por SMS para {destination}.} other {Vamos enviar um código de seis dígitos por e-mail para {destination}.}}',
+  'verify.willSend':
+    '{channel, select, sms {Vamos enviar um código de seis dígitos por SMS para {destination}.} other {Vamos enviar um código de seis dígitos por e-mail para {destination}.}}',
   'verify.send': 'Enviar-me o código',
-  'verify.sent': '{channel, select, sms {Enviámos um código de seis dígitos por SMS para {destination}.} other {Enviámos um código de seis dígitos por e-mail para {destination}.}}',
+  'verify.sent':
+    '{channel, select, sms {Enviámos um código de seis dígitos por SMS para {destination}.} other {Enviámos um código de seis dígitos por e-mail para {destination}.}}',
   'verify.validUntil': 'O código é válido até {time}. {left, plural, one {Tem # tentativa.} other {Tem # tentativas.}}',
   'verify.codeLabel': 'Código',
   'verify.codeHint': 'Os seis dígitos da mensagem.',
@@ -177,12 +183,14 @@ export const pt = {
   'verify.noCode': 'Não há nenhum código para verificar. Peça primeiro um código.',
   'verify.malformed': 'Introduza os seis dígitos do código.',
   'verify.notSent': 'Não foi possível enviar o código neste momento. Tente novamente daqui a pouco.',
-  'verify.numberRefused': 'Não é possível enviar um código por SMS para este número. Peça ao remetente que volte a enviar o documento com o seu número de telemóvel.',
+  'verify.numberRefused':
+    'Não é possível enviar um código por SMS para este número. Peça ao remetente que volte a enviar o documento com o seu número de telemóvel.',
   'verify.unconfirmed': 'O serviço de mensagens não confirmou o envio do código. Ele ainda pode chegar; se não tiver chegado até {time}, peça um novo código.',
   'verify.documentLocked': 'Abra a ligação de assinatura e confirme a sua identidade com um código antes de abrir o documento.',
   'email.code.subject': 'O seu código para «{title}»',
   'email.code.preheader': 'O seu código para abrir «{title}».',
   'email.code.lead': 'O seu código para abrir <b>«{title}»</b> de {from} é <b>{code}</b>.',
-  'email.code.notes': 'É válido durante {minutes, plural, one {# minuto} other {# minutos}}. Não o partilhe com ninguém. Se não pediu nenhum código, pode ignorar este e-mail.',
+  'email.code.notes':
+    'É válido durante {minutes, plural, one {# minuto} other {# minutos}}. Não o partilhe com ninguém. Se não pediu nenhum código, pode ignorar este e-mail.',
   'sms.code': '{code} é o seu código de {from}. Não o partilhe.',
 } as const satisfies Catalogue;

@@ -117,15 +117,17 @@ function withLongOffsets<T extends object>(subset: T): T {
 function encode(stream: ReturnType<ReturnType<Font['createSubset']>['encodeStream']>): Promise<Uint8Array> {
   return new Promise((resolve) => {
     const parts: Uint8Array[] = [];
-    stream.on('data', (part) => parts.push(part)).on('end', () => {
-      const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-      let at = 0;
-      for (const part of parts) {
-        out.set(part, at);
-        at += part.length;
-      }
-      resolve(out);
-    });
+    stream
+      .on('data', (part) => parts.push(part))
+      .on('end', () => {
+        const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+        let at = 0;
+        for (const part of parts) {
+          out.set(part, at);
+          at += part.length;
+        }
+        resolve(out);
+      });
   });
 }
 
@@ -142,9 +144,7 @@ function subsetTag(glyphIds: number[], fontName: string): string {
 
 const hex4 = (n: number) => n.toString(16).padStart(4, '0');
 const utf16Hex = (codePoints: number[]) =>
-  codePoints
-    .map((cp) => (cp > 0xffff ? hex4(0xd800 + ((cp - 0x10000) >> 10)) + hex4(0xdc00 + ((cp - 0x10000) & 0x3ff)) : hex4(cp)))
-    .join('');
+  codePoints.map((cp) => (cp > 0xffff ? hex4(0xd800 + ((cp - 0x10000) >> 10)) + hex4(0xdc00 + ((cp - 0x10000) & 0x3ff)) : hex4(cp))).join('');
 
 /** The standard ToUnicode CMap, at most 100 mappings to a block as the format asks. */
 function toUnicodeCMap(unicode: Map<number, number[]>): Uint8Array {

@@ -112,11 +112,14 @@ export class FontLibrary {
   private load(file: string): Promise<Font> {
     let font = this.parsed.get(file);
     if (!font) {
-      font = this.source.read(file).then(woffToSfnt).then((bytes) => {
-        const parsed = withOwnCodePoints(this.fontkit.create(bytes));
-        this.fonts.set(file, parsed);
-        return parsed;
-      });
+      font = this.source
+        .read(file)
+        .then(woffToSfnt)
+        .then((bytes) => {
+          const parsed = withOwnCodePoints(this.fontkit.create(bytes));
+          this.fonts.set(file, parsed);
+          return parsed;
+        });
       this.parsed.set(file, font);
       font.catch(() => this.parsed.delete(file));
     }

@@ -48,7 +48,12 @@ export function shapeLine(library: FontLibrary, text: string, direction: Directi
       continue;
     }
     const chosen = library.fileFor(char, preference);
-    const joinsLast = last && last.level === level && last.file !== library.primary + REPLACEMENT && staysWithRun(char) && library.font(last.file).hasGlyphForCodePoint(char.codePointAt(0)!);
+    const joinsLast =
+      last &&
+      last.level === level &&
+      last.file !== library.primary + REPLACEMENT &&
+      staysWithRun(char) &&
+      library.font(last.file).hasGlyphForCodePoint(char.codePointAt(0)!);
     const file = joinsLast ? last.file : chosen ? chosen : library.primary + REPLACEMENT;
     const draw = file.endsWith(REPLACEMENT) ? REPLACEMENT : (mirrored.get(at) ?? char);
     if (last && last.file === file && last.level === level) {
@@ -65,7 +70,10 @@ export function shapeLine(library: FontLibrary, text: string, direction: Directi
     const rtl = piece.level % 2 === 1;
     const shaped = layoutRun(font, piece.draw, rtl);
     const advance = shaped.positions.reduce((sum, p) => sum + p.xAdvance, 0) / font.unitsPerEm;
-    return { run: { file, glyphs: shaped.glyphs, positions: shaped.positions, text: piece.logical, advance, rtl, unitsPerEm: font.unitsPerEm }, level: piece.level };
+    return {
+      run: { file, glyphs: shaped.glyphs, positions: shaped.positions, text: piece.logical, advance, rtl, unitsPerEm: font.unitsPerEm },
+      level: piece.level,
+    };
   });
 
   return { runs: visualOrder(runs), advance: runs.reduce((sum, { run }) => sum + run.advance, 0), rtl: (paragraphs[0]?.level ?? 0) % 2 === 1 };

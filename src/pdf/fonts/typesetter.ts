@@ -91,10 +91,20 @@ export class Typesetter {
       // A mark placed apart (Thai tones, Vietnamese stacks) reads to some extractors as a word of its own.
       const placedApart = run.positions.some((p) => p.xOffset !== 0 || p.yOffset !== 0);
       const actual = !run.rtl && (!inOrder || placedApart || !spelled.every(Boolean));
-      const span = (text: string) => Op.of(lib.PDFOperatorNames.BeginMarkedContentSequence, [Name.of('Span'), this.pdf.context.obj({ ActualText: Hex.fromText(text) }) as unknown as PDFOperatorArg]);
+      const span = (text: string) =>
+        Op.of(lib.PDFOperatorNames.BeginMarkedContentSequence, [
+          Name.of('Span'),
+          this.pdf.context.obj({ ActualText: Hex.fromText(text) }) as unknown as PDFOperatorArg,
+        ]);
       if (actual) ops.push(span(run.text));
       ops.push(Op.of(lib.PDFOperatorNames.BeginText), Op.of(lib.PDFOperatorNames.SetFontAndSize, [key, Num.of(size)]));
-      const moveTo = (mx: number, my: number) => ops.push(Op.of(lib.PDFOperatorNames.SetTextMatrix, [1, 0, slant, 1, mx, my].map((n) => Num.of(round(n)))));
+      const moveTo = (mx: number, my: number) =>
+        ops.push(
+          Op.of(
+            lib.PDFOperatorNames.SetTextMatrix,
+            [1, 0, slant, 1, mx, my].map((n) => Num.of(round(n))),
+          ),
+        );
       const glyphHex = (i: number) => Hex.of(cids[i]!.toString(16).padStart(4, '0'));
       // Glyphs on the pen's path go out together (TJ), each advance that differs from the font's
       // width (kerning, GPOS) as an adjustment; a glyph placed off the path (a mark, a raised tone)

@@ -6,13 +6,7 @@
  */
 import { html } from 'hono/html';
 import type { FieldType } from '../../data/schema.js';
-import {
-  MAX_TEXT_VALUE_CHARS,
-  type Problem,
-  type SigningField,
-  type SigningState,
-  consentFor,
-} from '../../domain/signing/signing-state.js';
+import { MAX_TEXT_VALUE_CHARS, type Problem, type SigningField, type SigningState, consentFor } from '../../domain/signing/signing-state.js';
 import type { MessageKey, Messages } from '../../i18n/index.js';
 import type { PageBrand } from './brand-header.js';
 import type { PageEmbed } from './embed-meta.js';
@@ -25,7 +19,15 @@ export type ShownProblem = { field: string | null; message: string };
 
 export type SignPageModel = {
   state: SignState;
-  links: { sign: string; decline: string; document: string; download: string; language?: LanguageLinks; brand?: PageBrand | undefined; embed?: PageEmbed | undefined };
+  links: {
+    sign: string;
+    decline: string;
+    document: string;
+    download: string;
+    language?: LanguageLinks;
+    brand?: PageBrand | undefined;
+    embed?: PageEmbed | undefined;
+  };
   formToken: string;
   /** What the signer sent, shown again beside the problems (values by field id). */
   values?: Record<string, string>;
@@ -40,7 +42,9 @@ export const CONSENT_FIELD = 'consent';
 /** The sender's label, else the field's kind in the signer's language. */
 const labelOf = (m: Messages, field: Pick<SigningField, 'label' | 'type'>) => field.label?.trim() || m.text(`field.label.${field.type}` as MessageKey);
 const boxTextOf = (m: Messages, type: FieldType) =>
-  type === 'checkbox' ? '' : m.text((type === 'signature' || type === 'initials' || type === 'name' || type === 'email' ? `field.box.${type}` : `field.label.${type}`) as MessageKey);
+  type === 'checkbox'
+    ? ''
+    : m.text((type === 'signature' || type === 'initials' || type === 'name' || type === 'email' ? `field.box.${type}` : `field.label.${type}`) as MessageKey);
 const inputId = (fieldId: string) => `input-${fieldId}`;
 const errorId = (fieldId: string) => `error-${fieldId}`;
 const DRAWN = /^data:image\/png;base64,/;
@@ -64,8 +68,7 @@ export function signPage(m: Messages, model: SignPageModel): Html {
   const problems = (model.problems ?? []).map((problem) => problemText(m, problem, fields));
   const problemOf = (key: string) => problems.filter((problem) => problem.field === key).map((problem) => problem.message);
   const known = new Set([...fields.map((field) => field.id), CONSENT_FIELD, DECLINE_FIELD]);
-  const anchorOf = (key: string | null) =>
-    key === null || !known.has(key) ? null : key === DECLINE_FIELD ? 'decline-reason' : inputId(key);
+  const anchorOf = (key: string | null) => (key === null || !known.has(key) ? null : key === DECLINE_FIELD ? 'decline-reason' : inputId(key));
   const declineProblems = problemOf(DECLINE_FIELD);
 
   return layout({

@@ -25,7 +25,8 @@ export function statePage(
   links: { document: string; download: string; language?: LanguageLinks; brand?: PageBrand | undefined; embed?: PageEmbed | undefined },
   decline?: EarlyDecline,
 ): Html {
-  const page = (options: Omit<Parameters<typeof noticePage>[0], 'm' | 'languageLinks'>) => noticePage({ m, languageLinks: links.language, brand: links.brand, embed: links.embed, ...options });
+  const page = (options: Omit<Parameters<typeof noticePage>[0], 'm' | 'languageLinks'>) =>
+    noticePage({ m, languageLinks: links.language, brand: links.brand, embed: links.embed, ...options });
   const paragraph = (text: string) => html`<p>${text}</p>`;
   switch (state.kind) {
     case 'invalid':
@@ -88,7 +89,15 @@ ${decline ? earlyDecline(m, decline) : ''}`,
 
 function earlyDecline(m: Messages, decline: EarlyDecline): Html {
   const problems = decline.problems ?? [];
-  return html`${problems.length > 0 ? problemSummary(m, problems.map((problem) => problemText(m, problem, [])), (key) => (key === DECLINE_FIELD ? 'decline-reason' : null)) : ''}
+  return html`${
+    problems.length > 0
+      ? problemSummary(
+          m,
+          problems.map((problem) => problemText(m, problem, [])),
+          (key) => (key === DECLINE_FIELD ? 'decline-reason' : null),
+        )
+      : ''
+  }
 ${declineForm(m, {
   ...decline,
   problems: problems.filter((problem) => problem.field === DECLINE_FIELD).map((problem) => problemText(m, problem, []).message),

@@ -91,7 +91,10 @@ describe('a Neon that takes a statement and never answers', () => {
   });
 
   it('fails the statement at its timeout, as a database out of reach (503), not a hang', async () => {
-    const stalled = openNeonHttpDatabase(connectionString, { fetchEndpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/sql`, statementTimeoutMs: 50 });
+    const stalled = openNeonHttpDatabase(connectionString, {
+      fetchEndpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/sql`,
+      statementTimeoutMs: 50,
+    });
     const failure = await failureOf(stalled.db.execute(sql`select 1`));
     expect(failure).toBeInstanceOf(Error);
     expect(isDatabaseUnreachable(failure)).toBe(true);
