@@ -149,7 +149,12 @@ export const templateDocuments = pgTable('template_documents', {
     .unique()
     .references(() => templates.id, { onDelete: 'cascade' }),
   fileName: text('file_name').notNull(),
-  content: bytea('content').notNull(),
+  /** The PDF in the document store (src/ports/document-store.ts); null only for a row still to be moved there. */
+  storageKey: text('storage_key'),
+  /** Bytes, as the store counted them. */
+  size: integer('size'),
+  /** Where the PDF lived before the store: emptied as the row moves (src/domain/documents/move-documents.ts). */
+  content: bytea('content'),
   sha256: text('sha256').notNull(),
   pages: jsonb('pages').$type<PageSize[]>().notNull(),
   createdAt: createdAt(),
@@ -246,7 +251,11 @@ export const envelopes = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
     /** The template's document as it was at send time; the finished PDF once all have signed. */
     documentSha256: text('document_sha256').notNull(),
+    /** Where the finished PDF lived before the store: emptied as the row moves to it. */
     signedDocument: bytea('signed_document'),
+    /** The finished PDF in the document store, and its bytes. */
+    signedDocumentKey: text('signed_document_key'),
+    signedDocumentSize: integer('signed_document_size'),
     /** SHA-256 (hex) of the finished PDF, set with it. */
     signedDocumentSha256: text('signed_document_sha256'),
     createdAt: createdAt(),
