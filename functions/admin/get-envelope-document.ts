@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { finishedDocument } from '../../src/domain/envelopes/finished-document.js';
+import { documentAnswer } from '../../src/http/document-answer.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { operatorContext } from '../../src/http/verb-contexts.js';
 import { errorResponses } from '../../src/http/openapi-helpers.js';
@@ -22,9 +23,9 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const document = await finishedDocument(operatorContext(c), { envelopeId: c.req.valid('param').id });
-  return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
+  return (await documentAnswer(c.get('services').documents, document, c.req.header('Range'), {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `attachment; filename="${document.fileName}"`,
     'X-Document-SHA256': document.sha256,
-  }) as never;
+  })) as never;
 };

@@ -56,10 +56,11 @@ export const handler: EndpointHandler<typeof route> = async (c) => {
   const definition = parseOrFail(TemplateDefinition, json, 'template');
   const ctx = operatorContext(c, companyId);
   await requireCompany(ctx);
-  const bytes = new Uint8Array(await document.arrayBuffer());
-  const imported = await importTemplate(ctx, { definition, document: { fileName: document.name || 'document.pdf', bytes } }).catch((err: unknown) => {
-    throw underTemplatePart(err);
-  });
+  const imported = await importTemplate(ctx, { definition, document: { fileName: document.name || 'document.pdf', bytes: document.stream() } }).catch(
+    (err: unknown) => {
+      throw underTemplatePart(err);
+    },
+  );
   return c.json(imported, 201);
 };
 

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { documentNotFound, downloadDocument } from '../../src/domain/webhooks/document-link.js';
 import { clientIpOf } from '../../src/http/client-ip.js';
+import { documentAnswer } from '../../src/http/document-answer.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses } from '../../src/http/openapi-helpers.js';
 import { countRequest } from '../../src/http/rate-limit.js';
@@ -39,12 +40,12 @@ export const handler: EndpointHandler<typeof route> = async (c) => {
   // The link made has each parameter once: one given twice is an altered link, whichever copy is genuine.
   if (Object.values(c.req.queries()).some((values) => values.length > 1)) throw documentNotFound();
   const document = await downloadDocument(anonymousContext(c), { envelopeId: c.req.valid('param').envelope_id, link: c.req.valid('query') });
-  return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
+  return (await documentAnswer(c.get('services').documents, document, c.req.header('Range'), {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `attachment; filename="${document.fileName}"`,
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
     'X-Content-Type-Options': 'nosniff',
     'X-Document-SHA256': document.sha256,
-  }) as never;
+  })) as never;
 };

@@ -1,10 +1,12 @@
 /**
  * GET /sign/{token}/document.pdf: the document as the signer sees it (the original while signing,
- * the finished PDF once completed); `?download=1` asks the browser to save it. A role that asks
+ * the finished PDF once completed), streamed, a byte range when one is asked for (a viewer fetching
+ * pages as it shows them); `?download=1` asks the browser to save it. A role that asks
  * for a code gets 403 and a page saying so until this browser entered it.
  */
 import type { Context } from 'hono';
 import { signingDocument } from '../../src/domain/signing/signing-document.js';
+import { documentAnswer } from '../../src/http/document-answer.js';
 import { VerificationRequired } from '../../src/domain/signing/verification-gate.js';
 import { isTokenShaped } from '../../src/signing-page/forms.js';
 import { pageMessages } from '../../src/signing-page/language.js';
@@ -24,9 +26,8 @@ export async function getSigningDocument(c: Context<SigningEnv>): Promise<Respon
   if (document === 'locked') return c.html(documentLockedPage(pageMessages(c)), 403);
   if (!document) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const disposition = c.req.query('download') === '1' ? 'attachment' : 'inline';
-  return c.body(document.bytes as Uint8Array<ArrayBuffer>, 200, {
+  return documentAnswer(c.get('services').documents, document, c.req.header('Range'), {
     'Content-Type': 'application/pdf',
-    'Content-Length': String(document.bytes.byteLength),
     'Content-Disposition': contentDisposition(disposition, document.fileName),
   });
 }

@@ -3,20 +3,22 @@
  * by id, with the seal settings of that call; errors come back as their name and message.
  */
 import { parentPort } from 'node:worker_threads';
-import type { PdfMaker } from '../ports/pdf-maker.js';
 import type { SealSettings } from './inline-pdf-maker.js';
+import type { PdfWork } from './stored-pdf-maker.js';
 
-export type PdfCall = { id: number; method: keyof PdfMaker; args: unknown[]; settings: SealSettings };
+export type PdfCall = { id: number; method: keyof PdfWork; args: unknown[]; settings: SealSettings };
 export type PdfAnswer = { ready: true } | { id: number; result: unknown } | { id: number; error: { name: string; message: string } };
 
 /** Answers the process's calls in this thread with the maker made for each call's settings. */
-export function servePdfWork(makerFor: (settings: SealSettings) => PdfMaker): void {
+export function servePdfWork(makerFor: (settings: SealSettings) => PdfWork): void {
   const port = parentPort;
   if (!port) throw new Error('The PDF work is served in a worker thread only.');
   port.on('message', async ({ id, method, args, settings }: PdfCall) => {
     try {
       const result: unknown = await (makerFor(settings)[method] as (...given: unknown[]) => Promise<unknown>)(...args);
-      port.postMessage({ id, result } satisfies PdfAnswer);
+      // What the work appended goes back moved, not copied.
+      const appended = (result as { appended?: unknown } | null)?.appended;
+      port.postMessage({ id, result } satisfies PdfAnswer, appended instanceof Uint8Array ? [appended.buffer as ArrayBuffer] : []);
     } catch (err) {
       const { name, message } = err instanceof Error ? err : { name: 'Error', message: String(err) };
       port.postMessage({ id, error: { name, message } } satisfies PdfAnswer);

@@ -1,7 +1,7 @@
-/** The PDF thread of the Node process: the same PDF work as in a Worker, off the process's event loop. */
+/** The PDF thread of the Node process: the same PDF work as in a Worker, off the process's event loop, on bytes the process reads from its store. */
 import { nodeFontSource } from './fonts/node-font-source.js';
-import { inlinePdfMaker } from './inline-pdf-maker.js';
+import { inlinePdfWork } from './inline-pdf-maker.js';
 import { sameSettings, servePdfWork } from './pdf-thread-protocol.js';
 
 const settingsOf = sameSettings();
-servePdfWork((settings) => inlinePdfMaker(settingsOf(settings), nodeFontSource()));
+servePdfWork((settings) => inlinePdfWork(settingsOf(settings), nodeFontSource()));

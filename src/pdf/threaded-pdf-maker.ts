@@ -7,9 +7,11 @@
  */
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_PDF_DEADLINE_MS, DeadlineExceeded, withinDeadline } from '../lib/deadline.js';
+import type { DocumentStore } from '../ports/document-store.js';
 import type { PdfMaker } from '../ports/pdf-maker.js';
 import type { SealSettings } from './inline-pdf-maker.js';
 import type { PdfAnswer, PdfCall } from './pdf-thread-protocol.js';
+import { type PdfWork, storedPdfMaker } from './stored-pdf-maker.js';
 
 /** Starting a thread (the TypeScript loader, then the PDF modules) is not the work, and is bounded apart. */
 const STARTUP_LIMIT_MS = 60_000;
@@ -22,21 +24,26 @@ export type ThreadedPdfMakerOptions = {
   entry?: URL;
 };
 
-/** Reads the seal and the authority from `settings` at each call, as the in-process maker does. */
-export function threadedPdfMaker(settings: SealSettings, options: ThreadedPdfMakerOptions = {}): ThreadedPdfMaker {
+/**
+ * Reads the seal and the authority from `settings` at each call, as the in-process maker does.
+ * The process reads and writes `documents`; the thread is handed the original's bytes (moved, not
+ * copied) and hands back what it appended, so a store kept in the process's memory serves as well
+ * as the file store.
+ */
+export function threadedPdfMaker(settings: SealSettings, documents: DocumentStore, options: ThreadedPdfMakerOptions = {}): ThreadedPdfMaker {
   const deadlineMs = options.deadlineMs ?? DEFAULT_PDF_DEADLINE_MS;
   const entry = options.entry ?? new URL('./pdf-thread.ts', import.meta.url);
   let thread: PdfThread | undefined;
   let turns: Promise<unknown> = Promise.resolve();
   let closed = false;
 
-  async function call(method: PdfCall['method'], args: unknown[]): Promise<unknown> {
+  async function call(method: PdfCall['method'], args: unknown[], moved: ArrayBuffer): Promise<unknown> {
     if (closed) throw new Error('The PDF work has been closed with the server.');
     thread ??= new PdfThread(entry);
     const current = thread;
     try {
       await withinDeadline(current.ready, STARTUP_LIMIT_MS, 'Starting the PDF thread');
-      const work = current.call({ method, args, settings: { seal: settings.seal, timestampUrl: settings.timestampUrl } });
+      const work = current.call({ method, args, settings: { seal: settings.seal, timestampUrl: settings.timestampUrl } }, moved);
       return await withinDeadline(work, deadlineMs, `The PDF work (${method})`);
     } catch (err) {
       // A thread past its deadline is still busy, and one that stopped answers nothing: start afresh.
@@ -54,9 +61,12 @@ export function threadedPdfMaker(settings: SealSettings, options: ThreadedPdfMak
     return turn as Promise<T>;
   }
 
+  const work: PdfWork = {
+    pageSizes: (bytes) => inTurn(() => call('pageSizes', [bytes], bytes.buffer as ArrayBuffer)),
+    finish: (request) => inTurn(() => call('finish', [request], request.original.buffer as ArrayBuffer)),
+  };
   return {
-    pageSizes: (bytes) => inTurn(() => call('pageSizes', [bytes])),
-    finish: (request) => inTurn(() => call('finish', [request])),
+    ...storedPdfMaker(documents, work),
     async close() {
       closed = true;
       const current = thread;
@@ -104,12 +114,13 @@ class PdfThread {
     this.worker.on('exit', (code) => fail(new Error(`The PDF thread stopped (exit code ${code}).`)));
   }
 
-  call(message: Omit<PdfCall, 'id'>): Promise<unknown> {
+  /** `moved` goes to the thread with the call and is no longer usable here. */
+  call(message: Omit<PdfCall, 'id'>, moved: ArrayBuffer): Promise<unknown> {
     if (this.stopped) return Promise.reject(new Error('The PDF thread has stopped.'));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...message } satisfies PdfCall);
+      this.worker.postMessage({ id, ...message } satisfies PdfCall, [moved]);
     });
   }
 

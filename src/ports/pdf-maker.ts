@@ -4,8 +4,12 @@
  * and no API request but a template import needs them, so the deployed service keeps them in a
  * Worker of their own (src/entries/pdf-worker.ts), reached through a service binding; the seal's
  * private key lives only there. On Node the same work runs in the process or a worker thread (src/pdf/inline-pdf-maker.ts).
+ *
+ * Documents are named by their key in the document store, never passed as bytes: the maker reads
+ * the original and writes the finished file in its own runtime, so no PDF crosses the binding.
  */
 import type { FieldType, PageSize } from '../data/schema.js';
+import type { StoredDocument } from './document-store.js';
 
 export type FinishedField = {
   type: FieldType;
@@ -30,8 +34,8 @@ export type CertificateRecipient = {
 
 /** What the finished PDF is made of; the seal, its time-stamp and the fonts are the maker's own. */
 export type FinishRequest = {
-  /** The template's PDF as it was sent. */
-  original: Uint8Array;
+  /** The template's PDF as it was sent: its key in the document store. */
+  originalKey: string;
   envelopeId: string;
   title: string;
   senderEmail: string;
@@ -46,21 +50,20 @@ export type FinishRequest = {
   completedAt: Date;
 };
 
-export type FinishedDocument = {
-  bytes: Uint8Array;
-  /** Hex SHA-256 of `bytes`. */
-  sha256: string;
-  /** Hex SHA-256 of the signed content: the original with the fields drawn, which is the first part of `bytes` (see src/pdf/finish-document.ts). */
+/** The finished PDF as stored: its key, size and hex SHA-256 of the whole file. */
+export type FinishedDocument = StoredDocument & {
+  /** Hex SHA-256 of the signed content: the original with the fields drawn, which is the first part of the file (see src/pdf/finish-document.ts). */
   signedContentSha256: string;
 };
 
 export interface PdfMaker {
-  /** The page sizes of a PDF in points, or null when the bytes are not a PDF that can be read. */
-  pageSizes(bytes: Uint8Array): Promise<PageSize[] | null>;
+  /** The page sizes in points of the stored PDF `key`, or null when it is not a PDF that can be read (or not there). */
+  pageSizes(key: string): Promise<PageSize[] | null>;
   /**
    * The finished PDF: the values drawn, the certificate pages appended and, where the maker has a
    * seal, sealed (time-stamped when it has an authority). Throws when the seal's key does not match
-   * its certificate or the authority fails, so the job fails and is retried.
+   * its certificate or the authority fails, so the job fails and is retried. The finished file is
+   * written to the document store by the maker itself.
    */
   finish(request: FinishRequest): Promise<FinishedDocument>;
 }

@@ -3,7 +3,7 @@ import type { PdfMaker } from '../../ports/pdf-maker.js';
 
 /**
  * The PDF Worker's entry point as the API Worker's `PDF` service binding gives it: each call is an
- * RPC to that Worker (bytes and dates travel as they are), and its errors come back as errors.
+ * RPC to that Worker (documents by their key in the store, dates as they are), and its errors come back as errors.
  * Each call also has a deadline here: the platform ends a PDF Worker that spins at its CPU limit,
  * but the job waiting on it fails at the deadline whatever becomes of that Worker.
  */
@@ -16,7 +16,7 @@ export function boundPdfMaker(binding: unknown, options: { deadlineMs?: number }
   }
   const deadlineMs = options.deadlineMs ?? DEFAULT_PDF_DEADLINE_MS;
   return {
-    pageSizes: (bytes) => withinDeadline(stub.pageSizes!(bytes), deadlineMs, 'The PDF Worker (pageSizes)'),
+    pageSizes: (key) => withinDeadline(stub.pageSizes!(key), deadlineMs, 'The PDF Worker (pageSizes)'),
     finish: (request) => withinDeadline(stub.finish!(request), deadlineMs, 'The PDF Worker (finish)'),
   };
 }

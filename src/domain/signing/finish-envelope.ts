@@ -1,9 +1,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { envelopeFields, envelopes, recipients, templateDocuments } from '../../data/schema.js';
+import { envelopeFields, envelopes, recipients } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/record-change.js';
 import { brandLook } from '../companies/brand-look.js';
+import { templateDocumentOf } from '../documents/stored-documents.js';
 import { eventData } from '../webhooks/event-data.js';
 import { committed, type VerbContext } from '../verb-context.js';
 import { certificateTrail, consentSection, consentsGiven } from './certificate-trail.js';
@@ -15,8 +16,8 @@ import { queueTopics } from '../queue-topics.js';
 /**
  * Queue consumer, after completion: makes the finished PDF (every value drawn in place, the
  * certificate pages appended, the service's seal over both, time-stamped when an authority is
- * configured) and stores it with its hash (of the
- * sealed file), with an `envelope.document_ready` event
+ * configured), which the PDF maker writes to the document store, and keys it here with its size and
+ * hash (of the sealed file), with an `envelope.document_ready` event
  * and the e-mails to every recipient, in one batch. Made here, not on the last signer's request, so
  * the signer is not kept waiting; a redelivery after it is stored does nothing.
  */
@@ -41,12 +42,8 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
     .limit(1);
   if (envelope?.status !== 'completed' || envelope.finished) return;
   const scoped = (table: { companyId: AnyPgColumn }) => eq(table.companyId, envelope.companyId);
-  const [[original], everyone, fields, trail, look] = await Promise.all([
-    db
-      .select({ bytes: templateDocuments.content, sha256: templateDocuments.sha256 })
-      .from(templateDocuments)
-      .where(and(eq(templateDocuments.templateId, envelope.templateId), scoped(templateDocuments)))
-      .limit(1),
+  const [original, everyone, fields, trail, look] = await Promise.all([
+    templateDocumentOf(services, envelope),
     db
       .select()
       .from(recipients)
@@ -66,7 +63,7 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
 
   const completedAt = envelope.completedAt ?? now;
   const finished = await services.pdf.finish({
-    original: original.bytes,
+    originalKey: original.key,
     envelopeId,
     title: envelope.title,
     senderEmail: envelope.senderEmail,
@@ -97,7 +94,7 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
         id: await uuidFromName(`${envelopeId}:document_ready`),
         kind: 'envelope.document_ready',
         actorType: 'system',
-        data: { sha256: finished.sha256, size: finished.bytes.length },
+        data: { sha256: finished.sha256, size: finished.size },
       },
     ],
     event: {
@@ -106,7 +103,7 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
       payload: eventData({
         envelope: { ...envelope, id: envelopeId },
         at: now,
-        document: { file_name: fileName, sha256: finished.sha256, size: finished.bytes.length },
+        document: { file_name: fileName, sha256: finished.sha256, size: finished.size },
       }),
     },
     outbox: [{ topic: queueTopics.documentReadyEmail, body: { envelope_id: envelopeId }, dedupeId: `${envelopeId}.ready.emails` }],
@@ -114,7 +111,7 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
   const [stored] = await services.database.atomic((q) => [
     q
       .update(envelopes)
-      .set({ signedDocument: finished.bytes, signedDocumentSha256: finished.sha256 })
+      .set({ signedDocumentKey: finished.key, signedDocumentSize: finished.size, signedDocumentSha256: finished.sha256 })
       .where(and(eq(envelopes.id, envelopeId), eq(envelopes.status, 'completed'), sql`${envelopes.signedDocumentSha256} is null`))
       .returning({ id: envelopes.id }),
     ...recordChange(

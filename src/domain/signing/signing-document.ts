@@ -1,5 +1,7 @@
-import { and, eq } from 'drizzle-orm';
-import { envelopes, templateDocuments } from '../../data/schema.js';
+import { eq } from 'drizzle-orm';
+import { envelopes } from '../../data/schema.js';
+import type { StoredDocument } from '../../ports/document-store.js';
+import { signedDocumentColumns, signedDocumentOf, templateDocumentOf } from '../documents/stored-documents.js';
 import type { SignerVerbContext } from '../verb-context.js';
 import { linkState } from './link-state.js';
 import { type LinkHead, resolveLink } from './resolve-link.js';
@@ -25,7 +27,7 @@ export const fileNameOf = (title: string, suffix = '') =>
 export async function signingDocument(
   ctx: SignerVerbContext,
   input: { token: string; head?: Promise<LinkHead | null> },
-): Promise<{ bytes: Uint8Array; fileName: string; finished: boolean } | null> {
+): Promise<(StoredDocument & { fileName: string; finished: boolean }) | null> {
   const { services } = ctx;
   const link = await resolveLink(services, input.token, input.head);
   if (!link) return null;
@@ -35,14 +37,11 @@ export async function signingDocument(
   const { db } = services.database;
   if (state.kind === 'completed') {
     if (!state.documentReady) return null;
-    const [row] = await db.select({ bytes: envelopes.signedDocument }).from(envelopes).where(eq(envelopes.id, envelope.id)).limit(1);
-    return row?.bytes ? { bytes: row.bytes, fileName: fileNameOf(envelope.title, '-signed'), finished: true } : null;
+    const [row] = await db.select(signedDocumentColumns).from(envelopes).where(eq(envelopes.id, envelope.id)).limit(1);
+    const finished = row ? await signedDocumentOf(services, envelope.id, row) : null;
+    return finished ? { ...finished, fileName: fileNameOf(envelope.title, '-signed'), finished: true } : null;
   }
   if (!['sign', 'not_your_turn', 'signed', 'copy'].includes(state.kind)) return null;
-  const [document] = await db
-    .select({ bytes: templateDocuments.content })
-    .from(templateDocuments)
-    .where(and(eq(templateDocuments.templateId, envelope.templateId), eq(templateDocuments.companyId, envelope.companyId)))
-    .limit(1);
-  return document ? { bytes: document.bytes, fileName: fileNameOf(envelope.title), finished: false } : null;
+  const document = await templateDocumentOf(services, envelope);
+  return document ? { ...document, fileName: fileNameOf(envelope.title), finished: false } : null;
 }

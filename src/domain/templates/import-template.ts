@@ -1,27 +1,39 @@
 import { templateDocuments, templateFields, templateRoles, templates, auditEvents } from '../../data/schema.js';
 import { isUniqueViolation } from '../../data/errors.js';
 import { DomainError, type Issue, validationFailed } from '../../errors.js';
-import { sha256Hex } from '../../lib/crypto.js';
+import { MAX_TEMPLATE_DOCUMENT_BYTES } from '../../ports/document-limits.js';
+import { type DocumentSource, DocumentTooLarge } from '../../ports/document-store.js';
 import type { CompanyContext } from '../verb-context.js';
 import { placementOf } from './field-placement.js';
 import { getTemplate, type TemplateDetail } from './get-template.js';
 import type { TemplateDefinition } from './template-definition.js';
 
-export type TemplateDocument = { fileName: string; bytes: Uint8Array };
+/** The PDF as uploaded: its bytes in memory, or a stream written to the store as it arrives. */
+export type TemplateDocument = { fileName: string; bytes: DocumentSource };
 
 /** Who the audit trail names as the importer: an operator, or the service itself (a seed). */
 export type TemplateImporter = { type: 'admin' | 'system'; id?: string };
 
 /**
  * Stores a template with its PDF, roles and field layout in one transaction, after checking that
- * the PDF opens and that every field sits inside a page of it.
+ * the PDF opens and that every field sits inside a page of it. The PDF goes to the document store
+ * first, refused past MAX_TEMPLATE_DOCUMENT_BYTES; Postgres keeps its key, size and hash. A PDF
+ * refused after it was stored stays in the store unreferenced: its key may be shared by identical
+ * bytes another template holds, so it is never deleted here.
  */
 export async function importTemplate(
   ctx: CompanyContext,
   { definition, document, actor = { type: 'admin' } }: { definition: TemplateDefinition; document: TemplateDocument; actor?: TemplateImporter },
 ): Promise<TemplateDetail> {
   const { services, companyId, now } = ctx;
-  const pages = await services.pdf.pageSizes(document.bytes);
+  const stored = await services.documents.put(document.bytes, { maxBytes: MAX_TEMPLATE_DOCUMENT_BYTES }).catch((err: unknown) => {
+    if (!(err instanceof DocumentTooLarge)) throw err;
+    throw new DomainError('payload_too_large', `The document is larger than ${MAX_TEMPLATE_DOCUMENT_BYTES / 1024 / 1024} MiB.`, {
+      file_name: document.fileName,
+      max_bytes: MAX_TEMPLATE_DOCUMENT_BYTES,
+    });
+  });
+  const pages = await services.pdf.pageSizes(stored.key);
   if (!pages || pages.length === 0) {
     throw new DomainError('invalid_document', 'The document is not a PDF that can be read.', { file_name: document.fileName });
   }
@@ -30,7 +42,7 @@ export async function importTemplate(
 
   const templateId = definition.id ?? crypto.randomUUID();
   const roleIds = new Map(definition.roles.map((role) => [role.name, crypto.randomUUID()]));
-  const sha256 = await sha256Hex(document.bytes);
+  const { sha256 } = stored;
 
   await services.database
     .atomic((q) => [
@@ -48,7 +60,7 @@ export async function importTemplate(
         createdAt: now,
         updatedAt: now,
       }),
-      q.insert(templateDocuments).values({ companyId, templateId, fileName: document.fileName, content: document.bytes, sha256, pages }),
+      q.insert(templateDocuments).values({ companyId, templateId, fileName: document.fileName, storageKey: stored.key, size: stored.size, sha256, pages }),
       q.insert(templateRoles).values(
         definition.roles.map((role) => ({
           id: roleIds.get(role.name)!,

@@ -3,7 +3,9 @@ import { isUniqueViolation } from '../../data/errors.js';
 import { type DeliveryOrigin, envelopes, webhookDeliveries, type webhookEvents, webhookSubscriptions } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { logError } from '../../lib/log-error.js';
+import { readWholeDocument } from '../../lib/whole-document.js';
 import type { Services } from '../../services.js';
+import { signedDocumentColumns, signedDocumentOf } from '../documents/stored-documents.js';
 import { documentDownloadUrl } from './document-link.js';
 import { openSecret, secretKeysOf } from './secret-box.js';
 import { signWebhook } from './standard-webhooks.js';
@@ -186,17 +188,19 @@ async function deliveredData(services: Services, event: Event): Promise<Record<s
   const data = event.sequence === null ? event.payload : { ...event.payload, sequence: event.sequence };
   if (event.kind !== 'envelope.document_ready' || !event.envelopeId) return data;
   const [row] = await services.database.db
-    .select({ bytes: envelopes.signedDocument })
+    .select(signedDocumentColumns)
     .from(envelopes)
     .where(and(eq(envelopes.id, event.envelopeId), eq(envelopes.companyId, event.companyId)))
     .limit(1);
+  const stored = row ? await signedDocumentOf(services, event.envelopeId, row) : null;
+  const bytes = stored ? await readWholeDocument(services.documents, stored.key) : null;
   const document = event.payload.document as Record<string, unknown> | undefined;
   return {
     ...data,
     document: {
       ...document,
-      content_base64: row?.bytes ? toBase64(row.bytes) : null,
-      download_url: row?.bytes ? await documentDownloadUrl(services, event.companyId, event.envelopeId) : null,
+      content_base64: bytes ? toBase64(bytes) : null,
+      download_url: bytes ? await documentDownloadUrl(services, event.companyId, event.envelopeId) : null,
     },
   };
 }

@@ -4,6 +4,8 @@ import { DomainError } from '../../errors.js';
 import { derivedHmacKey, hmacBase64url, timingSafeEqual } from '../../lib/crypto.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
+import type { StoredDocument } from '../../ports/document-store.js';
+import { signedDocumentColumns, signedDocumentOf } from '../documents/stored-documents.js';
 import type { ReadContext } from '../read-context.js';
 import { fileNameOf } from '../signing/signing-document.js';
 
@@ -38,12 +40,12 @@ export const documentNotFound = () => new DomainError('document_not_found', 'No 
 export async function downloadDocument(
   ctx: ReadContext,
   { envelopeId, link }: { envelopeId: string; link: { expires?: string | undefined; sig?: string | undefined } },
-): Promise<{ bytes: Uint8Array; fileName: string; sha256: string }> {
+): Promise<StoredDocument & { fileName: string }> {
   const { services } = ctx;
   const expires = Number(link.expires);
   if (!isEnvelopeId(envelopeId) || !/^\d{1,12}$/.test(link.expires ?? '') || !link.sig) throw documentNotFound();
   const [row] = await services.database.db
-    .select({ companyId: envelopes.companyId, title: envelopes.title, bytes: envelopes.signedDocument, sha256: envelopes.signedDocumentSha256 })
+    .select({ companyId: envelopes.companyId, title: envelopes.title, ...signedDocumentColumns })
     .from(envelopes)
     .where(eq(envelopes.id, envelopeId))
     .limit(1);
@@ -53,6 +55,7 @@ export async function downloadDocument(
   if (expires * 1000 <= ctx.now.getTime()) {
     throw new DomainError('download_link_expired', 'This download link has expired (links last 24 hours). Replay or redeliver the event for a fresh one.');
   }
-  if (!row.bytes || !row.sha256) throw documentNotFound();
-  return { bytes: row.bytes, fileName: fileNameOf(row.title, '-signed'), sha256: row.sha256 };
+  const document = await signedDocumentOf(services, envelopeId, row);
+  if (!document) throw documentNotFound();
+  return { ...document, fileName: fileNameOf(row.title, '-signed') };
 }

@@ -1,0 +1,57 @@
+/**
+ * A stored document as an HTTP answer: streamed from the document store, whole or the one byte
+ * range asked for (RFC 9110 §14), so that a reader can resume a download or a viewer fetch pages
+ * as it shows them, and no answer holds the document in memory. Its ETag is its SHA-256.
+ */
+import type { ByteRange, DocumentStore, StoredDocument } from '../ports/document-store.js';
+
+/**
+ * The range a `Range` header asks for: one of `bytes=a-b`, `bytes=a-`, `bytes=-n`, clamped to
+ * the document; `unsatisfiable` when it starts past the end (or asks for no bytes at its end);
+ * null for the whole document: no header, another unit, several ranges or a malformed one, which
+ * RFC 9110 lets a server answer with the whole.
+ */
+export function requestedRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!match) return null;
+  const [, first, last] = match as unknown as [string, string, string];
+  if (first === '' && last === '') return null;
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    const length = Math.min(suffix, size);
+    return { offset: size - length, length };
+  }
+  const offset = Number(first);
+  const end = last === '' ? size - 1 : Number(last);
+  if (last !== '' && end < offset) return null;
+  if (offset >= size) return 'unsatisfiable';
+  return { offset, length: Math.min(end, size - 1) - offset + 1 };
+}
+
+/**
+ * The answer for `document`: 200 with the whole, 206 with the range asked for, 416 with the
+ * document's size when that range is past its end. `headers` are the endpoint's own (type,
+ * disposition, caching).
+ */
+export async function documentAnswer(
+  documents: DocumentStore,
+  document: StoredDocument,
+  rangeHeader: string | undefined,
+  headers: Record<string, string>,
+): Promise<Response> {
+  const common = { ...headers, 'Accept-Ranges': 'bytes', ETag: `"${document.sha256}"` };
+  const range = requestedRange(rangeHeader, document.size);
+  if (range === 'unsatisfiable') {
+    return new Response(null, { status: 416, headers: { ...common, 'Content-Range': `bytes */${document.size}` } });
+  }
+  const body = await documents.get(document.key, range ?? undefined);
+  // The row names a document the store does not have: a fault of the service, never of the request.
+  if (!body) throw new Error(`The document ${document.key} is missing from the document store.`);
+  const { offset, length } = body.range;
+  if (!range) return new Response(body.body, { status: 200, headers: { ...common, 'Content-Length': String(length) } });
+  return new Response(body.body, {
+    status: 206,
+    headers: { ...common, 'Content-Length': String(length), 'Content-Range': `bytes ${offset}-${offset + length - 1}/${body.size}` },
+  });
+}
