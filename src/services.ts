@@ -7,6 +7,7 @@ import type { SecretKey } from './domain/webhooks/secret-box.js';
 import type { HostResolver } from './domain/webhooks/webhook-target.js';
 import type { SealSource } from './pdf/seal-pem.js';
 import type { Clock } from './ports/clock.js';
+import type { DocumentStore } from './ports/document-store.js';
 import type { Mailer } from './ports/mailer.js';
 import type { PdfMaker } from './ports/pdf-maker.js';
 import type { Queue } from './ports/queue.js';
@@ -58,6 +59,8 @@ export type Services = {
   sms?: SmsSender;
   /** Reads uploaded PDFs and makes finished ones (in the process on Node, the PDF Worker on Workers). */
   pdf: PdfMaker;
+  /** Where templates' and finished PDFs live, streamed: R2 on Workers, files under DATA_DIR on `npm start`, memory in tests. */
+  documents: DocumentStore;
   clock: Clock;
   config: AppConfig;
   /**

@@ -1,11 +1,12 @@
 /**
- * `npm start`: the service on Node with the embedded stack (PGlite in DATA_DIR, in-process rate
- * limiter, quota counter, queue and dev mailbox). Prints what a new user needs to make a call.
+ * `npm start`: the service on Node with the embedded stack (PGlite and the documents' files in
+ * DATA_DIR, in-process rate limiter, quota counter, queue and dev mailbox). Prints what a new user needs to make a call.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpBindings } from '@hono/node-server';
 import { embeddedServices } from '../adapters/embedded/embedded-services.js';
+import { FileDocumentStore } from '../adapters/embedded/file-document-store.js';
 import { nodeHostResolver } from '../adapters/node/dns-resolver.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
 import { createApp } from '../app.js';
@@ -36,8 +37,10 @@ async function main() {
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const seal = await loadOrCreateLocalSeal(config.DATA_DIR);
   const database = await openPgliteDatabase(join(config.DATA_DIR, 'pgdata'));
+  // Beside the database, so that the documents it names survive a restart with it.
+  const documents = new FileDocumentStore(join(config.DATA_DIR, 'documents'));
   // In a thread under a deadline: a document whose work never ends fails its job, and every route keeps answering.
-  const pdf = threadedPdfMaker({ seal, timestampUrl: config.TSA_URL }, { deadlineMs: config.PDF_DEADLINE_SECONDS * 1000 });
+  const pdf = threadedPdfMaker({ seal, timestampUrl: config.TSA_URL }, documents, { deadlineMs: config.PDF_DEADLINE_SECONDS * 1000 });
   const services = embeddedServices({
     database,
     config: {
@@ -53,6 +56,7 @@ async function main() {
     // The socket the request came in on, which @hono/node-server hands over as the bindings.
     clientIp: (_request, bindings) => (bindings as HttpBindings).incoming.socket.remoteAddress ?? 'unknown',
     pdf,
+    documents,
   });
   // Node can resolve webhook hosts, so a name pointing at a private address is refused too.
   services.hostResolver = nodeHostResolver;

@@ -7,19 +7,23 @@
  * Its configuration is read at start-up, so a missing or malformed seal stops it, named.
  */
 import { env, WorkerEntrypoint } from 'cloudflare:workers';
+import { R2DocumentStore } from '../adapters/production/r2-document-store.js';
 import { type AssetFetcher, assetFontSource, urlFetcher } from '../pdf/fonts/asset-font-source.js';
 import { inlinePdfMaker } from '../pdf/inline-pdf-maker.js';
 import type { FinishRequest, PdfMaker as PdfMakerPort } from '../ports/pdf-maker.js';
+import { documentsBucket } from './documents-binding.js';
 import { readPdfWorkerConfig } from './pdf-worker-config.js';
 
 const config = readPdfWorkerConfig(env);
 const fonts = assetFontSource(fontFiles(env));
-const maker = inlinePdfMaker({ seal: { keyPem: config.SEAL_KEY_PEM, certPem: config.SEAL_CERT_PEM }, timestampUrl: config.TSA_URL }, fonts);
+// The same bucket as the API Worker's: it names documents by key, and this Worker reads and writes them.
+const documents = new R2DocumentStore(documentsBucket(env, 'The PDF Worker'));
+const maker = inlinePdfMaker({ seal: { keyPem: config.SEAL_KEY_PEM, certPem: config.SEAL_CERT_PEM }, timestampUrl: config.TSA_URL }, fonts, documents);
 
 /** The methods the API Worker calls (src/adapters/production/bound-pdf-maker.ts). */
 export class PdfMaker extends WorkerEntrypoint implements PdfMakerPort {
-  pageSizes(bytes: Uint8Array) {
-    return maker.pageSizes(bytes);
+  pageSizes(key: string) {
+    return maker.pageSizes(key);
   }
 
   finish(request: FinishRequest) {

@@ -11,20 +11,24 @@
  */
 import { env } from 'cloudflare:workers';
 import { boundPdfMaker } from '../adapters/production/bound-pdf-maker.js';
+import { documentsBucket } from './documents-binding.js';
 import { readWorkerConfig } from './worker-config.js';
 
 const config = readWorkerConfig(env);
 // The PDF work is the PDF Worker's (pdf-worker.ts), reached through the `PDF` service binding.
 const pdf = boundPdfMaker(env.PDF);
+// Checked at start, as the variables are: a Worker deployed without its bucket fails to start, saying so.
+const bucket = documentsBucket(env, 'The API Worker');
 
 async function buildApp() {
-  const [{ productionServices }, { createApp }, { queueCallbacks, routes }, { jsonLineLog }] = await Promise.all([
+  const [{ productionServices }, { R2DocumentStore }, { createApp }, { queueCallbacks, routes }, { jsonLineLog }] = await Promise.all([
     import('../adapters/production/production-services.js'),
+    import('../adapters/production/r2-document-store.js'),
     import('../app.js'),
     import('../../functions/routes.js'),
     import('../http/request-log.js'),
   ]);
-  const services = productionServices(config, pdf);
+  const services = productionServices(config, pdf, new R2DocumentStore(bucket));
   // Workers Logs keeps what the Worker writes to the console ([observability] in wrangler.toml).
   if (config.LOG_REQUESTS === 'true') services.requestLog = jsonLineLog;
   const app = createApp(services, [...routes, queueCallbacks({ current: config.QSTASH_CURRENT_SIGNING_KEY, next: config.QSTASH_NEXT_SIGNING_KEY })]);

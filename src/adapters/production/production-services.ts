@@ -1,4 +1,5 @@
 import { systemClock } from '../../ports/clock.js';
+import type { DocumentStore } from '../../ports/document-store.js';
 import type { PdfMaker } from '../../ports/pdf-maker.js';
 import type { Services } from '../../services.js';
 import { sendsInPeriod } from '../../domain/quota/sends-in-period.js';
@@ -18,9 +19,10 @@ import { UpstashSendLimits } from './upstash-send-limits.js';
 /**
  * The deployed service's adapters: Neon over HTTP, Upstash Redis, QStash for the queue, and the
  * e-mail API called directly (so no e-mail, with its signing link, or API key rests at QStash).
- * The PDF work is the PDF Worker's, behind a service binding (src/entries/pdf-worker.ts).
+ * The PDF work is the PDF Worker's, behind a service binding (src/entries/pdf-worker.ts); the
+ * documents are in R2, through the `DOCUMENTS` binding both Workers have.
  */
-export function productionServices(config: WorkerConfig, pdf: PdfMaker): Services {
+export function productionServices(config: WorkerConfig, pdf: PdfMaker, documents: DocumentStore): Services {
   const redis =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
       ? openUpstashRedis(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.REDIS_TIMEOUT_MS)
@@ -46,6 +48,7 @@ export function productionServices(config: WorkerConfig, pdf: PdfMaker): Service
         }
       : {}),
     pdf,
+    documents,
     clock: systemClock,
     config: {
       tokenSecret: new TextEncoder().encode(config.TOKEN_SECRET),
