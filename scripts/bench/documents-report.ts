@@ -117,13 +117,18 @@ export function printTable(runs: RunFigures[], intervalMs: number): void {
   }
 }
 
-export function printGrowthAndAims(runs: RunFigures[], aims: Aim[]): void {
-  console.log('\nGrowth of each isolate’s peak per MiB of document (slope over the sizes that went through)');
-  for (const stack of [...new Set(runs.map((r) => r.stack))]) {
+/** Each stack's isolates and their growth per MiB. */
+export function growthTable(runs: RunFigures[]): { stack: string; isolate: string; mb_per_mib: number | null }[] {
+  return [...new Set(runs.map((r) => r.stack))].flatMap((stack) => {
     const mine = runs.filter((r) => r.stack === stack);
     const isolates = [...new Set(mine.flatMap((r) => r.steps.flatMap((s) => Object.keys(s.peak_mb))))];
-    for (const name of isolates) console.log(`  ${stack}, ${name}: ${growthPerMiB(mine, name) ?? 'n/a (fewer than two sizes went through)'} MB per MiB`);
-  }
+    return isolates.map((isolate) => ({ stack, isolate, mb_per_mib: growthPerMiB(mine, isolate) }));
+  });
+}
+
+export function printGrowthAndAims(runs: RunFigures[], aims: Aim[]): void {
+  console.log('\nGrowth of each isolate’s peak per MiB of document (slope over the sizes that went through)');
+  for (const g of growthTable(runs)) console.log(`  ${g.stack}, ${g.isolate}: ${g.mb_per_mib ?? 'n/a (fewer than two sizes went through)'} MB per MiB`);
   console.log('\nAims');
   for (const a of aims)
     console.log(`  ${a.holds ? 'holds        ' : 'DOES NOT HOLD'}  ${a.stretch ? '(stretch) ' : ''}${a.stack}, ${a.size_mib} MiB, ${a.aim}: ${a.measured}`);

@@ -34,7 +34,7 @@ import { parseArgs, promisify } from 'node:util';
 import { documentFlow, webhookReceiver } from './documents-flow.js';
 import { sampleIsolates } from './documents-memory.js';
 import { documentOfSize, MiB } from './documents-pdf.js';
-import { type Checks, idleFigures, judge, printGrowthAndAims, printTable, type RunFigures, stepFigures } from './documents-report.js';
+import { type Checks, growthTable, idleFigures, judge, printGrowthAndAims, printTable, type RunFigures, stepFigures } from './documents-report.js';
 import { type RunningStack, startDev, startEmbedded } from './documents-stacks.js';
 
 const { values: opts } = parseArgs({
@@ -143,7 +143,10 @@ try {
 }
 
 printTable(runs, intervalMs);
+console.log('\nWhat each isolate answered (Runtime.getHeapUsage, and where evaluated, process.memoryUsage())');
+for (const [name, list] of Object.entries(fields)) console.log(`  ${name}: ${list.join(', ') || 'no reading'}`);
 const aims = judge(runs);
 printGrowthAndAims(runs, aims);
-if (opts.json) await writeFile(opts.json, `${JSON.stringify({ interval_ms: intervalMs, v8_fields: fields, runs, aims }, null, 2)}\n`);
+if (opts.json)
+  await writeFile(opts.json, `${JSON.stringify({ interval_ms: intervalMs, v8_fields: fields, runs, growth_mb_per_mib: growthTable(runs), aims }, null, 2)}\n`);
 if (aims.some((a) => !a.holds && !a.stretch)) process.exitCode = 1;
