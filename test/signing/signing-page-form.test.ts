@@ -14,23 +14,19 @@ import {
   type PageCompany,
   actsOf,
   completeForm,
-  createPageCompany,
+  openPageStack,
   expectSecurityHeaders,
   pageClient,
   pageTemplate,
   sendForPage,
   storedValues,
 } from '../support/signing-page.js';
-import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { BASE_URL, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let company: PageCompany;
 let client: ReturnType<typeof pageClient>;
-beforeAll(async () => {
-  stack = await openStack();
-  company = await createPageCompany(stack);
-  client = pageClient(stack);
-});
+beforeAll(async () => ({ stack, company, client } = await openPageStack()));
 afterAll(() => stack.close());
 
 const unacted = { status: 'viewed', acts: [] };

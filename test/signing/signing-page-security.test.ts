@@ -9,26 +9,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { publicRoot, staticFiles } from '../../src/entries/static-files.js';
 import { formToken } from '../../src/signing-page/form-token.js';
 import { PDF_WORKER_CSP, SIGNING_CSP, staticFileHeaders } from '../../src/signing-page/security.js';
-import {
-  type Answer,
-  type PageCompany,
-  actsOf,
-  completeForm,
-  createPageCompany,
-  expectSecurityHeaders,
-  pageClient,
-  sendForPage,
-} from '../support/signing-page.js';
-import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+import { type Answer, type PageCompany, actsOf, completeForm, openPageStack, expectSecurityHeaders, pageClient, sendForPage } from '../support/signing-page.js';
+import { BASE_URL, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let company: PageCompany;
 let client: ReturnType<typeof pageClient>;
-beforeAll(async () => {
-  stack = await openStack();
-  company = await createPageCompany(stack);
-  client = pageClient(stack);
-});
+beforeAll(async () => ({ stack, company, client } = await openPageStack()));
 afterAll(() => stack.close());
 
 /**

@@ -14,23 +14,19 @@ import {
   TITLE,
   actsOf,
   completeForm,
-  createPageCompany,
+  openPageStack,
   expectSecurityHeaders,
   finished,
   pageClient,
   pageTemplate,
   sendForPage,
 } from '../support/signing-page.js';
-import { openStack, type TestStack } from '../support/stack.js';
+import type { TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let company: PageCompany;
 let client: ReturnType<typeof pageClient>;
-beforeAll(async () => {
-  stack = await openStack();
-  company = await createPageCompany(stack);
-  client = pageClient(stack);
-});
+beforeAll(async () => ({ stack, company, client } = await openPageStack()));
 afterAll(() => stack.close());
 
 const sequential = pageTemplate({}, { signing_order: 'sequential' });

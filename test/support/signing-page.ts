@@ -16,7 +16,7 @@ import { generateDocument } from '../../src/pdf/generate-document.js';
 import { formToken } from '../../src/signing-page/form-token.js';
 import { SIGNING_CSP } from '../../src/signing-page/security.js';
 import { call } from './http.js';
-import { ADMIN_TOKEN, BASE_URL, type TestStack } from './stack.js';
+import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from './stack.js';
 import { unique } from './unique.js';
 
 export const HOSTILE = `<script>alert("x")</script>`;
@@ -114,6 +114,12 @@ export async function sendForPage(stack: TestStack, company: PageCompany, send: 
 export type Answer = { status: number; text: string; headers: Headers };
 
 /** The page's requests, from a client address of their own unless a test names one. */
+/** A stack with a company set up for the signing page, and a client of its pages. */
+export async function openPageStack(): Promise<{ stack: TestStack; company: PageCompany; client: ReturnType<typeof pageClient> }> {
+  const stack = await openStack();
+  return { stack, company: await createPageCompany(stack), client: pageClient(stack) };
+}
+
 export function pageClient(stack: TestStack) {
   const secret = stack.services.config.tokenSecret;
   async function request(method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}): Promise<Answer> {
