@@ -66,6 +66,8 @@ export default defineConfig({
               // Its fonts (pdf-fonts/, filled by `postinstall`) through its FONTS binding. Not as [assets]:
               // one runtime serves one assets folder, the test Worker's public/ (see local/standins/pdf-fonts.ts).
               serviceBindings: { FONTS: servePdfFont },
+              // The bucket of wrangler.toml's DOCUMENTS binding, the test Worker's own: one bucket for both, as deployed.
+              r2Buckets: { DOCUMENTS: 'esign-documents' },
             },
           ],
           // The same font files for the suites that make a finished PDF inside the test isolate itself.
