@@ -13,6 +13,8 @@ export type Certificate = {
   completedAt: Date;
   documentPages: number;
   originalSha256: string;
+  /** How many bytes at the start of the finished file are the original, unaltered. */
+  originalBytes: number;
   signedContentSha256: string;
   /** How many bytes at the start of the finished file are the signed content. */
   signedContentBytes: number;
@@ -58,14 +60,22 @@ export function appendCertificatePages(lib: PdfLib, pdf: PDFDocument, type: Type
   flow.row('Completed at', `${isoUtc(c.completedAt)} (UTC)`, label, body, LABEL_WIDTH);
 
   section(flow, 'Document integrity (SHA-256)');
-  flow.text('Original: the document exactly as it was sent for signing, before any field was filled in.', body);
+  flow.text(
+    `Original: the document exactly as it was sent for signing, before any field was filled in. This file begins with it, unaltered: its first ${c.originalBytes} bytes are the original, byte for byte.`,
+    body,
+  );
   flow.text(c.originalSha256, hash);
   flow.gap(4);
   flow.text(
-    `Signed content: the same document with every signer's entries drawn on it, before this certificate was added. It is the first ${c.signedContentBytes} bytes of this file, which the certificate follows as an incremental update.`,
+    `Signed content: the original followed by one incremental update that draws every signer's entries on it, before this certificate was added. It is the first ${c.signedContentBytes} bytes of this file, which the certificate follows as a further incremental update.`,
     body,
   );
   flow.text(c.signedContentSha256, hash);
+  flow.gap(4);
+  flow.text(
+    `To check either, hash that many bytes from the start of the file: head -c ${c.originalBytes} file.pdf | sha256sum gives the original's hash above. A PDF reader shows each update as a revision of the document.`,
+    note,
+  );
 
   if (c.sealedBy?.length) {
     section(flow, 'Sealed by');

@@ -1,20 +1,21 @@
 import type { PDFDocument } from 'pdf-lib';
-import { sha256Hex } from '../lib/crypto.js';
-import type { FinishedDocument, FinishRequest } from '../ports/pdf-maker.js';
+import type { FinishRequest } from '../ports/pdf-maker.js';
 import { type Certificate, appendCertificatePages } from './certificate-pages.js';
 import { drawFields, fieldTexts } from './draw-fields.js';
 import { drawableText } from './drawable-text.js';
 import type { FontSource } from './fonts/font-source.js';
 import { Typesetter } from './fonts/typesetter.js';
-import { appendIncrementalUpdate } from './incremental-update.js';
+import { Revisions } from './revisions.js';
 import { type SealIdentity, sealedByLines } from './seal-identity.js';
-import { sealPdf } from './seal-pdf.js';
+import { sealRevision } from './seal-pdf.js';
 import type { Timestamper } from './timestamp.js';
 
-export type { CertificateRecipient, FinishedDocument, FinishedField } from '../ports/pdf-maker.js';
+export type { CertificateRecipient, FinishedField } from '../ports/pdf-maker.js';
 
-/** What the port's request is made of, with the maker's own seal, time-stamp and fonts. */
-export type FinishInput = FinishRequest & {
+/** What the port's request is made of, with the original's bytes read from the store and the maker's own seal, time-stamp and fonts. */
+export type FinishInput = Omit<FinishRequest, 'originalKey'> & {
+  /** The template's PDF as it was sent, whole: pdf-lib parses it, and the finished file begins with it. */
+  original: Uint8Array;
   /** Lines naming the sealing certificate, printed on the certificate page; by default, the seal's subject and fingerprint. */
   sealedBy?: string[];
   /** Seals the finished file (PAdES B-B) as its last revision, signing time `completedAt`. */
@@ -25,34 +26,53 @@ export type FinishInput = FinishRequest & {
   fonts: FontSource;
 };
 
+/** The finished file is `original` followed by `appended`; the caller streams the one, then the other. */
+export type FinishedUpdates = {
+  /** The incremental updates that follow the original: the values, the certificate, the seal. */
+  appended: Uint8Array;
+  /** The whole file's length in bytes. */
+  size: number;
+  /** Hex SHA-256 of the whole file. */
+  sha256: string;
+  /** Hex SHA-256 of the signed content: the original and the update that draws the values, the file's first part. */
+  signedContentSha256: string;
+};
+
 const PRODUCER = 'E-Signing API';
 
 /**
- * The finished copy of an envelope: the original with every value drawn at its field, then the
- * certificate of completion on pages of its own, then (given a sealing identity) the service's
- * seal over all of it. The certificate and the seal are appended as incremental updates, so the signed content stays a byte-for-byte prefix of the file and its hash, printed on
- * the certificate, can be checked from the file alone. The same input gives the same bytes (all
- * dates are `completedAt`), so a finished copy can be made again and compared by hash.
+ * The finished copy of an envelope: the original's bytes unchanged, then an incremental update
+ * drawing every value at its field, then one adding the certificate of completion on pages of its
+ * own, then (given a sealing identity) the service's seal over all of it. Whoever holds the file can
+ * check that the original is unaltered (its bytes are the file's first, and their hash is printed on
+ * the certificate), and so is the signed content (the original and the values' update). The same
+ * input gives the same bytes (all dates are `completedAt`), so a finished copy can be made again and
+ * compared by hash. Only the original's objects are parsed and only what changed is written: the
+ * original is never copied or re-serialized.
  *
- * Throws only when the original cannot be opened or a field is not on one of its pages: the
- * values themselves (anything a signer typed or drew) are drawn harmlessly whatever they hold.
+ * Throws only when the original cannot be opened (an encrypted one included), is not the one
+ * `originalSha256` names, or a field is not on one of its pages: the values themselves (anything a
+ * signer typed or drew) are drawn harmlessly whatever they hold.
  */
-export async function finishDocument(input: FinishInput): Promise<FinishedDocument> {
+export async function finishDocument(input: FinishInput): Promise<FinishedUpdates> {
   if (Number.isNaN(input.completedAt.getTime())) throw new RangeError('completedAt is not a valid date.');
   // Loaded here, not at the top: pdf-lib stays out of the Worker's request-path module graph.
   const lib = await import('pdf-lib');
   const pdf = await lib.PDFDocument.load(input.original, { updateMetadata: false });
+  const revisions = new Revisions(lib, pdf, input.original);
+  // The certificate vouches for the original by this hash: it must be these very bytes.
+  const originalSha256 = revisions.sha256();
+  if (originalSha256 !== input.originalSha256.toLowerCase()) throw new Error('The original’s bytes do not have the SHA-256 given for it.');
+
   flattenForm(lib, pdf);
-  // Each revision embeds the font subsets its own text uses, before it is saved.
+  // Each revision embeds the font subsets its own text uses, before it is written.
   const fieldType = await Typesetter.for(lib, pdf, input.fonts, fieldTexts(input.fields));
   await drawFields(lib, pdf, fieldType, input.fields);
   await fieldType.finish();
   setMetadata(pdf, input);
   const documentPages = pdf.getPageCount();
-  // Without object streams the prefix ends in a classic cross-reference table, which the update extends.
-  const signedContent = await pdf.save({ useObjectStreams: false });
-  const baseLargestObjectNumber = pdf.context.largestObjectNumber;
-  const signedContentSha256 = await sha256Hex(signedContent);
+  await revisions.append();
+  const signedContentSha256 = revisions.sha256();
 
   const certificate: Certificate = {
     envelopeId: input.envelopeId,
@@ -61,9 +81,10 @@ export async function finishDocument(input: FinishInput): Promise<FinishedDocume
     senderName: input.senderName,
     completedAt: input.completedAt,
     documentPages,
-    originalSha256: input.originalSha256,
+    originalSha256,
+    originalBytes: input.original.length,
     signedContentSha256,
-    signedContentBytes: signedContent.length,
+    signedContentBytes: revisions.size,
     consentVersion: input.consentVersion,
     consentText: input.consentText,
     sealedBy: input.sealedBy ?? (input.seal && sealedByLines(input.seal, input.timestamp)),
@@ -72,10 +93,10 @@ export async function finishDocument(input: FinishInput): Promise<FinishedDocume
   const certificateType = await Typesetter.for(lib, pdf, input.fonts, textsOf(certificate));
   appendCertificatePages(lib, pdf, certificateType, certificate);
   await certificateType.finish();
-  const certified = await appendIncrementalUpdate(lib, pdf, signedContent, baseLargestObjectNumber);
+  await revisions.append();
   // Sealed last, so that the seal covers the certificate too and nothing is added after it.
-  const bytes = input.seal ? await sealPdf(certified, input.seal, input.completedAt, input.timestamp) : certified;
-  return { bytes, sha256: await sha256Hex(bytes), signedContentSha256 };
+  if (input.seal) await sealRevision(lib, pdf, revisions, input.seal, input.completedAt, input.timestamp);
+  return { appended: revisions.appended(), size: revisions.size, sha256: revisions.sha256(), signedContentSha256 };
 }
 
 /** A form left interactive would let anyone change what the signed copy shows. */

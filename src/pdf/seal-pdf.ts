@@ -1,5 +1,5 @@
 import { ObjectIdentifier, OctetString, UTCTime } from 'asn1js';
-import type { PDFDict, PDFObject, PDFRef } from 'pdf-lib';
+import type { PDFDict, PDFDocument } from 'pdf-lib';
 import {
   Attribute,
   Certificate,
@@ -11,7 +11,7 @@ import {
   SignerInfo,
 } from 'pkijs';
 import { derOrdered, OID, signingCertificateV2 } from './cms-attributes.js';
-import { writeRevision } from './incremental-update.js';
+import { Revisions } from './revisions.js';
 import type { SealIdentity } from './seal-identity.js';
 import type { Timestamper } from './timestamp.js';
 
@@ -23,6 +23,11 @@ import type { Timestamper } from './timestamp.js';
 export const SEAL_CONTENTS_BYTES = 16 * 1024;
 export const TIMESTAMPED_SEAL_CONTENTS_BYTES = 32 * 1024;
 
+type PdfLib = typeof import('pdf-lib');
+
+/** Wide enough for any offset; the digits are written in place once the file's length is known. */
+const PLACEHOLDER = 9_999_999_999;
+
 const latin1 = (bytes: Uint8Array) => {
   let text = '';
   for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
@@ -30,12 +35,13 @@ const latin1 = (bytes: Uint8Array) => {
 };
 
 /**
- * Seals `pdf` (a finished document ending in a classic cross-reference table) with a PAdES
- * baseline signature in one more incremental update, so everything before it stays byte for
- * byte what it was, hashes printed on the certificate included. The revision adds an invisible
- * signature field on the first page and its signature dictionary; the signature covers the whole
- * file but the /Contents hex string it sits in. Any later change to those bytes makes the seal
- * fail in every PDF reader, which is the point: the finished copy shows itself unaltered.
+ * Seals the PDF that `revisions` has written so far with a PAdES baseline signature in one more
+ * incremental update, so everything before it stays byte for byte what it was: the original and
+ * the hashes printed on the certificate included. The revision adds an invisible signature field
+ * on the first page and its signature dictionary; the signature covers the whole file but the
+ * /Contents hex string it sits in, hashed part by part, the file never joined into one array.
+ * Any later change to those bytes makes the seal fail in every PDF reader, which is the point: the
+ * finished copy shows itself unaltered.
  *
  * B-B by default; B-T given a `timestamp` (an RFC 3161 time-stamping authority's client), whose
  * token over the signature value goes into the signature.
@@ -44,107 +50,102 @@ const latin1 = (bytes: Uint8Array) => {
  * are deterministic, and the only time written is `signingTime`); ECDSA signatures and time-stamp
  * tokens differ on every call.
  */
-export async function sealPdf(pdfBytes: Uint8Array, identity: SealIdentity, signingTime: Date, timestamp?: Timestamper): Promise<Uint8Array> {
+export async function sealRevision(
+  lib: PdfLib,
+  pdf: PDFDocument,
+  revisions: Revisions,
+  identity: SealIdentity,
+  signingTime: Date,
+  timestamp?: Timestamper,
+): Promise<void> {
   const room = timestamp ? TIMESTAMPED_SEAL_CONTENTS_BYTES : SEAL_CONTENTS_BYTES;
+  addSignatureField(lib, pdf, room, signingTime);
+  const revision = await revisions.append();
+  const start = revisions.size - revision.length;
+
+  // Find the two placeholders in the revision just written (only the signature dictionary has them).
+  const text = latin1(revision);
+  const rangeAt = text.indexOf(`/ByteRange [ 0 ${PLACEHOLDER} `);
+  const contentsAt = text.indexOf(`/Contents <${'0'.repeat(64)}`);
+  if (rangeAt < 0 || contentsAt < 0) throw new Error('Seal: the signature dictionary was not written as expected.');
+  const rangeStart = rangeAt + '/ByteRange '.length;
+  const rangeEnd = text.indexOf(']', rangeAt) + 1;
+  const hexStart = contentsAt + '/Contents '.length;
+  const hexEnd = hexStart + 2 + room * 2;
+  const byteRange = [0, start + hexStart, start + hexEnd, revisions.size - start - hexEnd];
+  const rangeText = `[${byteRange.join(' ')}]`;
+  const width = rangeEnd - rangeStart;
+  if (rangeText.length > width) throw new Error('Seal: the file is too large for the byte range placeholder.');
+  // Spaces before the closing bracket keep every later offset where the cross-reference section says.
+  writeAscii(revision, rangeStart, `${rangeText.slice(0, -1)}${' '.repeat(width - rangeText.length)}]`);
+
+  const digest = revisions.digest([start + hexStart, start + hexEnd]);
+  const cms = await signedDataOf(digest, identity, signingTime, timestamp);
+  if (cms.length > room) throw new Error(`Seal: the signature takes ${cms.length} bytes, more than the ${room} reserved.`);
+  let hex = '';
+  for (const byte of cms) hex += byte.toString(16).padStart(2, '0').toUpperCase();
+  writeAscii(revision, hexStart + 1, hex);
+}
+
+/** Seals a whole PDF held in memory (a finished copy made before, a benchmark's): the sealed file, in one array. */
+export async function sealPdf(pdfBytes: Uint8Array, identity: SealIdentity, signingTime: Date, timestamp?: Timestamper): Promise<Uint8Array> {
   const lib = await import('pdf-lib');
   const pdf = await lib.PDFDocument.load(pdfBytes, { updateMetadata: false });
-  const { context } = pdf;
-  const revised = new Map<number, [PDFRef, PDFObject]>();
-  const revise = (ref: PDFRef, object: PDFObject) => revised.set(ref.objectNumber, [ref, object]);
+  const revisions = new Revisions(lib, pdf, pdfBytes);
+  await sealRevision(lib, pdf, revisions, identity, signingTime, timestamp);
+  const appended = revisions.appended();
+  const out = new Uint8Array(pdfBytes.length + appended.length);
+  out.set(pdfBytes);
+  out.set(appended, pdfBytes.length);
+  return out;
+}
 
+/**
+ * The signature dictionary with its placeholders, and its invisible widget on the first page,
+ * listed in the page's annotations and the form's fields; SigFlags 3: the document has
+ * signatures, and may only be appended to.
+ */
+function addSignatureField(lib: PdfLib, pdf: PDFDocument, room: number, signingTime: Date) {
+  const { context } = pdf;
   const sig = context.obj({
     Type: 'Sig',
     Filter: 'Adobe.PPKLite',
     SubFilter: 'ETSI.CAdES.detached',
-    // Wide enough for any offset; the digits are written in place once the file's length is known.
-    ByteRange: [0, 9_999_999_999, 9_999_999_999, 9_999_999_999],
+    ByteRange: [0, PLACEHOLDER, PLACEHOLDER, PLACEHOLDER],
     Contents: lib.PDFHexString.of('0'.repeat(room * 2)),
     M: lib.PDFString.fromDate(signingTime),
     Reason: lib.PDFHexString.fromText('Sealed on completion: the document and its certificate are unaltered since.'),
   });
   const sigRef = context.register(sig);
   const page = pdf.getPage(0);
-  const widget = context.obj({
-    Type: 'Annot',
-    Subtype: 'Widget',
-    FT: 'Sig',
-    T: lib.PDFHexString.fromText(`Seal ${sigRef.objectNumber}`),
-    V: sigRef,
-    // Print and Locked; an empty rectangle: the seal is shown by readers' signature panels, not on the page.
-    F: 132,
-    Rect: [0, 0, 0, 0],
-    P: page.ref,
-  });
-  const widgetRef = context.register(widget);
-  revise(sigRef, sig);
-  revise(widgetRef, widget);
-
-  // The page lists the widget among its annotations.
-  const annots = page.node.get(lib.PDFName.of('Annots'));
-  if (annots instanceof lib.PDFRef) {
-    const array = context.lookup(annots, lib.PDFArray);
-    array.push(widgetRef);
-    revise(annots, array);
-  } else {
-    if (annots instanceof lib.PDFArray) annots.push(widgetRef);
-    else page.node.set(lib.PDFName.of('Annots'), context.obj([widgetRef]));
-    revise(page.ref, page.node);
-  }
-
-  // The form lists the field; SigFlags 3: the document has signatures, and may only be appended to.
-  const catalogRef = context.trailerInfo.Root as PDFRef;
+  const widgetRef = context.register(
+    context.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      FT: 'Sig',
+      T: lib.PDFHexString.fromText(`Seal ${sigRef.objectNumber}`),
+      V: sigRef,
+      // Print and Locked; an empty rectangle: the seal is shown by readers' signature panels, not on the page.
+      F: 132,
+      Rect: [0, 0, 0, 0],
+      P: page.ref,
+    }),
+  );
+  const listed = (holder: PDFDict, key: string) => {
+    const entry = holder.get(lib.PDFName.of(key));
+    const array = entry instanceof lib.PDFRef ? context.lookup(entry) : entry;
+    if (array instanceof lib.PDFArray) array.push(widgetRef);
+    else holder.set(lib.PDFName.of(key), context.obj([widgetRef]));
+  };
+  listed(page.node, 'Annots');
   const acroFormKey = lib.PDFName.of('AcroForm');
-  const acroFormEntry = pdf.catalog.get(acroFormKey);
-  let acroForm: PDFDict;
-  if (acroFormEntry instanceof lib.PDFRef) {
-    acroForm = context.lookup(acroFormEntry, lib.PDFDict);
-    revise(acroFormEntry, acroForm);
-  } else if (acroFormEntry instanceof lib.PDFDict) {
-    acroForm = acroFormEntry;
-    revise(catalogRef, pdf.catalog);
-  } else {
+  let acroForm = pdf.catalog.lookupMaybe(acroFormKey, lib.PDFDict);
+  if (!acroForm) {
     acroForm = context.obj({});
-    const acroFormRef = context.register(acroForm);
-    pdf.catalog.set(acroFormKey, acroFormRef);
-    revise(acroFormRef, acroForm);
-    revise(catalogRef, pdf.catalog);
+    pdf.catalog.set(acroFormKey, context.register(acroForm));
   }
-  const fieldsEntry = acroForm.get(lib.PDFName.of('Fields'));
-  if (fieldsEntry instanceof lib.PDFRef) {
-    const fields = context.lookup(fieldsEntry, lib.PDFArray);
-    fields.push(widgetRef);
-    revise(fieldsEntry, fields);
-  } else if (fieldsEntry instanceof lib.PDFArray) fieldsEntry.push(widgetRef);
-  else acroForm.set(lib.PDFName.of('Fields'), context.obj([widgetRef]));
+  listed(acroForm, 'Fields');
   acroForm.set(lib.PDFName.of('SigFlags'), lib.PDFNumber.of(3));
-
-  const out = writeRevision(lib, pdf, pdfBytes, [...revised.values()]);
-
-  // Find the two placeholders in the revision just written (only the signature dictionary has them).
-  const revision = latin1(out.subarray(pdfBytes.length));
-  const rangeAt = revision.indexOf('/ByteRange [');
-  const contentsAt = revision.indexOf('/Contents <');
-  if (rangeAt < 0 || contentsAt < 0) throw new Error('Seal: the signature dictionary was not written as expected.');
-  const rangeStart = pdfBytes.length + rangeAt + '/ByteRange '.length;
-  const rangeEnd = pdfBytes.length + revision.indexOf(']', rangeAt) + 1;
-  const hexStart = pdfBytes.length + contentsAt + '/Contents '.length;
-  const hexEnd = hexStart + 2 + room * 2;
-  const byteRange = [0, hexStart, hexEnd, out.length - hexEnd];
-  const rangeText = `[${byteRange.join(' ')}]`;
-  const width = rangeEnd - rangeStart;
-  if (rangeText.length > width) throw new Error('Seal: the file is too large for the byte range placeholder.');
-  // Spaces before the closing bracket keep every later offset where the cross-reference table says.
-  writeAscii(out, rangeStart, `${rangeText.slice(0, -1)}${' '.repeat(width - rangeText.length)}]`);
-
-  const signed = new Uint8Array(byteRange[1]! + byteRange[3]!);
-  signed.set(out.subarray(0, hexStart));
-  signed.set(out.subarray(hexEnd), hexStart);
-  const cms = await signedDataOf(signed, identity, signingTime, timestamp);
-  if (cms.length > room) throw new Error(`Seal: the signature takes ${cms.length} bytes, more than the ${room} reserved.`);
-  let hex = '';
-  for (const byte of cms) hex += byte.toString(16).padStart(2, '0').toUpperCase();
-  writeAscii(out, hexStart + 1, hex);
-  return out;
 }
 
 function writeAscii(out: Uint8Array, at: number, text: string) {
@@ -152,22 +153,19 @@ function writeAscii(out: Uint8Array, at: number, text: string) {
 }
 
 /**
- * A detached CMS SignedData over `content`, with the signed attributes a PAdES baseline signature
+ * A detached CMS SignedData over content of SHA-256 `contentDigest`, with the signed attributes a PAdES baseline signature
  * carries: content type, message digest and the signing certificate's SHA-256. Without a
  * time-stamp the signing time is the signer's own claim, carried as a signed attribute (and as /M);
  * with one (B-T), PAdES leaves that attribute out, and the time-stamp token over the signature
  * value is added as an unsigned attribute: it is made after the signature, over it.
  */
-async function signedDataOf(content: Uint8Array, identity: SealIdentity, signingTime: Date, timestamp?: Timestamper): Promise<Uint8Array> {
+async function signedDataOf(contentDigest: Uint8Array, identity: SealIdentity, signingTime: Date, timestamp?: Timestamper): Promise<Uint8Array> {
   const certificates = identity.certificates.map((der) => Certificate.fromBER(der.slice().buffer));
   const signer = certificates[0]!;
-  const [contentDigest, certificateDigest] = await Promise.all([
-    crypto.subtle.digest('SHA-256', content as BufferSource),
-    crypto.subtle.digest('SHA-256', identity.certificates[0]! as BufferSource),
-  ]);
+  const certificateDigest = await crypto.subtle.digest('SHA-256', identity.certificates[0]! as BufferSource);
   const attributes = [
     new Attribute({ type: OID.contentType, values: [new ObjectIdentifier({ value: OID.data })] }),
-    new Attribute({ type: OID.messageDigest, values: [new OctetString({ valueHex: contentDigest })] }),
+    new Attribute({ type: OID.messageDigest, values: [new OctetString({ valueHex: contentDigest.slice().buffer })] }),
     signingCertificateV2(signer, certificateDigest),
   ];
   if (!timestamp) attributes.push(new Attribute({ type: OID.signingTime, values: [new UTCTime({ valueDate: signingTime })] }));

@@ -1,11 +1,19 @@
 /**
- * The outside programs some suites check our output with (poppler's pdfsig and pdftotext,
- * openssl): readers that share no code with ours. CI installs them (`.ci/run`); on a machine
- * without them those checks are skipped, and say so, so that `npm test` still runs anywhere.
+ * The outside programs some suites check our output with (poppler's pdfsig, pdftotext and
+ * pdftoppm, qpdf, openssl): readers that share no code with ours. CI installs them (`.ci/run`); on
+ * a machine without them those checks are skipped, and say so, so that `npm test` still runs anywhere.
  */
 import { execFileSync } from 'node:child_process';
 
-const probes: Record<string, string[]> = { pdfsig: ['-v'], pdftotext: ['-v'], pdfinfo: ['-v'], pdffonts: ['-v'], openssl: ['version'] };
+const probes: Record<string, string[]> = {
+  pdfsig: ['-v'],
+  pdftotext: ['-v'],
+  pdftoppm: ['-v'],
+  pdfinfo: ['-v'],
+  pdffonts: ['-v'],
+  qpdf: ['--version'],
+  openssl: ['version'],
+};
 
 export function installed(...tools: (keyof typeof probes)[]): boolean {
   const missing = tools.filter((tool) => {
@@ -16,6 +24,7 @@ export function installed(...tools: (keyof typeof probes)[]): boolean {
       return true;
     }
   });
-  if (missing.length > 0) console.warn(`${missing.join(' and ')} not installed (apt-get install poppler-utils openssl): the checks that use them are SKIPPED.`);
+  if (missing.length > 0)
+    console.warn(`${missing.join(' and ')} not installed (apt-get install poppler-utils qpdf openssl): the checks that use them are SKIPPED.`);
   return missing.length === 0;
 }

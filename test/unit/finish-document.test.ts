@@ -1,6 +1,6 @@
 /**
  * The finished, signed PDF: values drawn at their fields, the certificate appended as an
- * incremental update, metadata, determinism, and input that must never break drawing. What the
+ * incremental update after them and the original, metadata, determinism, and input that must never break drawing. What the
  * pages show is read back with poppler (pdftotext, pdfinfo), an independent PDF reader.
  *
  * One file although long: one function's output, checked part by part on documents it shares.
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CertificateRecipient, type FinishInput, type FinishedField, finishDocument } from '../../src/pdf/finish-document.js';
+import { finishFile, revisionEnds } from '../support/finished-file.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
 import { drawableText } from '../../src/pdf/drawable-text.js';
@@ -126,7 +127,7 @@ function info(bytes: Uint8Array): Record<string, string> {
 describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
   it('draws the values on their pages and appends a certificate with the recipients, their events, the consent and both hashes', async () => {
     const given = await input();
-    const finished = await finishDocument(given);
+    const finished = await finishFile(given);
     const pages = Number(info(finished.bytes).Pages);
     expect(pages).toBeGreaterThan(2);
 
@@ -173,7 +174,7 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
   });
 
   it('keeps the signed content as a prefix of the file: its first N bytes, as the certificate says, hash to signedContentSha256', async () => {
-    const finished = await finishDocument(await input());
+    const finished = await finishFile(await input());
     const certificate = text(finished.bytes, 3, Number(info(finished.bytes).Pages)).replace(/\s+/g, ' ');
     const length = Number(/the first (\d+) bytes of this file/.exec(certificate)?.[1]);
     expect(length).toBeGreaterThan(0);
@@ -188,7 +189,7 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
 
   it('sets the metadata: title, subject, author, creator, producer, keywords with the envelope id, dates at completion', async () => {
     const given = await input();
-    const meta = info((await finishDocument(given)).bytes);
+    const meta = info((await finishFile(given)).bytes);
     expect(meta).toMatchObject({
       Title: 'Mutual NDA',
       Subject: 'Signed: Mutual NDA',
@@ -202,7 +203,7 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
   });
 
   it('prints the sealing lines when given', async () => {
-    const finished = await finishDocument(await input({ sealedBy: ['Sealed by E-Signing API document seal', 'Certificate serial 0A:1B:2C'] }));
+    const finished = await finishFile(await input({ sealedBy: ['Sealed by E-Signing API document seal', 'Certificate serial 0A:1B:2C'] }));
     const certificate = text(finished.bytes, 3, Number(info(finished.bytes).Pages));
     expect(certificate).toContain('Sealed by');
     expect(certificate).toContain('Certificate serial 0A:1B:2C');
@@ -225,7 +226,7 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
         userAgent: e === 0 ? null : `${UA} ${'Extension/1.0 '.repeat(e * 20)}`,
       })),
     }));
-    const finished = await finishDocument(await input({ original, originalSha256: sha256(original), recipients, fields: [] }));
+    const finished = await finishFile(await input({ original, originalSha256: sha256(original), recipients, fields: [] }));
     const pages = Number(info(finished.bytes).Pages);
     const certificatePages = pages - 50;
     expect(certificatePages).toBeGreaterThanOrEqual(3);
@@ -255,7 +256,7 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
       'data:image/png;base64,',
     ];
     const fields: FinishedField[] = values.map((value, i) => ({ type: 'signature', page: 1, x: 72, y: 100 + i * 60, width: 250, height: 40, value }));
-    const finished = await finishDocument(await input({ fields }));
+    const finished = await finishFile(await input({ fields }));
     const page1 = text(finished.bytes, 1);
     expect(page1.split('[signature image unreadable]')).toHaveLength(values.length + 1);
   });
@@ -267,7 +268,7 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
     field.setText('Form Value Inc');
     field.addToPage(page, { x: 72, y: 600, width: 200, height: 24 });
     const original = await made.save();
-    const finished = await finishDocument(await input({ original, originalSha256: sha256(original), fields: [] }));
+    const finished = await finishFile(await input({ original, originalSha256: sha256(original), fields: [] }));
     expect(text(finished.bytes, 1)).toContain('Form Value Inc');
     const reread = await PDFDocument.load(finished.bytes);
     expect(reread.catalog.has(PDFName.of('AcroForm'))).toBe(false);
@@ -277,18 +278,22 @@ describe.skipIf(!poppler)('finishDocument, read back with poppler', () => {
 
 describe('finishDocument', () => {
   it('returns the same bytes, and so the same hashes, for the same input', async () => {
-    const [first, second] = [await finishDocument(await input()), await finishDocument(await input())];
+    const [first, second] = [await finishFile(await input()), await finishFile(await input())];
     expect(first.sha256).toBe(second.sha256);
     expect(first.signedContentSha256).toBe(second.signedContentSha256);
     expect(Buffer.from(first.bytes).equals(Buffer.from(second.bytes))).toBe(true);
-    const later = await finishDocument(await input({ completedAt: at('2026-11-05T00:00:00.000Z') }));
+    const later = await finishFile(await input({ completedAt: at('2026-11-05T00:00:00.000Z') }));
     expect(later.sha256).not.toBe(first.sha256);
     expect(first.sha256).toBe(sha256(first.bytes));
   });
 
   it('appends the certificate without rewriting anything of the signed content but the page tree', async () => {
-    const finished = await finishDocument(await input());
-    const end = Buffer.from(finished.bytes).indexOf('%%EOF') + '%%EOF'.length;
+    // An original ending in a classic cross-reference table, which the updates extend with tables of their own.
+    const generated = await generateDocument('Mutual NDA', 2, nodeFontSource());
+    const original = await (await PDFDocument.load(generated)).save({ useObjectStreams: false });
+    const finished = await finishFile(await input({ original, originalSha256: sha256(original) }));
+    // The original's revision, then the values', then the certificate's: the signed content ends with the second.
+    const end = revisionEnds(finished.bytes)[1]!;
     expect(sha256(finished.bytes.subarray(0, end))).toBe(finished.signedContentSha256);
     const [before, after] = [await PDFDocument.load(finished.bytes.subarray(0, end)), await PDFDocument.load(finished.bytes)];
     for (const [ref, object] of before.context.enumerateIndirectObjects()) {
@@ -344,7 +349,7 @@ describe('finishDocument', () => {
         events: [{ what: nasty[4]!, at: new Date(Number.NaN), ip: nasty[1]!, userAgent: nasty[5]! }],
       },
     ];
-    const finished = await finishDocument(await input({ fields, recipients, title: nasty[3]!, consentText: nasty.join('\n') }));
+    const finished = await finishFile(await input({ fields, recipients, title: nasty[3]!, consentText: nasty.join('\n') }));
     expect(await readPageSizes(finished.bytes)).not.toBeNull();
   });
 
