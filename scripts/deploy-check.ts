@@ -2,7 +2,8 @@
  * `npm run deploy:check`: checks what a deploy would run with, and deploys nothing. The committed
  * `[vars]` of wrangler.toml and wrangler.pdf.toml, and the secrets from this environment (or
  * `--env-file FILE`, a file of NAME=value lines kept out of the repository): the same values given
- * to `wrangler secret put` (the seal's to the PDF Worker, the rest to the API Worker).
+ * to `wrangler secret put` (the seal's to the PDF Worker, the rest to the API Worker), and the R2
+ * bucket both Workers keep documents in.
  * Exits 1 if any check fails. See docs/deploy.md.
  */
 import { existsSync } from 'node:fs';
@@ -22,6 +23,7 @@ import {
   readAppliedMigrations,
   readWranglerVars,
 } from './deploy-check/checks.js';
+import { checkBucketBindings, readBucketBindings } from './deploy-check/bucket-bindings.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -44,11 +46,19 @@ async function main(): Promise<number> {
     if (!existsSync(values['env-file'])) throw new Error(`No file ${values['env-file']}`);
     process.loadEnvFile(values['env-file']);
   }
-  const vars = await readWranglerVars(values.wrangler ?? `${root}wrangler.toml`);
+  const apiWrangler = values.wrangler ?? `${root}wrangler.toml`;
+  const pdfWrangler = values['pdf-wrangler'] ?? `${root}wrangler.pdf.toml`;
+  const vars = await readWranglerVars(apiWrangler);
   const results: CheckResult[] = [];
   const configuration = checkConfiguration(vars, process.env);
   results.push(configuration);
-  results.push(checkPdfConfiguration(await readWranglerVars(values['pdf-wrangler'] ?? `${root}wrangler.pdf.toml`), process.env));
+  results.push(checkPdfConfiguration(await readWranglerVars(pdfWrangler), process.env));
+  results.push(
+    checkBucketBindings([
+      { name: 'The API Worker', file: apiWrangler, buckets: readBucketBindings(apiWrangler) },
+      { name: 'The PDF Worker', file: pdfWrangler, buckets: readBucketBindings(pdfWrangler) },
+    ]),
+  );
   const env = { ...process.env, ...vars };
 
   if (env.DATABASE_URL && /^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
