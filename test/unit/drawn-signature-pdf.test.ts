@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { finishDocument } from '../../src/pdf/finish-document.js';
+import { finishFile as finishDocument } from '../support/finished-file.js';
 import { finishInput } from '../support/finish-input.js';
 import { installed } from '../support/outside-tools.js';
 import { imagesOnPage } from '../support/pdf-images.js';

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
 import { createTimestampAuthorityStandin, type TimestampAuthorityStandin } from '../../local/standins/timestamp-authority.js';
 import { OID } from '../../src/pdf/cms-attributes.js';
-import { finishDocument } from '../../src/pdf/finish-document.js';
+import { finishFile as finishDocument } from '../support/finished-file.js';
 import { createSelfSignedSeal, loadSealIdentity, type SealIdentity } from '../../src/pdf/seal-identity.js';
 import { timestampAuthority } from '../../src/pdf/timestamp.js';
 import { COMPLETED, finishInput } from '../support/finish-input.js';

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
 import { createTimestampAuthorityStandin } from '../../local/standins/timestamp-authority.js';
-import { finishDocument } from '../../src/pdf/finish-document.js';
+import { finishFile as finishDocument } from '../support/finished-file.js';
 import { createSelfSignedSeal, loadSealIdentity, type SealIdentity } from '../../src/pdf/seal-identity.js';
 import { type Timestamper, timestampAuthority } from '../../src/pdf/timestamp.js';
 import { COMPLETED, finishInput } from '../support/finish-input.js';

@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
-import { type FinishInput, finishDocument } from '../../src/pdf/finish-document.js';
+import { type FinishInput, finishDocument as finishUpdates } from '../../src/pdf/finish-document.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
@@ -51,6 +51,15 @@ async function input(): Promise<FinishInput> {
   };
 }
 
+/** The finished file whole: the original, then what finishDocument appended to it. */
+async function finishDocument(given: FinishInput) {
+  const made = await finishUpdates(given);
+  const bytes = new Uint8Array(given.original.length + made.appended.length);
+  bytes.set(given.original);
+  bytes.set(made.appended, given.original.length);
+  return { ...made, bytes };
+}
+
 describe('finishDocument in workerd', () => {
   it('makes a PDF of the document and its certificate, whose prefix is the signed content', async () => {
     const finished = await finishDocument(await input());
@@ -61,8 +70,10 @@ describe('finishDocument in workerd', () => {
     expect(sizes!.length).toBeGreaterThan(3);
     expect(sizes!.slice(3).every((size) => size.width === 612 && size.height === 792)).toBe(true);
 
-    const firstEof = latin1(finished.bytes).indexOf('%%EOF') + '%%EOF'.length;
-    const prefix = finished.bytes.subarray(0, firstEof);
+    // The original's revision, then the values': the signed content ends with the second %%EOF.
+    const text = latin1(finished.bytes);
+    const secondEof = text.indexOf('%%EOF', text.indexOf('%%EOF') + 1) + '%%EOF'.length;
+    const prefix = finished.bytes.subarray(0, secondEof);
     expect(await sha256Hex(prefix)).toBe(finished.signedContentSha256);
     expect(await readPageSizes(prefix)).toHaveLength(3);
   });
