@@ -1,11 +1,18 @@
 import { and, isNotNull, lte } from 'drizzle-orm';
 import { outboxMessages } from '../data/schema.js';
+import { moveDocuments } from '../domain/documents/move-documents.js';
 import { purgeExpiredRecords } from '../domain/envelopes/idempotency.js';
 import { purgeSpentCodes } from '../domain/signing/code-retention.js';
 import { purgeExpiredWebhookEvents } from '../domain/webhooks/event-retention.js';
 import { logError } from '../lib/log-error.js';
 import type { Services } from '../services.js';
 import { sweepOutbox } from './outbox.js';
+
+/**
+ * Documents still in bytea moved into the store per run: a few, so that a run stays short on the
+ * Workers (which cannot move them at deploy time); a read that meets one moves it at once anyway.
+ */
+const DOCUMENTS_MOVED_PER_RUN = 5;
 
 /** Relayed outbox rows are kept a week, for whoever investigates a delivery, then removed. */
 const KEEP_RELAYED_MS = 7 * 24 * 3600 * 1000;
@@ -14,7 +21,7 @@ const KEEP_RELAYED_MS = 7 * 24 * 3600 * 1000;
  * The periodic work that keeps the promises of committed changes: relay what a request that died
  * left in the outbox, and remove what answers for nothing any more (expired Idempotency-Key
  * records, long-relayed outbox rows, webhook events past their 30 days, verification codes past their
- * two days). A Cron Trigger runs it every minute in production, a timer
+ * two days), and move a few documents still kept in Postgres into the document store. A Cron Trigger runs it every minute in production, a timer
  * in the embedded server.
  */
 export async function housekeeping(services: Services): Promise<{ relayed: number }> {
@@ -26,6 +33,7 @@ export async function housekeeping(services: Services): Promise<{ relayed: numbe
     purgeExpiredWebhookEvents(db, now),
     purgeSpentCodes(db, now),
     db.delete(outboxMessages).where(and(isNotNull(outboxMessages.relayedAt), lte(outboxMessages.relayedAt, new Date(now.getTime() - KEEP_RELAYED_MS)))),
+    moveDocuments(services, { limit: DOCUMENTS_MOVED_PER_RUN }),
   ]);
   return { relayed };
 }

@@ -106,7 +106,10 @@ export class ESignClient {
         if (!envelopeId)
             throw new TypeError('Not a document download link.');
         const query = { expires: link.searchParams.get('expires') ?? undefined, sig: link.searchParams.get('sig') ?? undefined };
-        const { data, error, response } = await this.raw.GET('/v1/documents/{envelope_id}', { params: { path: { envelope_id: envelopeId }, query }, parseAs: 'arrayBuffer' });
+        const { data, error, response } = await this.raw.GET('/v1/documents/{envelope_id}', {
+            params: { path: { envelope_id: envelopeId }, query },
+            parseAs: 'arrayBuffer',
+        });
         if (!response.ok || data === undefined)
             throw apiErrorOf(response, error);
         return new Uint8Array(data);

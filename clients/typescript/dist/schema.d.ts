@@ -2875,7 +2875,10 @@ export interface operations {
                 /** @description The link’s signature, as the link gives it. */
                 sig?: string;
             };
-            header?: never;
+            header?: {
+                /** @description One byte range, to resume a download: `bytes=a-b`, `bytes=a-` (to the end) or `bytes=-n` (the last n bytes). */
+                range?: string;
+            };
             path: {
                 envelope_id: string;
             };
@@ -2883,9 +2886,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The finished PDF, as an attachment, never cached; `X-Document-SHA256` carries its hash. */
+            /** @description The finished PDF, as an attachment, never cached; `X-Document-SHA256` carries its hash, `ETag` the same quoted. Also the answer to a `Range` header of several ranges or a malformed one. */
             200: {
                 headers: {
+                    /** @description The bytes of this answer. */
+                    "Content-Length"?: number;
+                    /** @description `bytes`: one range may be asked for. */
+                    "Accept-Ranges"?: string;
+                    /** @description The PDF’s SHA-256 (hex), quoted. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The one byte range asked for, `Content-Range: bytes a-b/size` saying which. */
+            206: {
+                headers: {
+                    /** @description The bytes of this answer. */
+                    "Content-Length"?: number;
+                    /** @description `bytes`: one range may be asked for. */
+                    "Accept-Ranges"?: string;
+                    /** @description The PDF’s SHA-256 (hex), quoted. */
+                    ETag?: string;
+                    /** @description `bytes a-b/size`: the range sent and the whole PDF’s size. */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2927,6 +2953,15 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description The range starts past the end of the PDF (or asks for none of it): no body, `Content-Range: bytes *\/size` gives its size. */
+            416: {
+                headers: {
+                    /** @description `bytes *\/size`. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `rate_limited` */
             429: {

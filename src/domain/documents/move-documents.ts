@@ -12,8 +12,11 @@ import { MAX_FINISHED_DOCUMENT_BYTES } from '../../ports/document-limits.js';
 import type { StoredDocument } from '../../ports/document-store.js';
 import type { Services } from '../../services.js';
 
+/** What a move needs: the database and the store (`npm run migrate` has no other service). */
+export type Movers = Pick<Services, 'database' | 'documents'>;
+
 /** Moves up to `limit` documents (all of them without one); answers how many rows it moved. */
-export async function moveDocuments(services: Services, { limit = Number.POSITIVE_INFINITY }: { limit?: number } = {}): Promise<{ moved: number }> {
+export async function moveDocuments(services: Movers, { limit = Number.POSITIVE_INFINITY }: { limit?: number } = {}): Promise<{ moved: number }> {
   const { db } = services.database;
   let moved = 0;
   const skipped = { templates: new Set<string>(), envelopes: new Set<string>() };
@@ -52,7 +55,7 @@ const skipping = (column: typeof templateDocuments.id | typeof envelopes.id, ids
 type Moved = { stored: StoredDocument | null; movedHere: boolean };
 
 /** Moves one template's document, if it is still in bytea; answers where it is now. */
-export async function moveTemplateDocument(services: Services, id: string): Promise<Moved> {
+export async function moveTemplateDocument(services: Movers, id: string): Promise<Moved> {
   const { db } = services.database;
   const [row] = await db.select({ content: templateDocuments.content }).from(templateDocuments).where(eq(templateDocuments.id, id)).limit(1);
   if (row?.content) {
@@ -73,7 +76,7 @@ export async function moveTemplateDocument(services: Services, id: string): Prom
 }
 
 /** Moves one envelope's finished PDF, if it is still in bytea; answers where it is now. */
-export async function moveSignedDocument(services: Services, envelopeId: string): Promise<Moved> {
+export async function moveSignedDocument(services: Movers, envelopeId: string): Promise<Moved> {
   const { db } = services.database;
   const [row] = await db.select({ bytes: envelopes.signedDocument }).from(envelopes).where(eq(envelopes.id, envelopeId)).limit(1);
   if (row?.bytes) {

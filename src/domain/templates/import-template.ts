@@ -28,8 +28,10 @@ export async function importTemplate(
   const { services, companyId, now } = ctx;
   const stored = await services.documents.put(document.bytes, { maxBytes: MAX_TEMPLATE_DOCUMENT_BYTES }).catch((err: unknown) => {
     if (!(err instanceof DocumentTooLarge)) throw err;
-    throw new DomainError('payload_too_large', `The document is larger than ${MAX_TEMPLATE_DOCUMENT_BYTES / 1024 / 1024} MiB.`, {
+    const limit = `${MAX_TEMPLATE_DOCUMENT_BYTES / 1024 / 1024} MiB`;
+    throw new DomainError('payload_too_large', `The document is larger than ${limit}.`, {
       file_name: document.fileName,
+      limit,
       max_bytes: MAX_TEMPLATE_DOCUMENT_BYTES,
     });
   });
