@@ -37,7 +37,7 @@ export function inlinePdfWork(settings: SealSettings, fonts: FontSource): PdfWor
       const seal = settings.seal ? await sealIdentityOf(settings.seal) : undefined;
       // With an authority configured, a seal without its time-stamp is never made.
       const timestamp = seal && settings.timestampUrl ? timestampAuthority(settings.timestampUrl) : undefined;
-      return finishDocument({ ...request, seal, timestamp, fonts } as never) as never;
+      return finishDocument({ ...request, seal, timestamp, fonts });
     },
   };
 }

@@ -19,13 +19,10 @@ export type FinishWork = Omit<FinishRequest, 'originalKey'> & { original: Uint8A
  */
 export type MadeDocument = { appended: Uint8Array; size: number; sha256: string; signedContentSha256: string };
 
-/** The finished file whole, as finishDocument made it before it answered only what follows the original. */
-type WholeDocument = { bytes: Uint8Array; sha256: string; signedContentSha256: string };
-
 /** The PDF work on bytes in hand. */
 export type PdfWork = {
   pageSizes(bytes: Uint8Array): Promise<PageSize[] | null>;
-  finish(request: FinishWork): Promise<MadeDocument | WholeDocument>;
+  finish(request: FinishWork): Promise<MadeDocument>;
 };
 
 export function storedPdfMaker(documents: DocumentStore, work: PdfWork): PdfMaker {
@@ -40,9 +37,8 @@ export function storedPdfMaker(documents: DocumentStore, work: PdfWork): PdfMake
       if (!original) throw new Error(`The envelope's original document (${originalKey}) is not in the document store.`);
       const made = await work.finish({ ...request, original });
       // The file is the original as stored, streamed again, then what the work appended: never joined in memory.
-      const source = 'appended' in made ? followedBy(documents, originalKey, made.appended) : made.bytes;
-      const stored = await documents.put(source, { maxBytes: MAX_FINISHED_DOCUMENT_BYTES });
-      if (stored.sha256 !== made.sha256) {
+      const stored = await documents.put(followedBy(documents, originalKey, made.appended), { maxBytes: MAX_FINISHED_DOCUMENT_BYTES });
+      if (stored.sha256 !== made.sha256 || stored.size !== made.size) {
         throw new Error(`The finished PDF of envelope ${request.envelopeId} was stored with another hash than it was made with.`);
       }
       return { ...stored, signedContentSha256: made.signedContentSha256 };
