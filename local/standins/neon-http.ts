@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { isDatabaseUnreachable } from '../../src/data/errors.js';
 import type { Standin } from './standin.js';
 import type { IsolationLevel, SqlExecutor, SqlParam, SqlResult, SqlStatement, TransactionMode } from './sql-executors.js';
@@ -13,39 +14,63 @@ import type { IsolationLevel, SqlExecutor, SqlParam, SqlResult, SqlStatement, Tr
  *   form (or null), and the driver parses it by `fields[i].dataTypeID`.
  * - A database error answers 400 with the Postgres error fields (`code` = SQLSTATE), which the driver
  *   copies onto the NeonDbError it throws.
+ * - Neon's limits of 64 MiB on a request's body and on an answer, with its proxy's answers
+ *   (sql_over_http.rs): 413 `request is too large (max is N bytes)` and 507 `response is too large
+ *   (max is N bytes)`, each as `{ message }`. A document kept in Postgres would meet them first.
  */
-export function createNeonHttpStandin(executor: SqlExecutor): Standin {
+export function createNeonHttpStandin(executor: SqlExecutor, limits: Partial<NeonHttpLimits> = {}): Standin {
+  const { maxRequestBytes, maxResponseBytes } = { ...NEON_HTTP_LIMITS, ...limits };
   const app = new Hono();
-  app.post('/sql', async (c) => {
-    if (!c.req.header('Neon-Connection-String')) {
-      return c.json({ message: 'missing Neon-Connection-String header' }, 400);
-    }
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return c.json({ message: 'request body is not valid JSON' }, 400);
-    }
-    // The driver always sends both as "true"; the other modes are kept for hand-made requests.
-    const arrayMode = c.req.header('Neon-Array-Mode') === 'true';
-    const rawText = c.req.header('Neon-Raw-Text-Output') === 'true';
-    const render = (result: SqlResult) => renderResult(result, arrayMode, rawText);
-    try {
-      if (isBatch(body)) {
-        const statements = body.queries.map(toStatement);
-        const results = await executor.transaction(
-          statements,
-          batchMode((name) => c.req.header(name)),
-        );
-        return c.json({ results: results.map(render) });
+  app.post(
+    '/sql',
+    bodyLimit({ maxSize: maxRequestBytes, onError: (c) => c.json({ message: `request is too large (max is ${maxRequestBytes} bytes)` }, 413) }),
+    async (c) => {
+      if (!c.req.header('Neon-Connection-String')) {
+        return c.json({ message: 'missing Neon-Connection-String header' }, 400);
       }
-      return c.json(render(await executor.query(toStatement(body))));
-    } catch (error) {
-      return errorResponse(error);
-    }
-  });
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        return c.json({ message: 'request body is not valid JSON' }, 400);
+      }
+      // The driver always sends both as "true"; the other modes are kept for hand-made requests.
+      const arrayMode = c.req.header('Neon-Array-Mode') === 'true';
+      const rawText = c.req.header('Neon-Raw-Text-Output') === 'true';
+      const render = (result: SqlResult) => renderResult(result, arrayMode, rawText);
+      try {
+        if (isBatch(body)) {
+          const statements = body.queries.map(toStatement);
+          const results = await executor.transaction(
+            statements,
+            batchMode((name) => c.req.header(name)),
+          );
+          return answer({ results: results.map(render) }, maxResponseBytes);
+        }
+        return answer(render(await executor.query(toStatement(body))), maxResponseBytes);
+      } catch (error) {
+        return errorResponse(error);
+      }
+    },
+  );
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}` }, 404));
   return { fetch: (request) => app.fetch(request), close: () => executor.close() };
+}
+
+export type NeonHttpLimits = { maxRequestBytes: number; maxResponseBytes: number };
+
+/** Neon's documented limits of SQL over HTTP: 64 MiB each way. */
+export const NEON_HTTP_LIMITS: NeonHttpLimits = { maxRequestBytes: 64 * 1024 * 1024, maxResponseBytes: 64 * 1024 * 1024 };
+
+/** The JSON answer, or Neon's refusal when its body would pass the limit. */
+function answer(result: object, maxResponseBytes: number): Response {
+  const body = new TextEncoder().encode(JSON.stringify(result));
+  if (body.byteLength > maxResponseBytes) return jsonResponse({ message: `response is too large (max is ${maxResponseBytes} bytes)` }, 507);
+  return new Response(body, { headers: { 'content-type': 'application/json' } });
+}
+
+function jsonResponse(body: object, status: number): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
 function isBatch(body: unknown): body is { queries: unknown[] } {
@@ -140,7 +165,7 @@ const errorFields = [
 ] as const;
 
 function errorResponse(error: unknown): Response {
-  const json = (body: object, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = jsonResponse;
   if (error instanceof BadRequest) return json({ message: error.message }, 400);
   const source = (error ?? {}) as Record<string, unknown>;
   const message = error instanceof Error ? error.message : String(error);
