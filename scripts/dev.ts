@@ -15,6 +15,8 @@ import { freePort } from '../local/free-port.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import type { R2Bucket } from '@cloudflare/workers-types/index.js';
+import { getPlatformProxy, unstable_readConfig } from 'wrangler';
 import { z } from 'zod';
 import { createEmailApiStandin } from '../local/standins/email-api.js';
 import { createSmsApiStandin } from '../local/standins/sms-api.js';
@@ -24,6 +26,7 @@ import { startStandins } from '../local/standins/start.js';
 import { embeddedServices } from '../src/adapters/embedded/embedded-services.js';
 import { openPgliteDatabase } from '../src/adapters/embedded/pglite-database.js';
 import { openNodePostgresDatabase } from '../src/adapters/postgres/node-postgres-database.js';
+import { R2DocumentStore } from '../src/adapters/production/r2-document-store.js';
 import { loadOrCreateLocalSeal, loadOrCreateLocalSecrets } from '../src/entries/local-secrets.js';
 import { readNodeConfig } from '../src/entries/node-config.js';
 import { demoSeedPath, describeFailure, settleUnreadBody, welcome } from '../src/entries/startup-output.js';
@@ -109,11 +112,17 @@ async function main() {
   // Migrate and seed first, over the same database the Neon stand-in will serve.
   const pglite = DATABASE_URL ? undefined : new PGlite(join(config.DATA_DIR, 'pgdata'));
   const database = DATABASE_URL ? await openNodePostgresDatabase(DATABASE_URL) : await openPgliteDatabase(pglite);
+  // The seed's documents go where the Workers will read them: the local R2 bucket that wrangler dev
+  // keeps with the rest of its state (--persist-to below), reached through wrangler's own proxy of
+  // it. wrangler dev keeps that state in the folder's v3/; the proxy takes the path as it is.
+  const persistTo = join(config.DATA_DIR, 'wrangler');
+  const platform = await getPlatformProxy<{ DOCUMENTS: R2Bucket }>({ configPath: join(root, 'wrangler.toml'), persist: { path: join(persistTo, 'v3') } });
   const seeding = embeddedServices({
     database,
     config: { tokenSecret: new TextEncoder().encode(tokenSecret), adminToken, baseUrl: config.BASE_URL, keyEnvironment: 'test' },
+    documents: new R2DocumentStore(platform.env.DOCUMENTS),
   });
-  const keys = await loadSeedFile(seeding, config.SEED_FILE ?? fileURLToPath(demoSeedPath));
+  const keys = await loadSeedFile(seeding, config.SEED_FILE ?? fileURLToPath(demoSeedPath)).finally(() => platform.dispose());
   // The Worker runs the queue here (QStash); messages an `npm start` left in the same folder wait for it.
   await seeding.inProcessQueue.close();
 
@@ -193,7 +202,7 @@ async function main() {
       '--env-file',
       envFile,
       '--persist-to',
-      join(config.DATA_DIR, 'wrangler'),
+      persistTo,
       '--show-interactive-dev-session=false',
       // wrangler dev runs Cron Triggers only when asked, through /__scheduled (see below).
       '--test-scheduled',
@@ -259,6 +268,8 @@ async function pdfWorkerDevConfig(dir: string, secrets: Record<string, string>):
     main: join(root, JSON.parse(setting('main')!) as string),
     compatibility_date: JSON.parse(setting('compatibility_date')!) as string,
     compatibility_flags: JSON.parse(setting('compatibility_flags')!) as string[],
+    // The documents' bucket, as wrangler reads it: the API Worker's, one local bucket for both.
+    r2_buckets: unstable_readConfig({ config: join(root, 'wrangler.pdf.toml') }, { hideWarnings: true }).r2_buckets,
     vars: secrets,
   };
   const path = join(dir, 'wrangler-pdf.dev.json');
