@@ -15,6 +15,7 @@ import { type Answer, call } from '../support/http.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
 import { expectError } from '../support/expect-error.js';
+import { storedBytes } from '../support/stored-documents.js';
 
 const MiB = 1024 * 1024;
 
@@ -106,7 +107,8 @@ describe('POST /admin/v1/companies/{companyId}/templates', () => {
     expect((await db.select().from(templates).where(eq(templates.id, id)))[0]).toMatchObject({ companyId: company.id, name: definition.name });
     const [document] = await db.select().from(templateDocuments).where(eq(templateDocuments.templateId, id));
     expect(document?.fileName).toBe('mutual-nda.pdf');
-    expect(Buffer.from(document!.content).equals(Buffer.from(twoPages))).toBe(true);
+    expect(document).toMatchObject({ content: null, size: twoPages.byteLength, sha256: await sha256Hex(twoPages) });
+    expect(Buffer.from(await storedBytes(stack.services.documents, document!.storageKey!)).equals(Buffer.from(twoPages))).toBe(true);
     expect(await db.select().from(templateRoles).where(eq(templateRoles.templateId, id))).toHaveLength(3);
     expect(await db.select().from(templateFields).where(eq(templateFields.templateId, id))).toHaveLength(2);
     const audit = (await db.select().from(auditEvents).where(eq(auditEvents.companyId, company.id))).filter((event) => event.data.template_id === id);
@@ -357,52 +359,71 @@ describe('import refusals: nothing is stored', () => {
   });
 });
 
-describe('import size limit: 20 MiB of request body', () => {
+describe('import size limit: a PDF of 25 MiB, a request body of 27 MiB', () => {
   let company: TestCompany;
   beforeAll(async () => {
     company = await createTestCompany(stack);
   });
 
   const boundary = 'admin-test-boundary-7f3a9c';
+  const PDF_LIMIT = 25 * MiB;
 
-  /** A multipart body of exactly `size` bytes: the PDF is padded with a trailing comment. */
-  function multipartOfSize(size: number, definition: Definition) {
+  /** The two-page PDF padded with a trailing comment to exactly `size` bytes. */
+  function pdfOfSize(size: number) {
+    const pdf = new Uint8Array(size);
+    pdf.set(twoPages);
+    pdf.fill(0x25 /* % */, twoPages.length, twoPages.length + 1);
+    pdf.fill(0x78 /* x */, twoPages.length + 1);
+    return pdf;
+  }
+
+  /** The multipart body of an import of `pdf`, padded (in its template part's JSON) to `size` bytes when given. */
+  function multipartOf(pdf: Uint8Array, definition: Definition) {
     const encoder = new TextEncoder();
     const head = encoder.encode(
       `--${boundary}\r\nContent-Disposition: form-data; name="template"\r\n\r\n${JSON.stringify(definition)}\r\n` +
         `--${boundary}\r\nContent-Disposition: form-data; name="document"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
     );
     const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
-    const padding = size - head.length - twoPages.length - tail.length;
-    const body = new Uint8Array(size);
+    const body = new Uint8Array(head.length + pdf.length + tail.length);
     body.set(head);
-    body.set(twoPages, head.length);
-    body.fill(0x25 /* % */, head.length + twoPages.length, head.length + twoPages.length + 1);
-    body.fill(0x78 /* x */, head.length + twoPages.length + 1, head.length + twoPages.length + padding);
-    body.set(tail, size - tail.length);
+    body.set(pdf, head.length);
+    body.set(tail, head.length + pdf.length);
     return body;
   }
 
   const multipart = { 'content-type': `multipart/form-data; boundary=${boundary}` };
 
-  it('accepts a body of exactly 20 MiB', async () => {
-    const definition = oneSigner();
-    const body = multipartOfSize(20 * MiB, definition);
+  it('accepts a PDF of exactly 25 MiB', async () => {
+    const body = multipartOf(pdfOfSize(PDF_LIMIT), oneSigner());
     const answer = await importInto(company.id, body, { ...multipart, 'content-length': String(body.length) });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     expect(answer.body.document).toMatchObject({ file_name: 'big.pdf', page_count: 2 });
     const [document] = await stack.services.database.db
-      .select({ size: sql<number>`octet_length(${templateDocuments.content})::int` })
+      .select({ size: templateDocuments.size, key: templateDocuments.storageKey })
       .from(templateDocuments)
       .where(eq(templateDocuments.templateId, answer.body.id));
-    expect(document?.size).toBeGreaterThan(20 * MiB - 1024);
+    expect(document?.size).toBe(PDF_LIMIT);
+    expect((await stack.services.documents.get(document!.key!))?.size).toBe(PDF_LIMIT);
   }, 180_000);
 
-  it('refuses one byte more with 413 payload_too_large, streamed or with its length declared', async () => {
-    const body = multipartOfSize(20 * MiB + 1, oneSigner({ name: 'Too big' }));
+  it('refuses a PDF one byte more with 413 payload_too_large, the limit in its details', async () => {
+    const body = multipartOf(pdfOfSize(PDF_LIMIT + 1), oneSigner({ name: 'PDF too big' }));
+    const answer = await importInto(company.id, body, { ...multipart, 'content-length': String(body.length) });
+    expectError(answer, 413, 'payload_too_large');
+    expect(answer.body.error.details).toMatchObject({ limit: '25 MiB', max_bytes: PDF_LIMIT, file_name: 'big.pdf' });
+    expect((await templatesOf(company.id)).map((row) => row.name)).not.toContain('PDF too big');
+  }, 180_000);
+
+  it('refuses a body over 27 MiB with 413 payload_too_large, streamed or with its length declared', async () => {
+    const definition = oneSigner({ name: 'Too big' });
+    const overhead = multipartOf(new Uint8Array(0), definition).length;
+    const body = multipartOf(pdfOfSize(27 * MiB + 1 - overhead), definition);
+    expect(body.length).toBe(27 * MiB + 1);
     for (const headers of [multipart, { ...multipart, 'content-length': String(body.length) }]) {
       const answer = await importInto(company.id, body, headers);
       expectError(answer, 413, 'payload_too_large');
+      expect(answer.body.error.details).toMatchObject({ limit: '27 MiB' });
     }
     expect((await templatesOf(company.id)).map((row) => row.name)).not.toContain('Too big');
   });

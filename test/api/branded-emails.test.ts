@@ -28,6 +28,7 @@ import { installed } from '../support/outside-tools.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
 import { bySigner, testSigner } from '../support/signer-verbs.js';
+import { storedBytes } from '../support/stored-documents.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -210,7 +211,7 @@ describe('the certificate of completion', () => {
       const finished = await bySigner(stack.services, testSigner, signingDocument, { token: links[0]!.signing_url.split('/sign/')[1]! });
       const dir = mkdtempSync(join(tmpdir(), 'certificate-'));
       try {
-        writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
+        writeFileSync(join(dir, 'finished.pdf'), await storedBytes(stack.services.documents, finished!.key));
         // -layout keeps each label on the line of its value.
         const text = execFileSync('pdftotext', ['-layout', join(dir, 'finished.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
         expect(text).toContain('Sent by Договор & Co');

@@ -26,6 +26,7 @@ import { asOperator } from '../support/factories.js';
 import { call, errorCode } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
 import { openStack, type TestStack } from '../support/stack.js';
+import { storedBytes } from '../support/stored-documents.js';
 import { contractSeedPath, countRows, freshDemoSeed, readSeed, repoSeedPath, type SeedInput } from './seed-helpers.js';
 
 /** The error a load fails with, for expectations on its code and issues. */
@@ -162,10 +163,10 @@ function describeExampleLoad(label: string, path: string) {
             pages: Array.from({ length: pages }, () => ({ width: 612, height: 792 })),
           });
           const [stored] = await stack.services.database.db
-            .select({ content: templateDocuments.content })
+            .select({ key: templateDocuments.storageKey })
             .from(templateDocuments)
             .where(eq(templateDocuments.templateId, given.id));
-          expect(await readPageSizes(stored!.content)).toHaveLength(pages);
+          expect(await readPageSizes(await storedBytes(stack.services.documents, stored!.key!))).toHaveLength(pages);
         }
       }
       // 2 + 1, and the locked roles keep their fixed recipient.
@@ -342,12 +343,12 @@ describe('a template document given as a file', () => {
     const seed = seedWith([{ generate: { title, pages: 2 } }]);
     await loadSeed(stack.services, seed, folder);
     const [row] = await stack.services.database.db
-      .select({ content: templateDocuments.content, pages: templateDocuments.pages })
+      .select({ key: templateDocuments.storageKey, pages: templateDocuments.pages })
       .from(templateDocuments)
       .where(eq(templateDocuments.companyId, seed.companies[0]!.id!));
     expect(row!.pages).toHaveLength(2);
     const pdfPath = join(folder, 'generated.pdf');
-    await writeFile(pdfPath, row!.content);
+    await writeFile(pdfPath, await storedBytes(stack.services.documents, row!.key!));
     const { stdout } = await promisify(execFile)('pdftotext', ['-f', '1', '-l', '1', pdfPath, '-']);
     const shown = stdout.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
     for (const part of ['Договор аренды', '賃貸契約', 'Ελληνικά', 'עברית']) expect(shown).toContain(part);

@@ -8,7 +8,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, envelopes, templateDocuments } from '../../src/data/schema.js';
+import { auditEvents, envelopes } from '../../src/data/schema.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { MAX_LINES_PER_RECIPIENT } from '../../src/domain/signing/certificate-trail.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
@@ -25,6 +25,7 @@ import { installed } from '../support/outside-tools.js';
 import { pdfText } from '../support/pdf-text.js';
 import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
+import { finishedPdf, templatePdf } from '../support/stored-documents.js';
 import { bySigner } from '../support/signer-verbs.js';
 
 let stack: TestStack;
@@ -46,9 +47,9 @@ beforeAll(async () => {
     })
   ).id;
   // The PDF work as npm start runs it: in its thread, under the deadline a finish must meet.
-  maker = threadedPdfMaker(stack.services.config, { deadlineMs: DEFAULT_PDF_DEADLINE_MS });
+  maker = threadedPdfMaker(stack.services.config, stack.services.documents, { deadlineMs: DEFAULT_PDF_DEADLINE_MS });
   stack.services.pdf = {
-    pageSizes: (bytes) => maker.pageSizes(bytes),
+    pageSizes: (key) => maker.pageSizes(key),
     finish: (request) => {
       requests.push(request);
       return maker.finish(request).catch((err: unknown) => {
@@ -141,10 +142,10 @@ async function complete(envelopeId: string, links: { token: string; proof?: stri
     await bySigner(stack.services, signer, signAsRecipient, { token: link.token, submission: { consent: true, values } });
   }
   await drained(stack);
-  const [row] = await stack.services.database.db.select({ bytes: envelopes.signedDocument }).from(envelopes).where(eq(envelopes.id, envelopeId));
+  const bytes = await finishedPdf(stack.services, envelopeId);
   expect(failures).toEqual([]);
-  expect(row?.bytes, 'the finished PDF is stored').toBeTruthy();
-  return row!.bytes!;
+  expect(bytes, 'the finished PDF is stored').toBeTruthy();
+  return bytes!;
 }
 
 const requestOf = (envelopeId: string) => requests.find((request) => request.envelopeId === envelopeId)!;
@@ -258,11 +259,8 @@ describe('a flood of failed tries stored one row each by an older version', () =
       `${FLOOD - KEPT_ROWS} further failed tries at a verification code between ${at(KEPT_ROWS + 1)} and ${at(FLOOD)}`,
     );
 
-    const [template] = await stack.services.database.db
-      .select({ bytes: templateDocuments.content })
-      .from(templateDocuments)
-      .where(eq(templateDocuments.templateId, templateId));
-    const documentPages = (await PDFDocument.load(template!.bytes)).getPageCount();
+    const template = await templatePdf(stack.services, templateId);
+    const documentPages = (await PDFDocument.load(template!)).getPageCount();
     const certificatePages = (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount() - documentPages;
     expect(certificatePages).toBeGreaterThanOrEqual(1);
     expect(certificatePages).toBeLessThanOrEqual(3);

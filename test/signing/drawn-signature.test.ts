@@ -15,6 +15,7 @@ import { imagesOnPage } from '../support/pdf-images.js';
 import { canvasRows, encodePng, HOSTILE_PNG, ihdr, pngChunk, pngFile } from '../support/png.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { bySigner } from '../support/signer-verbs.js';
+import { storedBytes } from '../support/stored-documents.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -142,8 +143,8 @@ describe('a drawn signature posted to the signing page', () => {
     const finished = await vi.waitFor(
       async () => {
         const [envelope] = await db.select().from(envelopes).where(eq(envelopes.id, envelopeId));
-        if (!envelope?.signedDocument) throw new Error('no finished PDF yet');
-        return envelope.signedDocument;
+        if (!envelope?.signedDocumentKey) throw new Error('no finished PDF yet');
+        return storedBytes(stack.services.documents, envelope.signedDocumentKey);
       },
       { timeout: 15_000 },
     );

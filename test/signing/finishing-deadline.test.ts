@@ -27,9 +27,12 @@ beforeAll(async () => {
   company = await createTestCompany(stack, { quota: 10 });
   // Imported with the stack's own PDF work, before the spinning one takes over.
   templateId = (await createTestTemplate(stack, company.id, { signing_order: 'parallel' })).id;
-  maker = threadedPdfMaker(stack.services.config, { deadlineMs: DEADLINE_MS, entry: new URL('../support/spinning-pdf-thread.ts', import.meta.url) });
+  maker = threadedPdfMaker(stack.services.config, stack.services.documents, {
+    deadlineMs: DEADLINE_MS,
+    entry: new URL('../support/spinning-pdf-thread.ts', import.meta.url),
+  });
   stack.services.pdf = {
-    pageSizes: (bytes) => maker.pageSizes(bytes),
+    pageSizes: (key) => maker.pageSizes(key),
     finish: (request) =>
       maker.finish(request).catch((err: unknown) => {
         failures.push(err);
@@ -82,6 +85,6 @@ describe('a finishing job whose PDF work never ends', () => {
       .select()
       .from(envelopes)
       .where(eq(envelopes.id, sent.body.envelope_id as string));
-    expect(envelope).toMatchObject({ status: 'completed', signedDocument: null });
+    expect(envelope).toMatchObject({ status: 'completed', signedDocument: null, signedDocumentKey: null });
   });
 });

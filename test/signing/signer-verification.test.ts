@@ -34,6 +34,7 @@ import { installed } from '../support/outside-tools.js';
 import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
 import { bySigner, testSigner } from '../support/signer-verbs.js';
+import { storedBytes } from '../support/stored-documents.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -558,7 +559,7 @@ describe('the verification step', () => {
     });
     const dir = mkdtempSync(join(tmpdir(), 'verification-certificate-'));
     try {
-      writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
+      writeFileSync(join(dir, 'finished.pdf'), await storedBytes(stack.services.documents, finished!.key));
       const text = execFileSync('pdftotext', [join(dir, 'finished.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
       expect(text).toContain('Verification code sent by e-mail to d***@example.test');
       expect(text).toContain('Identity verified with the code sent by e-mail to d***@example.test');

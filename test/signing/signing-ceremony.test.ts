@@ -24,6 +24,7 @@ import { createTestCompany, createTestTemplate, type TestCompany } from '../supp
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
 import { bySigner, testSigner } from '../support/signer-verbs.js';
+import { storedBytes } from '../support/stored-documents.js';
 
 const pdfsigInstalled = installed('pdfsig');
 let stack: TestStack;
@@ -130,7 +131,7 @@ describe('opening a link', () => {
     const { links } = await sendEnvelope();
     const document = await bySigner(stack.services, testSigner, signingDocument, { token: links.Client! });
     expect(document?.finished).toBe(false);
-    expect(new TextDecoder().decode(document!.bytes.slice(0, 5))).toBe('%PDF-');
+    expect(new TextDecoder().decode((await storedBytes(stack.services.documents, document!.key)).slice(0, 5))).toBe('%PDF-');
   });
 });
 
@@ -172,7 +173,7 @@ describe('signing in sequential order, to the finished PDF', () => {
     const ready = rawEvents.find((event) => event.kind === 'envelope.document_ready')!;
     expect(ready.payload).toMatchObject({
       envelope: { envelope_id: envelopeId, status: 'completed' },
-      document: { sha256: envelope.signedDocumentSha256, size: envelope.signedDocument!.length },
+      document: { sha256: envelope.signedDocumentSha256, size: envelope.signedDocumentSize },
     });
     expect(JSON.stringify(rawEvents)).not.toContain('/sign/');
 
@@ -187,13 +188,15 @@ describe('signing in sequential order, to the finished PDF', () => {
     // The link now downloads the finished PDF, whose hash is the one stored and announced.
     const finished = await bySigner(stack.services, testSigner, signingDocument, { token: links.Client! });
     expect(finished?.finished).toBe(true);
-    const digest = Buffer.from(await crypto.subtle.digest('SHA-256', finished!.bytes as Uint8Array<ArrayBuffer>)).toString('hex');
+    const digest = Buffer.from(
+      await crypto.subtle.digest('SHA-256', (await storedBytes(stack.services.documents, finished!.key)) as Uint8Array<ArrayBuffer>),
+    ).toString('hex');
     expect(digest).toBe(envelope.signedDocumentSha256);
     // The stored file is the sealed one: poppler finds the seal valid and covering all of it.
     const dir = mkdtempSync(join(tmpdir(), 'ceremony-'));
     try {
       if (pdfsigInstalled) {
-        writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
+        writeFileSync(join(dir, 'finished.pdf'), await storedBytes(stack.services.documents, finished!.key));
         const report = execFileSync('pdfsig', ['-nocert', join(dir, 'finished.pdf')], { encoding: 'utf8' });
         expect(report).toContain('Signature Validation: Signature is Valid.');
         expect(report).toContain('Total document signed');

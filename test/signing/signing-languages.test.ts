@@ -26,6 +26,7 @@ import { call } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
 import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { bySigner, testSigner } from '../support/signer-verbs.js';
+import { storedBytes } from '../support/stored-documents.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -275,7 +276,7 @@ describe('the consent, per language', () => {
       const finished = await bySigner(stack.services, testSigner, signingDocument, { token });
       const dir = mkdtempSync(join(tmpdir(), 'certificate-'));
       try {
-        writeFileSync(join(dir, 'finished.pdf'), finished!.bytes);
+        writeFileSync(join(dir, 'finished.pdf'), await storedBytes(stack.services.documents, finished!.key));
         const text = execFileSync('pdftotext', [join(dir, 'finished.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
         expect(text).toContain('esign-consent-2026-11/de');
         expect(text).toContain('esign-consent-2026-11/ja');

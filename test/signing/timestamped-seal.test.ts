@@ -22,6 +22,7 @@ import { installed } from '../support/outside-tools.js';
 import { opensslTimestampCheck, sealOf } from '../support/seal-reader.js';
 import { openStack, type TestStack } from '../support/stack.js';
 import { bySigner, testSigner } from '../support/signer-verbs.js';
+import { storedBytes } from '../support/stored-documents.js';
 
 let stack: TestStack;
 let company: TestCompany;
@@ -81,13 +82,14 @@ describe('finished PDFs with a time-stamping authority configured', () => {
     const { envelopeId, token } = await sendAndSign();
     await vi.waitFor(async () => expect(await stored(envelopeId)).toMatch(/^[0-9a-f]{64}$/), { timeout: 15_000 });
     const finished = (await bySigner(stack.services, testSigner, signingDocument, { token }))!;
-    const seal = sealOf(finished.bytes);
+    const bytes = await storedBytes(stack.services.documents, finished.key);
+    const seal = sealOf(bytes);
     expect(seal.signedAttributes).not.toContain(OID.signingTime);
     expect(await opensslTimestampCheck(seal.token!, seal.signatureValue, tsa.certificatePem)).toContain('Verification: OK');
 
     const dir = mkdtempSync(join(tmpdir(), 'bt-envelope-'));
     try {
-      writeFileSync(join(dir, 'finished.pdf'), finished.bytes);
+      writeFileSync(join(dir, 'finished.pdf'), bytes);
       const report = execFileSync('pdfsig', ['-nocert', join(dir, 'finished.pdf')], { encoding: 'utf8' });
       expect(report).toContain('Signature Validation: Signature is Valid.');
       expect(report).toContain('Total document signed');

@@ -4,6 +4,7 @@
  */
 import { sha256Hex } from '../../src/lib/crypto.js';
 import type { FinishInput } from '../../src/pdf/finish-document.js';
+import type { DocumentStore } from '../../src/ports/document-store.js';
 import type { FinishRequest } from '../../src/ports/pdf-maker.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
@@ -31,8 +32,12 @@ export async function finishInput(title: string, pages: number, overrides: Parti
   };
 }
 
-/** The same, as a PDF maker is asked for it: without the fonts, which are the maker's own. */
-export async function finishRequest(title: string, pages: number, overrides: Partial<FinishRequest> = {}): Promise<FinishRequest> {
-  const { fonts: _fonts, ...request } = await finishInput(title, pages, overrides);
-  return request;
+/**
+ * The same, as a PDF maker is asked for it: the original put in `documents` and named by its key,
+ * without the fonts, which are the maker's own.
+ */
+export async function finishRequest(documents: DocumentStore, title: string, pages: number, overrides: Partial<FinishRequest> = {}): Promise<FinishRequest> {
+  const { fonts: _fonts, original, ...request } = await finishInput(title, pages);
+  const { key } = await documents.put(original, { maxBytes: original.byteLength });
+  return { ...request, originalKey: key, ...overrides };
 }

@@ -177,7 +177,7 @@ export async function storedValues(stack: TestStack, recipientId: string) {
 export async function finished(stack: TestStack, envelopeId: string) {
   await stack.services.inProcessQueue.drained();
   const [envelope] = await stack.services.database.db.select().from(envelopes).where(eq(envelopes.id, envelopeId));
-  expect(envelope?.signedDocument).toBeTruthy();
+  expect(envelope?.signedDocumentKey).toBeTruthy();
 }
 
 export function expectSecurityHeaders(answer: { headers: Headers }, what: string) {

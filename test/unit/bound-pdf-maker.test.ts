@@ -11,16 +11,16 @@ describe('boundPdfMaker', () => {
 
   it('passes each call to the entry point as it is', async () => {
     const calls: unknown[] = [];
-    const bytes = new Uint8Array([37, 80, 68, 70]);
+    const key = 'a'.repeat(64);
     const maker = boundPdfMaker({
-      pageSizes: async (given: Uint8Array) => {
+      pageSizes: async (given: string) => {
         calls.push(given);
         return [{ width: 612, height: 792 }];
       },
-      finish: async () => ({ bytes, sha256: 'a', signedContentSha256: 'b' }),
+      finish: async () => ({ key, size: 4, sha256: 'a', signedContentSha256: 'b' }),
     });
-    expect(await maker.pageSizes(bytes)).toEqual([{ width: 612, height: 792 }]);
-    expect(calls).toEqual([bytes]);
-    expect((await maker.finish({} as never)).bytes).toBe(bytes);
+    expect(await maker.pageSizes(key)).toEqual([{ width: 612, height: 792 }]);
+    expect(calls).toEqual([key]);
+    expect((await maker.finish({} as never)).key).toBe(key);
   });
 });

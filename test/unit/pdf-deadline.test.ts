@@ -12,14 +12,14 @@ describe('boundPdfMaker', () => {
     const never = new Promise<never>(() => {});
     const silent = boundPdfMaker({ pageSizes: () => never, finish: () => never }, { deadlineMs: 50 });
     await expect(silent.finish({} as never)).rejects.toThrow(new DeadlineExceeded('The PDF Worker (finish)', 50));
-    await expect(silent.pageSizes(new Uint8Array(0))).rejects.toBeInstanceOf(DeadlineExceeded);
+    await expect(silent.pageSizes('0'.repeat(64))).rejects.toBeInstanceOf(DeadlineExceeded);
 
     const failing = boundPdfMaker(
       { pageSizes: async () => null, finish: () => Promise.reject(new Error('The sealing identity is unusable')) },
       { deadlineMs: 50 },
     );
     await expect(failing.finish({} as never)).rejects.toThrow('The sealing identity is unusable');
-    expect(await failing.pageSizes(new Uint8Array(0))).toBeNull();
+    expect(await failing.pageSizes('0'.repeat(64))).toBeNull();
   });
 });
 

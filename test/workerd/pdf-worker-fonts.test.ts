@@ -5,12 +5,17 @@
  */
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { R2DocumentStore } from '../../src/adapters/production/r2-document-store.js';
+import { documentsBucket } from '../../src/entries/documents-binding.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
+import { readWholeDocument } from '../../src/lib/whole-document.js';
 import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import type { FinishRequest, PdfMaker } from '../../src/ports/pdf-maker.js';
 
 const workerdFonts = assetFontSource(env.FONTS as AssetFetcher);
+/** The bucket the PDF Worker shares: the original goes in by key, the finished PDF comes out by key. */
+const documents = new R2DocumentStore(documentsBucket(env, 'The suite'));
 
 const latin1 = (bytes: Uint8Array) => Array.from(bytes, (byte) => String.fromCharCode(byte)).join('');
 
@@ -37,7 +42,7 @@ describe('the PDF Worker', () => {
     const at = new Date('2026-11-04T08:00:00.000Z');
     const name = 'محمد 李雷 अनुष्का';
     const request: FinishRequest = {
-      original,
+      originalKey: (await documents.put(original, { maxBytes: original.byteLength })).key,
       envelopeId: 'env_workerd_fonts',
       title: 'عقد إيجار',
       senderEmail: 'sender@example.test',
@@ -49,15 +54,15 @@ describe('the PDF Worker', () => {
       originalSha256: await sha256Hex(original),
       completedAt: at,
     };
-    const finished = await (env.PDF as PdfMaker).finish(request);
-    const text = latin1(finished.bytes);
+    const finished = (await readWholeDocument(documents, (await (env.PDF as PdfMaker).finish(request)).key))!;
+    const text = latin1(finished);
     for (const font of ['NotoSans-Regular', 'NotoSansArabic-Regular', 'NotoSansSC-Regular', 'NotoSansDevanagari-Regular']) {
       expect(text).toMatch(new RegExp(`/BaseFont /[A-Z]{6}\\+${font}`));
     }
     expect(text).toContain('/FontFile2');
     // Sealed by the Worker, as every finished copy is.
     expect(text).toContain('/ETSI.CAdES.detached');
-    const maps = await toUnicodeMaps(finished.bytes);
+    const maps = await toUnicodeMaps(finished);
     for (const char of ['م', 'ح', '李', '雷', 'अ', 'न']) expect(maps).toContain(`<${hex(char)}>`);
   });
 });

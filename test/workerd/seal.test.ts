@@ -8,6 +8,9 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { boundPdfMaker } from '../../src/adapters/production/bound-pdf-maker.js';
+import { R2DocumentStore } from '../../src/adapters/production/r2-document-store.js';
+import { documentsBucket } from '../../src/entries/documents-binding.js';
+import { readWholeDocument } from '../../src/lib/whole-document.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { OID } from '../../src/pdf/cms-attributes.js';
 import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
@@ -27,12 +30,15 @@ const latin1 = (bytes: Uint8Array) => {
 const at = new Date('2026-11-04T08:00:00.000Z');
 
 const pdfWorker = boundPdfMaker(env.PDF);
+/** The bucket the PDF Worker shares: the original goes in by key, the finished PDF comes out by key. */
+const documents = new R2DocumentStore(documentsBucket(env, 'The suite'));
+const put = async (bytes: Uint8Array) => (await documents.put(bytes, { maxBytes: bytes.byteLength })).key;
 
 /** The PDF Worker's finished PDF: sealed with its identity, time-stamped at its authority (B-T). */
 async function sealed(pages: number) {
   const original = await generateDocument('Workerd seal', pages, workerdFonts);
-  return pdfWorker.finish({
-    original,
+  const finished = await pdfWorker.finish({
+    originalKey: await put(original),
     envelopeId: 'env_workerd_seal',
     title: 'Workerd seal',
     senderEmail: 'sender@example.test',
@@ -46,6 +52,7 @@ async function sealed(pages: number) {
     originalSha256: await sha256Hex(original),
     completedAt: at,
   });
+  return { ...finished, bytes: (await readWholeDocument(documents, finished.key))! };
 }
 
 /** Whether the CMS in /Contents verifies over the byte range, and whether that range is the whole file but the hole. */
@@ -108,11 +115,11 @@ describe('the seal in workerd, made by the PDF Worker', () => {
   });
 
   it('reads a template’s pages through the binding, and answers null for bytes that are not a PDF', async () => {
-    expect(await pdfWorker.pageSizes(await generateDocument('Pages', 2, workerdFonts))).toEqual([
+    expect(await pdfWorker.pageSizes(await put(await generateDocument('Pages', 2, workerdFonts)))).toEqual([
       { width: 612, height: 792 },
       { width: 612, height: 792 },
     ]);
-    expect(await pdfWorker.pageSizes(new TextEncoder().encode('%PDF-1.7 not really'))).toBeNull();
+    expect(await pdfWorker.pageSizes(await put(new TextEncoder().encode('%PDF-1.7 not really')))).toBeNull();
   });
 
   it('makes a self-signed identity and refuses a key that is not the certificate’s', async () => {
