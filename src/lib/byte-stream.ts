@@ -63,23 +63,26 @@ export function countedChunks(source: DocumentSource, maxBytes: number): { chunk
  * chunk being split, is held at a time.
  */
 export async function* partsOf(chunks: AsyncIterable<Uint8Array>, partBytes: number): AsyncGenerator<Uint8Array> {
-  let part = new Uint8Array(partBytes);
+  // Made when its first byte comes, so that the part handed on is let go before the next is made.
+  let part: Uint8Array | undefined;
   let filled = 0;
   for await (const chunk of chunks) {
     let at = 0;
     while (at < chunk.byteLength) {
+      part ??= new Uint8Array(partBytes);
       const taken = Math.min(partBytes - filled, chunk.byteLength - at);
       part.set(chunk.subarray(at, at + taken), filled);
       filled += taken;
       at += taken;
       if (filled === partBytes) {
-        yield part;
-        part = new Uint8Array(partBytes);
+        const full = part;
+        part = undefined;
         filled = 0;
+        yield full;
       }
     }
   }
-  if (filled > 0) yield part.subarray(0, filled);
+  if (part && filled > 0) yield part.subarray(0, filled);
 }
 
 /** The range asked for, clamped to a document of `size` bytes; the whole document when none is asked. */
