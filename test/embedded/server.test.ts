@@ -5,8 +5,9 @@
  * One file although long: the server process as a user meets it, started a few times and shared
  * where it can be.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +188,16 @@ describe('npm start on an empty DATA_DIR', () => {
     expect(data.body).toEqual({ data: [] });
   });
 
+  it("keeps the demo templates' PDFs as files under DATA_DIR/documents, each named after its SHA-256", async () => {
+    const names = await readdir(join(firstDir, 'documents'));
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) {
+      const bytes = await readFile(join(firstDir, 'documents', name));
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(name);
+      expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    }
+  });
+
   it('gives up clearly, without a stack trace, when its PORT is taken', async () => {
     const taken = await runToFailure({ PORT: new URL(firstBase).port, DATA_DIR: join(scratch, 'port-taken') });
     expect(taken.code).not.toBe(0);
@@ -204,6 +215,7 @@ describe('a restart on the same DATA_DIR', () => {
   let secondBase: string;
   let tokenBefore: string;
   let contactId: string;
+  let documentsBefore: string[];
 
   beforeAll(async () => {
     tokenBefore = await tokenFor(firstBase, printed(first.output, 'API key')!);
@@ -216,6 +228,7 @@ describe('a restart on the same DATA_DIR', () => {
     contactId = contact.body.id;
 
     await first.stop();
+    documentsBefore = (await readdir(join(firstDir, 'documents'))).sort();
     const port = await freePort();
     // A BASE_URL other than the default, that still reaches the server, so the lines can be run.
     secondBase = `http://localhost:${port}`;
@@ -247,6 +260,10 @@ describe('a restart on the same DATA_DIR', () => {
     );
     const templates = await json(`${secondBase}/v1/templates`, { headers: { authorization: `Bearer ${token}` } });
     expect(templates.body.pagination.total).toBe(2);
+  });
+
+  it("keeps the documents' files, and adds none for the seed loaded again (the same bytes are one file)", async () => {
+    expect((await readdir(join(firstDir, 'documents'))).sort()).toEqual(documentsBefore);
   });
 
   it('still accepts an access token issued before the restart', async () => {
