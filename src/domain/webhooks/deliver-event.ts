@@ -1,14 +1,12 @@
 import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../data/errors.js';
-import { type DeliveryOrigin, envelopes, webhookDeliveries, type webhookEvents, webhookSubscriptions } from '../../data/schema.js';
+import { type DeliveryOrigin, webhookDeliveries, type webhookEvents, webhookSubscriptions } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { logError } from '../../lib/log-error.js';
-import { readWholeDocument } from '../../lib/whole-document.js';
 import type { Services } from '../../services.js';
-import { signedDocumentColumns, signedDocumentOf } from '../documents/stored-documents.js';
-import { documentDownloadUrl } from './document-link.js';
+import { type SignedBody, signedDeliveryBody } from './delivery-body.js';
 import { openSecret, secretKeysOf } from './secret-box.js';
-import { signWebhook } from './standard-webhooks.js';
+import { DocumentChanged } from './streamed-body.js';
 import { resolvedTargetProblem, webhookUrlProblem } from './webhook-target.js';
 
 type Event = typeof webhookEvents.$inferSelect;
@@ -83,12 +81,14 @@ export async function attemptDelivery(services: Services, event: Event, subscrip
     webhookUrlProblem(subscription.url, { allowPrivate }) ?? (await resolvedTargetProblem(new URL(subscription.url), services.hostResolver, { allowPrivate }));
   if (refusal) return record({ delivered: false, statusCode: null, errorType: 'refused_target', error: refusal, durationMs: null });
 
-  const body = JSON.stringify({ type: event.kind, timestamp: event.createdAt.toISOString(), data: await deliveredData(services, event) });
   const secrets = await signingSecrets(services, subscription);
   const timestamp = Math.floor(services.clock.now().getTime() / 1000);
   const started = Date.now();
   let response: Response;
+  let signed: SignedBody | undefined;
   try {
+    // During a rotation's overlap, one signature per secret, space-separated (Standard Webhooks).
+    signed = await signedDeliveryBody(services, event, secrets, timestamp);
     response = await fetch(subscription.url, {
       method: 'POST',
       // A redirect could lead anywhere, a private address included: it is recorded, never followed.
@@ -99,19 +99,21 @@ export async function attemptDelivery(services: Services, event: Event, subscrip
         'user-agent': 'esign-webhooks/1',
         'webhook-id': event.id,
         'webhook-timestamp': String(timestamp),
-        // During a rotation's overlap, one signature per secret, space-separated (Standard Webhooks).
-        'webhook-signature': (await Promise.all(secrets.map((secret) => signWebhook(secret, event.id, timestamp, body)))).join(' '),
+        'webhook-signature': signed.signature,
+        ...signed.request.headers,
       },
-      body,
-    });
+      body: signed.request.body,
+      ...(signed.request.duplex ? { duplex: signed.request.duplex } : {}),
+    } as RequestInit);
     await response.body?.cancel();
   } catch (err) {
+    if (!signed && !(err instanceof DocumentChanged)) throw err;
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     return record({
       delivered: false,
       statusCode: null,
       errorType: timedOut ? 'timeout' : 'network',
-      error: timedOut ? `No answer within ${timeoutOf(services) / 1000} s.` : `The connection failed${causeCode(err)}.`,
+      error: timedOut ? `No answer within ${timeoutOf(services) / 1000} s.` : `The connection failed${causeOf(err)}.`,
       durationMs: Date.now() - started,
     });
   }
@@ -180,39 +182,11 @@ async function numberAttempt(services: Services, event: Event, subscription: Sub
   }
 }
 
-/**
- * The event's data as delivered: its place in the envelope's history (`sequence`), and for
- * document_ready the finished PDF itself and a download link made fresh for this attempt.
- */
-async function deliveredData(services: Services, event: Event): Promise<Record<string, unknown>> {
-  const data = event.sequence === null ? event.payload : { ...event.payload, sequence: event.sequence };
-  if (event.kind !== 'envelope.document_ready' || !event.envelopeId) return data;
-  const [row] = await services.database.db
-    .select(signedDocumentColumns)
-    .from(envelopes)
-    .where(and(eq(envelopes.id, event.envelopeId), eq(envelopes.companyId, event.companyId)))
-    .limit(1);
-  const stored = row ? await signedDocumentOf(services, event.envelopeId, row) : null;
-  const bytes = stored ? await readWholeDocument(services.documents, stored.key) : null;
-  const document = event.payload.document as Record<string, unknown> | undefined;
-  return {
-    ...data,
-    document: {
-      ...document,
-      content_base64: bytes ? toBase64(bytes) : null,
-      download_url: bytes ? await documentDownloadUrl(services, event.companyId, event.envelopeId) : null,
-    },
-  };
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
-const causeCode = (err: unknown) => {
-  const code = (err as { cause?: { code?: unknown } })?.cause?.code;
+const causeOf = (err: unknown) => {
+  const cause = (err as { cause?: { code?: unknown } })?.cause;
+  // The finished PDF read for the body was not the one its row describes: the body was cut short.
+  if (err instanceof DocumentChanged || cause instanceof DocumentChanged) return ': the finished PDF changed while it was read';
+  const code = cause?.code;
   return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? ` (${code})` : '';
 };
 
