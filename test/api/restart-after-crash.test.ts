@@ -22,6 +22,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { createEmailApiStandin } from '../../local/standins/email-api.js';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
 import { embeddedServices } from '../../src/adapters/embedded/embedded-services.js';
+import { FileDocumentStore } from '../../src/adapters/embedded/file-document-store.js';
 import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
 import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
 import { EmailApiMailer } from '../../src/adapters/production/email-api-mailer.js';
@@ -91,6 +92,8 @@ async function startProcess(options: ProcessOptions = {}): Promise<TestStack & {
       seal: { keyPem: TEST_SEAL_KEY_PEM, certPem: TEST_SEAL_CERT_PEM },
     },
     clientIp: () => '203.0.113.50',
+    // The documents outlive a process with the database, as DATA_DIR's do under npm start.
+    documents: new FileDocumentStore(join(scratch, 'documents')),
   });
   services.mailer = new EmailApiMailer({ url: `${emailApi.url}/emails`, apiKey: EMAIL_KEY, from: 'E-Signing <sign@example.test>' });
   if (options.dies) {
