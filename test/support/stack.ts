@@ -4,6 +4,8 @@
  * tests keep apart by making their own companies.
  */
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { TEST_SEAL_CERT_PEM, TEST_SEAL_KEY_PEM } from './seal-fixture.js';
 import { inject } from 'vitest';
@@ -17,6 +19,9 @@ import { embeddedServices, type EmbeddedServices } from '../../src/adapters/embe
 import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
 import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
 import { createApp } from '../../src/app.js';
+import { FileDocumentStore } from '../../src/adapters/embedded/file-document-store.js';
+import { MemoryDocumentStore } from '../../src/adapters/embedded/memory-document-store.js';
+import type { DocumentStore } from '../../src/ports/document-store.js';
 import { ManualClock } from '../../src/ports/clock.js';
 
 export const ADMIN_TOKEN = 'adm_test_admin_token_0123456789';
@@ -61,6 +66,19 @@ async function embeddedDatabase() {
   return { ...database, close: async () => {} };
 }
 
+/**
+ * The documents' store, shared as the database is: rows another file wrote (a seed loaded twice
+ * keeps the first load's templates) name documents this file must read. The integration run's
+ * worker processes share one PostgreSQL, so they share a folder; keys are SHA-256s, so sharing is safe.
+ */
+let workerDocuments: DocumentStore | undefined;
+function documentStore(databaseUrl: string | undefined): DocumentStore {
+  if (databaseUrl) return new FileDocumentStore(join(tmpdir(), 'esign-integration-documents'));
+  if (process.env.TEST_SHARED_PGLITE !== 'true') return new MemoryDocumentStore();
+  workerDocuments ??= new MemoryDocumentStore();
+  return workerDocuments;
+}
+
 export async function openStack(options: StackOptions = {}): Promise<TestStack> {
   const databaseUrl = inject('databaseUrl');
   const database = databaseUrl ? await openNodePostgresDatabase(databaseUrl, { migrate: false }) : await embeddedDatabase();
@@ -81,6 +99,7 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
     clientIp: (request) => request.headers.get('x-test-client-ip') ?? '203.0.113.1',
     // Stacks share a database: each keeps its own queue.
     queueName: `test-${crypto.randomUUID()}`,
+    documents: documentStore(databaseUrl),
   });
   // The integration run also decides sends in the machine's real Redis, through the production
   // script and the Upstash REST stand-in, so every send suite proves it there too.
