@@ -92,7 +92,7 @@ export async function attemptDelivery(services: Services, event: Event, subscrip
     response = await fetch(subscription.url, {
       method: 'POST',
       // A redirect could lead anywhere, a private address included: it is recorded, never followed.
-      redirect: 'manual',
+      redirect: signed.request.redirect ?? 'manual',
       signal: AbortSignal.timeout(timeoutOf(services)),
       headers: {
         'content-type': 'application/json',
@@ -108,6 +108,15 @@ export async function attemptDelivery(services: Services, event: Event, subscrip
     await response.body?.cancel();
   } catch (err) {
     if (!signed && !(err instanceof DocumentChanged)) throw err;
+    if (signed?.request.redirect === 'error' && refusedRedirect(err)) {
+      return record({
+        delivered: false,
+        statusCode: null,
+        errorType: 'redirect',
+        error: 'Answered with a redirect; redirects are not followed.',
+        durationMs: Date.now() - started,
+      });
+    }
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     return record({
       delivered: false,
@@ -181,6 +190,12 @@ async function numberAttempt(services: Services, event: Event, subscription: Sub
     }
   }
 }
+
+/** A fetch told to refuse redirects met one (Node: "unexpected redirect"; workerd names the redirect too). */
+const refusedRedirect = (err: unknown) => {
+  const messages = [(err as Error)?.message, (err as { cause?: Error })?.cause?.message];
+  return messages.some((message) => typeof message === 'string' && /redirect/i.test(message));
+};
 
 const causeOf = (err: unknown) => {
   const cause = (err as { cause?: { code?: unknown } })?.cause;

@@ -114,7 +114,9 @@ function encodeTail(tail: Uint8Array): Uint8Array {
  * What fetch takes to send `parts` as a body of `length` bytes, read as the connection takes them.
  * Node's fetch sends a stream only with `duplex: 'half'` and frames it by the Content-Length given;
  * workerd ignores `duplex` and sends a stream's `expectedLength` as its Content-Length (a stream of
- * unknown length would go chunked, which some receivers refuse).
+ * unknown length would go chunked, which some receivers refuse). `redirect: 'error'`: under any
+ * other mode Node's fetch tees the body to follow a redirect with it, and the branch it never reads
+ * keeps every byte sent; a redirect is refused all the same, as an error instead of its status.
  */
 export function streamedRequestBody(parts: AsyncIterable<Uint8Array>, length: number) {
   const iterator = parts[Symbol.asyncIterator]();
@@ -132,6 +134,7 @@ export function streamedRequestBody(parts: AsyncIterable<Uint8Array>, length: nu
   return {
     body: new ReadableStream<Uint8Array>(source),
     duplex: 'half' as const,
+    redirect: 'error' as const,
     headers: { 'content-length': String(length) },
   };
 }
