@@ -347,7 +347,7 @@ async function productionRoundTrips(seed: Seed) {
     };
     const config = readWorkerConfig(workerEnv);
     // No route measured here makes a PDF; a template import would read its pages in this process.
-    const services = productionServices(config, inlinePdfMaker({}, nodeFontSource()));
+    const services = productionServices(config, inlinePdfMaker({}, nodeFontSource(), seeding.documents), seeding.documents);
     const app = createApp(services);
     // The send's CPU is measured at several sizes: a template of each, in the database the stand-in serves.
     const sized = new Map<number, string>();
