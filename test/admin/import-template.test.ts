@@ -3,7 +3,7 @@
  * one stack, whose embedded database takes seconds to open, and the factories of this subject.
  */
 import { readFile } from 'node:fs/promises';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, templateDocuments, templateFields, templateRoles, templates } from '../../src/data/schema.js';
 import { fieldTypes } from '../../src/domain/templates/template-definition.js';

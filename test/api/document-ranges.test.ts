@@ -45,7 +45,8 @@ beforeAll(async () => {
   ];
   const open = await sendTestEnvelope(stack, company);
   signingToken = open.links[0]!.token;
-  [{ templateId }] = await stack.services.database.db.select({ templateId: envelopes.templateId }).from(envelopes).where(eq(envelopes.id, open.envelopeId));
+  const [row] = await stack.services.database.db.select({ templateId: envelopes.templateId }).from(envelopes).where(eq(envelopes.id, open.envelopeId));
+  templateId = row!.templateId;
 });
 afterAll(() => stack.close());
 
@@ -128,7 +129,7 @@ describe('a stored document served whole or by range', () => {
     const unknown = crypto.randomUUID();
     const foreignLink = (await documentDownloadUrl(stack.services, other.id, envelopeId)).slice(BASE_URL.length);
     const unknownLink = (await documentDownloadUrl(stack.services, company.id, unknown)).slice(BASE_URL.length);
-    for (const headers of [{}, { range: 'bytes=0-9' }]) {
+    for (const headers of [{}, { range: 'bytes=0-9' }] as Record<string, string>[]) {
       expectError(await call(stack, 'GET', foreignLink, { headers }), 404, 'document_not_found');
       expectError(await call(stack, 'GET', unknownLink, { headers }), 404, 'document_not_found');
       expectError(await call(stack, 'GET', `/admin/v1/envelopes/${unknown}/document`, { token: ADMIN_TOKEN, headers }), 404, 'envelope_not_found');
