@@ -4,7 +4,6 @@
  * its Content-Length says; a PDF that changes between the signing pass and the sending pass is
  * never delivered; and the memory a delivery takes does not grow with the PDF.
  */
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
