@@ -38,13 +38,20 @@ export async function housekeeping(services: Services): Promise<{ relayed: numbe
   return { relayed };
 }
 
-/** Runs housekeeping every `intervalMs` in this process (the embedded server); answers a stopper. */
+/**
+ * Runs housekeeping every `intervalMs` in this process (the embedded server); answers a stopper.
+ * Its first run, at the server's start, moves every document still kept in Postgres into the
+ * store, a row at a time, while the server already answers (a read that meets one moves it).
+ */
 export function runHousekeepingEvery(services: Services, intervalMs: number): () => void {
   let running = false;
+  let started = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
+      if (!started) await moveDocuments(services);
+      started = true;
       await housekeeping(services);
     } catch (err) {
       logError('housekeeping failed; it runs again shortly', err);
