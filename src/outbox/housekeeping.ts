@@ -50,8 +50,11 @@ export function runHousekeepingEvery(services: Services, intervalMs: number): ()
     if (running) return;
     running = true;
     try {
-      if (!started) await moveDocuments(services);
-      started = true;
+      if (!started) {
+        started = true;
+        // A failure here must not hold up the relay: each later run moves a few rows again.
+        await moveDocuments(services).catch((err: unknown) => logError('moving documents into the store failed; housekeeping retries a few at a time', err));
+      }
       await housekeeping(services);
     } catch (err) {
       logError('housekeeping failed; it runs again shortly', err);
