@@ -10,11 +10,12 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopes, templateDocuments } from '../../src/data/schema.js';
 import { moveDocuments } from '../../src/domain/documents/move-documents.js';
+import { housekeeping } from '../../src/outbox/housekeeping.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import { documentDownloadUrl } from '../../src/domain/webhooks/document-link.js';
 import { drained } from '../support/drained.js';
-import { createTestCompany, sendTestEnvelope, type TestCompany, type TestLink } from '../support/factories.js';
+import { createTestCompany, createTestTemplate, sendTestEnvelope, type TestCompany, type TestLink } from '../support/factories.js';
 import { bySigner, testSigner } from '../support/signer-verbs.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { finishedPdf, storedBytes } from '../support/stored-documents.js';
@@ -152,4 +153,34 @@ describe('moving documents out of Postgres', () => {
     const [envelope] = await db.select().from(envelopes).where(eq(envelopes.id, sent.envelopeId));
     expect(envelope).toMatchObject({ signedDocument: null, signedDocumentSize: bytes.byteLength });
   });
+
+  it("moves a few rows a housekeeping run, as the Workers' cron does, until none is left", async () => {
+    const { db } = stack.services.database;
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const template = await createTestTemplate(stack, company.id);
+      const [row] = await db.select().from(templateDocuments).where(eq(templateDocuments.templateId, template.id));
+      const bytes = new Uint8Array([
+        ...(await storedBytes(stack.services.documents, row!.storageKey!)),
+        ...new TextEncoder().encode(`%${crypto.randomUUID()}\n`),
+      ]);
+      await db
+        .update(templateDocuments)
+        .set({ content: bytes, storageKey: null, size: null, sha256: sha256(bytes) })
+        .where(eq(templateDocuments.id, row!.id));
+      ids.push(row!.id);
+    }
+    const left = async () =>
+      (
+        await db
+          .select({ id: templateDocuments.id })
+          .from(templateDocuments)
+          .where(and(inArray(templateDocuments.id, ids), isNotNull(templateDocuments.content)))
+      ).length;
+    await housekeeping(stack.services);
+    expect(await left()).toBeGreaterThanOrEqual(2);
+    await housekeeping(stack.services);
+    await housekeeping(stack.services);
+    expect(await left()).toBe(0);
+  }, 60_000);
 });
