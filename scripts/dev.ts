@@ -277,8 +277,8 @@ async function pdfWorkerDevConfig(dir: string, secrets: Record<string, string>):
   return path;
 }
 
-/** Bodies up to this size reach wrangler dev whole: more than any route accepts (20 MiB on /admin). */
-const WHOLE_BODY_BYTES = 21 * 1024 * 1024;
+/** Bodies up to this size reach wrangler dev whole: more than any route accepts (27 MiB on /admin). */
+const WHOLE_BODY_BYTES = 28 * 1024 * 1024;
 
 /**
  * The public port: a small Node proxy in front of wrangler dev (and of the dev mailbox, at

@@ -55,7 +55,7 @@ async function answerWithBodySettled(request: Request, env: HttpBindings, fetch:
  * Called once the answer to `incoming` is known and before it is sent: reads what is left of the
  * request body and discards it, up to UNREAD_BODY_DRAIN_BYTES (what /v1 accepts) and
  * UNREAD_BODY_DRAIN_MS. Resolves true when the body ended within that bound, and the connection can
- * serve the client's next request. Resolves false when it did not (a 20 MiB upload refused with 401,
+ * serve the client's next request. Resolves false when it did not (a 27 MiB upload refused with 401,
  * a body over the limit, a client that stalls): the answer must then carry `Connection: close`, so
  * that the client knows before it reuses the connection and opens a new one, instead of finding
  * this one closed under its next request. What still arrives is read and dropped until the socket
