@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { MemoryDocumentStore } from '../../src/adapters/embedded/memory-document-store.js';
 import { newWebhookSecret, signWebhookParts } from '../../src/domain/webhooks/standard-webhooks.js';
-import { bodyLength, bodyParts, DocumentChanged, documentBody, streamedRequestBody } from '../../src/domain/webhooks/streamed-body.js';
+import { bodyLength, bodyParts, DocumentChanged, documentBody, streamedRedirect, streamedRequestBody } from '../../src/domain/webhooks/streamed-body.js';
 
 function pdfOf(size: number): Uint8Array {
   const bytes = new Uint8Array(size);
@@ -37,6 +37,11 @@ describe('a streamed webhook body in workerd', () => {
     expect(JSON.parse(sent).data.document.content_base64).toBe(base64Of(pdf));
     const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures.join(' ') };
     for (const secret of secrets) expect(new Webhook(secret).verify(sent, headers)).toMatchObject({ data: { document: { size } } });
+  });
+
+  it('is sent with redirects handed back, not refused: workerd has no redirect mode "error"', () => {
+    expect(streamedRedirect()).toBe('manual');
+    expect(streamedRequestBody((async function* () {})(), 0).redirect).toBe('manual');
   });
 
   it('does not finish a body whose PDF is not the one described', async () => {

@@ -16,7 +16,7 @@ type Event = typeof webhookEvents.$inferSelect;
 /** An attempt's body as fetch takes it, and its `webhook-signature` (one signature per secret). */
 export type SignedBody = {
   signature: string;
-  request: { body: string | ReadableStream<Uint8Array>; duplex?: 'half'; redirect?: 'error'; headers: Record<string, string> };
+  request: { body: string | ReadableStream<Uint8Array>; duplex?: 'half'; redirect?: 'error' | 'manual'; headers: Record<string, string> };
 };
 
 /**

@@ -114,9 +114,8 @@ function encodeTail(tail: Uint8Array): Uint8Array {
  * What fetch takes to send `parts` as a body of `length` bytes, read as the connection takes them.
  * Node's fetch sends a stream only with `duplex: 'half'` and frames it by the Content-Length given;
  * workerd ignores `duplex` and sends a stream's `expectedLength` as its Content-Length (a stream of
- * unknown length would go chunked, which some receivers refuse). `redirect: 'error'`: under any
- * other mode Node's fetch tees the body to follow a redirect with it, and the branch it never reads
- * keeps every byte sent; a redirect is refused all the same, as an error instead of its status.
+ * unknown length would go chunked, which some receivers refuse). See `streamedRedirect` for the
+ * redirect mode.
  */
 export function streamedRequestBody(parts: AsyncIterable<Uint8Array>, length: number) {
   const iterator = parts[Symbol.asyncIterator]();
@@ -134,7 +133,26 @@ export function streamedRequestBody(parts: AsyncIterable<Uint8Array>, length: nu
   return {
     body: new ReadableStream<Uint8Array>(source),
     duplex: 'half' as const,
-    redirect: 'error' as const,
+    redirect: streamedRedirect(),
     headers: { 'content-length': String(length) },
   };
+}
+
+let redirectMode: 'error' | 'manual' | undefined;
+
+/**
+ * How a streamed body's fetch treats a redirect. Under `manual` (or `follow`) Node's fetch tees the
+ * body to send it again after a redirect, and the branch it never reads keeps every byte sent: where
+ * fetch knows `error`, a redirect is refused with it (an error instead of the 3xx, still never
+ * followed). workerd has no `error` (its Request refuses the value) and tees nothing: `manual` there.
+ */
+export function streamedRedirect(): 'error' | 'manual' {
+  if (redirectMode) return redirectMode;
+  try {
+    new Request('http://redirect-mode.invalid/', { redirect: 'error' });
+    redirectMode = 'error';
+  } catch {
+    redirectMode = 'manual';
+  }
+  return redirectMode;
 }
