@@ -83,7 +83,12 @@ export async function documentFlow(o: FlowOptions): Promise<{ steps: StepResult[
 
   // Not measured: a company of its own, its owner, a key, and the subscription.
   const company = (
-    await call('/admin/v1/companies', { method: 'POST', headers: { ...admin, ...json }, body: JSON.stringify({ name: o.label }), expect: [201] })
+    await call('/admin/v1/companies', {
+      method: 'POST',
+      headers: { ...admin, ...json },
+      body: JSON.stringify({ name: o.label, api_signature_requests_per_period: 1000 }),
+      expect: [201],
+    })
   ).json();
   const owner = `owner.${o.label}@bench.test`;
   await call(`/admin/v1/companies/${company.id}/users/${owner}`, {
@@ -149,7 +154,9 @@ export async function documentFlow(o: FlowOptions): Promise<{ steps: StepResult[
     },
     view: async () => {
       // pdf.js: the whole file first; where ranges are offered, the end (the cross-reference) and the start in chunks.
-      const path = `/sign/${state.tokens![0]}/document`;
+      // The page's own link to its document, as the browser follows it.
+      const page = Buffer.from((await call(`/sign/${state.tokens![0]}`, { expect: [200] })).body).toString();
+      const path = (/href="(\/sign\/[^"]+\/document[^"]*)"/.exec(page)?.[1] ?? `/sign/${state.tokens![0]}/document.pdf`).replace(/&amp;/g, '&');
       const whole = await call(path, { expect: [200] });
       if (whole.headers.get('accept-ranges') !== 'bytes') return `whole ${whole.body.length} B; no Accept-Ranges`;
       const size = whole.body.length;
@@ -207,6 +214,8 @@ function twoSignerTemplate(label: string) {
   return {
     name: `Bench document ${label}`,
     signing_order: 'parallel',
+    // The send answers with the signing links, which the signers' browsers here open.
+    share_signing_links: true,
     roles: roles.map((name, i) => ({ name, type: 'signer', order: i + 1 })),
     fields: roles.flatMap((role, i) => [
       { role, type: 'signature', page: 1, x: 72, y: 600 + i * 60, width: 200, height: 40, required: true },

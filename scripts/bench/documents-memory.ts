@@ -93,6 +93,8 @@ export async function nodeIsolates(url: string): Promise<{ list: () => Isolate[]
     if (message.method === 'NodeWorker.attachedToWorker') {
       const sessionId = message.params!.sessionId as string;
       const title = (message.params!.workerInfo as { title?: string; url?: string }).url ?? 'worker';
+      // The service's own threads only: not the thread that runs tsx's module loader hooks.
+      if (!/\/src\//.test(title)) return;
       const calls = new Map<number, { done: (r: unknown) => void; fail: (e: Error) => void }>();
       pending.set(sessionId, calls);
       let nextId = 1;
@@ -124,7 +126,14 @@ export async function nodeIsolates(url: string): Promise<{ list: () => Isolate[]
 
 /** workerd's Workers, one inspector target each (`/core:user:{name}`). */
 export async function workerdIsolates(inspectorOrigin: string, names: string[]): Promise<{ list: () => Isolate[]; close: () => void }> {
-  const sessions = await Promise.all(names.map((name) => devtoolsSession(`${inspectorOrigin}/core:user:${name}`)));
+  // Each Worker's target, as workerd lists them (wrangler dev may name its services otherwise than Miniflare alone).
+  const targets = (await (await fetch(`${inspectorOrigin}/json/list`)).json()) as { id: string; webSocketDebuggerUrl?: string }[];
+  const urls = names.map((name) => {
+    const target = targets.find((t) => t.id === `core:user:${name}`) ?? targets.find((t) => t.id.endsWith(name));
+    if (!target) throw new Error(`No inspector target for ${name} among ${targets.map((t) => t.id).join(', ')}`);
+    return target.webSocketDebuggerUrl ?? `${inspectorOrigin}/${target.id}`;
+  });
+  const sessions = await Promise.all(urls.map((url) => devtoolsSession(url)));
   const isolates = names.map((name, i) => workerdIsolate(`workerd ${name}`, sessions[i]!.send));
   return {
     list: () => isolates,

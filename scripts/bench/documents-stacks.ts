@@ -8,7 +8,10 @@
  *   from workerd's command line, and each Worker is a target there.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { freePort, projectRoot, spawnServer, userEnvironment, waitForListening } from '../../local/embedded-server.js';
 import { type Isolate, nodeIsolates, workerdIsolates } from './documents-memory.js';
@@ -97,6 +100,8 @@ export async function startDev(dataDir: string, adminToken: string): Promise<Run
   delete env.REDIS_URL;
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   if (await reachable(redisUrl)) env.REDIS_URL = redisUrl;
+  // wrangler dev gives workerd no inspector of its own: Miniflare runs a wrapper that adds one.
+  env.MINIFLARE_WORKERD_PATH = await workerdWithInspector(dataDir);
   const child = spawn('npm', ['run', '-s', 'dev'], { cwd: projectRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -115,12 +120,11 @@ export async function startDev(dataDir: string, adminToken: string): Promise<Run
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm run dev did not start:\n${output.slice(-3000)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const workerd = descendants(child.pid!).find((p) => p.comm.startsWith('workerd'));
-    if (!workerd) throw new Error('No workerd process under npm run dev');
-    const args = readFileSync(`/proc/${workerd.pid}/cmdline`, 'utf8').split('\0');
-    const address = args.find((a) => a.startsWith('--inspector-addr='))?.slice('--inspector-addr='.length);
-    if (!address) throw new Error(`workerd runs without an inspector: ${args.join(' ')}`);
-    const inspector = await workerdIsolates(`http://${address}`, workerNames());
+    const origin = await inspectorOf(
+      descendants(child.pid!).filter((p) => p.comm.startsWith('workerd')),
+      workerNames()[0]!,
+    );
+    const inspector = await workerdIsolates(origin, workerNames());
     return {
       base: `http://127.0.0.1:${port}`,
       isolates: inspector.list,
@@ -134,6 +138,55 @@ export async function startDev(dataDir: string, adminToken: string): Promise<Run
     await stop();
     throw err;
   }
+}
+
+/**
+ * A script in workerd's place that runs it with an inspector on a free port (workerd's `serve`
+ * takes `--inspector-addr`); Miniflare runs whatever MINIFLARE_WORKERD_PATH names, with its
+ * arguments. wrangler dev runs two workerd processes (its proxy, and the Workers): each gets one.
+ */
+async function workerdWithInspector(dir: string): Promise<string> {
+  const workerd: string = createRequire(createRequire(import.meta.url).resolve('miniflare'))('workerd').default;
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, 'workerd-with-inspector.sh');
+  await writeFile(path, `#!/bin/sh\ncommand=$1\nshift\nexec ${JSON.stringify(workerd)} "$command" --inspector-addr=127.0.0.1:0 "$@"\n`, { mode: 0o755 });
+  return path;
+}
+
+/** The TCP ports a process listens on, from /proc (its sockets' inodes among the listening ones). */
+function listeningPorts(pid: number): number[] {
+  const inodes = new Set(
+    readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+      try {
+        return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]].filter((inode) => inode !== undefined);
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return ['tcp', 'tcp6'].flatMap((table) =>
+    readFileSync(`/proc/${pid}/net/${table}`, 'utf8')
+      .split('\n')
+      .slice(1)
+      .flatMap((line) => {
+        const columns = line.trim().split(/\s+/);
+        return columns[3] === '0A' && inodes.has(columns[9]!) ? [Number.parseInt(columns[1]!.split(':')[1]!, 16)] : [];
+      }),
+  );
+}
+
+/** The inspector (of the workerd processes given) that lists the Worker `name`. */
+async function inspectorOf(processes: { pid: number }[], name: string): Promise<string> {
+  for (const { pid } of processes) {
+    for (const port of listeningPorts(pid)) {
+      const origin = `http://127.0.0.1:${port}`;
+      const targets = await fetch(`${origin}/json/list`, { signal: AbortSignal.timeout(2000) })
+        .then((answer) => answer.json() as Promise<{ id?: string }[]>)
+        .catch(() => undefined);
+      if (Array.isArray(targets) && targets.some((t) => t.id?.endsWith(name))) return origin;
+    }
+  }
+  throw new Error(`No workerd inspector lists ${name} (workerd processes: ${processes.map((p) => p.pid).join(', ') || 'none'})`);
 }
 
 /** The two Workers' names, from their configurations. */
