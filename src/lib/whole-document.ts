@@ -2,7 +2,7 @@ import type { DocumentStore } from '../ports/document-store.js';
 
 /**
  * A stored document's bytes, read whole, for the work that cannot take it in windows (pdf-lib
- * opening a PDF, a webhook's inline copy); null when there is no such document.
+ * opening a PDF); null when there is no such document.
  */
 export async function readWholeDocument(documents: DocumentStore, key: string): Promise<Uint8Array | null> {
   const document = await documents.get(key);
