@@ -194,6 +194,7 @@ export async function documentFlow(o: FlowOptions): Promise<{ steps: StepResult[
       continue;
     }
     // The finish and the delivery follow the last signature on their own: no collection in between.
+    process.stderr.write(`  ${step}…\n`);
     if (step !== 'finish' && step !== 'webhook') await o.settle();
     const from = step === 'webhook' ? (state.ready?.headersAt ?? performance.now()) : performance.now();
     try {

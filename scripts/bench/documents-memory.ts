@@ -79,7 +79,8 @@ function workerdIsolate(name: string, send: Send): Isolate {
       isolate.fields = Object.keys(heap);
       return { heap: heap.usedSize, buffers: heap.backingStorageSize ?? 0 };
     },
-    collect: () => send('HeapProfiler.collectGarbage').then(() => undefined),
+    // workerd's inspector never answers HeapProfiler.collectGarbage: its steps start from whatever the last one left.
+    collect: async () => undefined,
   };
   return isolate;
 }
@@ -145,7 +146,8 @@ export async function workerdIsolates(inspectorOrigin: string, names: string[]):
 
 /**
  * Reads every isolate every `intervalMs`, one reading at a time per isolate (a reading an isolate
- * cannot answer yet, busy in a long synchronous stretch, delays its next one rather than piling up).
+ * cannot answer yet, busy in a long synchronous stretch or idle with no task to run, as workerd's
+ * PDF Worker between calls, delays its next one rather than piling up).
  */
 export function sampleIsolates(list: () => Isolate[], intervalMs: number) {
   const samples = new Map<string, Sample[]>();
@@ -155,12 +157,12 @@ export function sampleIsolates(list: () => Isolate[], intervalMs: number) {
     for (const isolate of list()) {
       if (busy.has(isolate.name)) continue;
       busy.add(isolate.name);
-      const at = performance.now();
       isolate
         .usage()
         .then((reading) => {
+          // Stamped when answered: an isolate answers between its tasks, so that is when it held this.
           const list = samples.get(isolate.name) ?? [];
-          list.push({ at, ...reading });
+          list.push({ at: performance.now(), ...reading });
           samples.set(isolate.name, list);
         })
         .catch((err: Error) => failures.set(isolate.name, err.message))
@@ -171,10 +173,14 @@ export function sampleIsolates(list: () => Isolate[], intervalMs: number) {
     samples,
     failures,
     /** A full collection in every isolate, so that a step starts from what is still held. */
-    collect: () => Promise.allSettled(list().map((isolate) => isolate.collect())),
+    collect: () =>
+      Promise.allSettled(list().map((isolate) => Promise.race([isolate.collect(), new Promise((resolve) => setTimeout(resolve, COLLECT_TIMEOUT_MS))]))),
     stop: () => clearInterval(timer),
   };
 }
+
+/** A collection that has not answered by then is left to finish on its own. */
+const COLLECT_TIMEOUT_MS = 3000;
 
 /** Peak of heap + buffers in [from, to] (the first reading after `to` too: it may have been asked while the step still ran). */
 export function peakIn(samples: Sample[], from: number, to: number): { total: number; heap: number; buffers: number; readings: number } | undefined {
