@@ -125,22 +125,31 @@ export async function nodeIsolates(url: string): Promise<{ list: () => Isolate[]
   return { list: () => isolates, close: session.close };
 }
 
-/** workerd's Workers, one inspector target each (`/core:user:{name}`). */
-export async function workerdIsolates(inspectorOrigin: string, names: string[]): Promise<{ list: () => Isolate[]; close: () => void }> {
-  // Each Worker's target, as workerd lists them (wrangler dev may name its services otherwise than Miniflare alone).
+/**
+ * workerd's Workers, one inspector target each, read one at a time: workerd keeps one inspector
+ * session at a time (a second one connected closes the first, or is never answered), so `focus`
+ * moves the one session from Worker to Worker, and a run is repeated for each.
+ */
+export async function workerdIsolates(inspectorOrigin: string, names: string[]) {
   const targets = (await (await fetch(`${inspectorOrigin}/json/list`)).json()) as { id: string; webSocketDebuggerUrl?: string }[];
-  const urls = names.map((name) => {
-    const target = targets.find((t) => t.id === `core:user:${name}`) ?? targets.find((t) => t.id.endsWith(name));
-    if (!target) throw new Error(`No inspector target for ${name} among ${targets.map((t) => t.id).join(', ')}`);
-    return target.webSocketDebuggerUrl ?? `${inspectorOrigin}/${target.id}`;
-  });
-  const sessions = await Promise.all(urls.map((url) => devtoolsSession(url)));
-  const isolates = names.map((name, i) => workerdIsolate(`workerd ${name}`, sessions[i]!.send));
+  const urls = new Map(
+    names.map((name) => {
+      // wrangler dev lists more targets than the Workers (its asset and cache services): the Worker's own by its name.
+      const target = targets.find((t) => t.id === `core:user:${name}`) ?? targets.find((t) => t.id.endsWith(name));
+      if (!target) throw new Error(`No inspector target for ${name} among ${targets.map((t) => t.id).join(', ')}`);
+      return [name, target.webSocketDebuggerUrl ?? `${inspectorOrigin}/${target.id}`] as const;
+    }),
+  );
+  let current: { isolate: Isolate; close: () => void } | undefined;
   return {
-    list: () => isolates,
-    close: () => {
-      for (const s of sessions) s.close();
+    list: () => (current ? [current.isolate] : []),
+    async focus(name: string) {
+      current?.close();
+      current = undefined;
+      const session = await devtoolsSession(urls.get(name)!);
+      current = { isolate: workerdIsolate(`workerd ${name}`, session.send), close: session.close };
     },
+    close: () => current?.close(),
   };
 }
 

@@ -51,6 +51,27 @@ export function idleFigures(samples: Map<string, Sample[]>, at: number): Record<
   );
 }
 
+/** Two runs of one size, each reading other isolates, as one: a step failed if it failed in either. */
+export function mergePasses(a: RunFigures, b: RunFigures): RunFigures {
+  const steps = a.steps.length && b.steps.length ? a.steps.map((s, i) => mergeStep(s, b.steps[i]!)) : a.steps.length ? a.steps : b.steps;
+  const error = a.error ?? b.error;
+  const checks = a.checks ?? b.checks;
+  return { ...a, idle_mb: { ...a.idle_mb, ...b.idle_mb }, steps, ...(error ? { error } : {}), ...(checks ? { checks } : {}) };
+}
+
+function mergeStep(a: StepFigures, b: StepFigures): StepFigures {
+  const reason = a.ok ? b.reason : a.reason;
+  const detail = a.detail ?? b.detail;
+  return {
+    step: a.step,
+    ok: a.ok && b.ok,
+    ms: a.ms ?? b.ms,
+    peak_mb: { ...a.peak_mb, ...b.peak_mb },
+    ...(reason ? { reason } : {}),
+    ...(detail ? { detail } : {}),
+  };
+}
+
 /** An isolate's highest peak over a run's steps. */
 export const runPeak = (run: RunFigures, isolate: string): number | null => {
   const peaks = run.steps.flatMap((s) => (s.peak_mb[isolate] === null || s.peak_mb[isolate] === undefined ? [] : [s.peak_mb[isolate]!]));

@@ -16,7 +16,18 @@ import { createConnection } from 'node:net';
 import { freePort, projectRoot, spawnServer, userEnvironment, waitForListening } from '../../local/embedded-server.js';
 import { type Isolate, nodeIsolates, workerdIsolates } from './documents-memory.js';
 
-export type RunningStack = { base: string; isolates: () => Isolate[]; stop: () => Promise<void>; output: () => string };
+/**
+ * A running stack; `passes` are the isolates read together, one run of the steps each (workerd
+ * answers one inspector session at a time), `focus` turns the reading to one of them.
+ */
+export type RunningStack = {
+  base: string;
+  isolates: () => Isolate[];
+  passes: string[];
+  focus: (pass: string) => Promise<void>;
+  stop: () => Promise<void>;
+  output: () => string;
+};
 
 /** `npm start`, as `npx tsx src/entries/node.ts` runs it, with Node's inspector on a port of its own choosing. */
 export async function startEmbedded(dataDir: string, adminToken: string): Promise<RunningStack> {
@@ -31,6 +42,8 @@ export async function startEmbedded(dataDir: string, adminToken: string): Promis
     return {
       base: `http://127.0.0.1:${port}`,
       isolates: inspector.list,
+      passes: ['every isolate'],
+      focus: async () => undefined,
       output: () => run.stdout() + run.stderr(),
       stop: async () => {
         inspector.close();
@@ -128,6 +141,8 @@ export async function startDev(dataDir: string, adminToken: string): Promise<Run
     return {
       base: `http://127.0.0.1:${port}`,
       isolates: inspector.list,
+      passes: workerNames(),
+      focus: inspector.focus,
       output: () => output,
       stop: async () => {
         inspector.close();

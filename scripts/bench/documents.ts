@@ -34,7 +34,7 @@ import { parseArgs, promisify } from 'node:util';
 import { documentFlow, webhookReceiver } from './documents-flow.js';
 import { sampleIsolates } from './documents-memory.js';
 import { documentOfSize, MiB } from './documents-pdf.js';
-import { type Checks, growthTable, idleFigures, judge, printGrowthAndAims, printTable, type RunFigures, stepFigures } from './documents-report.js';
+import { type Checks, growthTable, idleFigures, mergePasses, judge, printGrowthAndAims, printTable, type RunFigures, stepFigures } from './documents-report.js';
 import { type RunningStack, startDev, startEmbedded } from './documents-stacks.js';
 
 const { values: opts } = parseArgs({
@@ -108,31 +108,39 @@ try {
     const sampler = sampleIsolates(server.isolates, intervalMs);
     try {
       for (const size of sizes) {
-        process.stderr.write(`${stack.label}, ${size} MiB…\n`);
         const document = documents.get(size)!;
-        await sampler.collect();
-        await new Promise((resolve) => setTimeout(resolve, intervalMs * 3)); // a reading or two at rest
-        const idle = idleFigures(sampler.samples, performance.now());
-        try {
-          const label = `${key}-${size}mib-${process.pid}`.replace(/\./g, '_');
-          const flow = await documentFlow({ base: server.base, adminToken: ADMIN_TOKEN, document, label, receiver, settle: sampler.collect, finishTimeoutMs });
-          const names = server.isolates().map((i) => i.name);
-          const figures: RunFigures = {
-            stack: stack.label,
-            size_mib: size,
-            bytes: document.length,
-            idle_mb: idle,
-            steps: stepFigures(flow.steps, sampler.samples, names),
-          };
-          if (flow.finished) figures.checks = await checkFinished(tmp, document, flow.finished);
-          runs.push(figures);
-        } catch (err) {
-          runs.push({ stack: stack.label, size_mib: size, bytes: document.length, idle_mb: idle, steps: [], error: (err as Error).message.slice(0, 400) });
+        let merged: RunFigures | undefined;
+        for (const [i, pass] of server.passes.entries()) {
+          process.stderr.write(`${stack.label}, ${size} MiB, reading ${pass}…\n`);
+          await server.focus(pass);
+          await sampler.collect();
+          await new Promise((resolve) => setTimeout(resolve, intervalMs * 5)); // a few readings at rest
+          const idle = idleFigures(sampler.samples, performance.now());
+          let figures: RunFigures;
+          try {
+            const label = `${key}-${size}mib-${i}-${process.pid}`.replace(/\./g, '_');
+            const flow = await documentFlow({
+              base: server.base,
+              adminToken: ADMIN_TOKEN,
+              document,
+              label,
+              receiver,
+              settle: sampler.collect,
+              finishTimeoutMs,
+            });
+            const names = server.isolates().map((isolate) => isolate.name);
+            figures = { stack: stack.label, size_mib: size, bytes: document.length, idle_mb: idle, steps: stepFigures(flow.steps, sampler.samples, names) };
+            if (flow.finished) figures.checks = await checkFinished(tmp, document, flow.finished);
+          } catch (err) {
+            figures = { stack: stack.label, size_mib: size, bytes: document.length, idle_mb: idle, steps: [], error: (err as Error).message.slice(0, 400) };
+          }
+          for (const isolate of server.isolates()) fields[`${stack.label}: ${isolate.name}`] = isolate.fields;
+          merged = merged ? mergePasses(merged, figures) : figures;
         }
+        runs.push(merged!);
       }
     } finally {
       sampler.stop();
-      for (const isolate of server.isolates()) fields[`${stack.label}: ${isolate.name}`] = isolate.fields;
       for (const [name, reason] of sampler.failures) process.stderr.write(`${stack.label}: reading ${name} failed: ${reason}\n`);
       await server.stop();
     }
