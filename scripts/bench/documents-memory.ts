@@ -146,8 +146,25 @@ export async function workerdIsolates(inspectorOrigin: string, names: string[]) 
     async focus(name: string) {
       current?.close();
       current = undefined;
-      const session = await devtoolsSession(urls.get(name)!);
-      current = { isolate: workerdIsolate(`workerd ${name}`, session.send), close: session.close };
+      // A new session is at times never answered (the last one's close still in flight?): it is
+      // tried until one answers a reading.
+      for (let attempt = 1; ; attempt++) {
+        const session = await devtoolsSession(urls.get(name)!);
+        const isolate = workerdIsolate(`workerd ${name}`, session.send);
+        const answered = await Promise.race([
+          isolate.usage().then(
+            () => true,
+            () => false,
+          ),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1500)),
+        ]);
+        if (answered) {
+          current = { isolate, close: session.close };
+          return;
+        }
+        session.close();
+        if (attempt === 8) throw new Error(`workerd's inspector does not answer for ${name}`);
+      }
     },
     close: () => current?.close(),
   };

@@ -42,9 +42,10 @@ export function stepFigures(steps: StepResult[], samples: Map<string, Sample[]>,
 }
 
 /** The last reading before `at` of each isolate: what it held at rest. */
-export function idleFigures(samples: Map<string, Sample[]>, at: number): Record<string, number> {
+export function idleFigures(samples: Map<string, Sample[]>, at: number, isolates: string[]): Record<string, number> {
   return Object.fromEntries(
     [...samples].flatMap(([name, list]) => {
+      if (!isolates.includes(name)) return [];
       const before = list.filter((s) => s.at <= at).at(-1);
       return before ? [[name, mb(before.heap + before.buffers)]] : [];
     }),

@@ -115,7 +115,11 @@ try {
           await server.focus(pass);
           await sampler.collect();
           await new Promise((resolve) => setTimeout(resolve, intervalMs * 5)); // a few readings at rest
-          const idle = idleFigures(sampler.samples, performance.now());
+          const idle = idleFigures(
+            sampler.samples,
+            performance.now(),
+            server.isolates().map((isolate) => isolate.name),
+          );
           let figures: RunFigures;
           try {
             const label = `${key}-${size}mib-${i}-${process.pid}`.replace(/\./g, '_');
