@@ -88,12 +88,16 @@ export function writeRevision(lib: PdfLib, pdf: PDFDocument, end: FileEnd, revis
     // The stream's own number is taken first: /Size counts it, and the stream lists itself.
     const streamRef = context.nextRef();
     const stream = lib.PDFCrossRefStream.of(context.obj({ Size: context.largestObjectNumber + 1, Root, Encrypt, Info, ID, Prev: end.xrefOffset }), [], true);
-    objects.forEach(([ref], i) => stream.addUncompressedEntry(ref, offsets[i]!));
+    objects.forEach(([ref], i) => {
+      stream.addUncompressedEntry(ref, offsets[i]!);
+    });
     stream.addUncompressedEntry(streamRef, xrefOffset);
     add(streamRef, stream);
   } else {
     const table = lib.PDFCrossRefSection.createEmpty();
-    objects.forEach(([ref], i) => table.addEntry(ref, offsets[i]!));
+    objects.forEach(([ref], i) => {
+      table.addEntry(ref, offsets[i]!);
+    });
     const trailer = lib.PDFTrailerDict.of(context.obj({ Size: context.largestObjectNumber + 1, Root, Encrypt, Info, ID, Prev: end.xrefOffset }));
     push(table, '\n', trailer, '\n');
   }
