@@ -13,8 +13,11 @@
  * its ArrayBuffers, typed arrays and Buffers: workerd's V8 answers them as backingStorageSize; Node
  * 20's does not, so there it is process.memoryUsage().arrayBuffers, evaluated in that isolate. The
  * fields each V8 answered are listed in the JSON. Every isolate is read every --interval-ms over
- * the inspector, and a full collection runs in each before each step that starts on its own, so a
- * step's peak is what it added to what was still held.
+ * the inspector. On Node a full collection runs in each isolate before each step that starts on its
+ * own, so a step's peak is what it added to what was still held; workerd never answers that call,
+ * so there a peak also holds the garbage earlier steps left (an upper side of the same figure).
+ * workerd keeps one inspector session at a time: on `npm run dev` the steps run once per Worker,
+ * each run reading one, and the two are reported together.
  * What it misses: a peak between two readings (the reading waits while an isolate runs a long
  * synchronous stretch; whatever it holds at the end of that stretch is still read); memory outside
  * V8's two counts: WebAssembly memories (PGlite's database, on `npm start`), native buffers of the
