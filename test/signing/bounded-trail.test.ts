@@ -8,7 +8,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, envelopes } from '../../src/data/schema.js';
+import { auditEvents } from '../../src/data/schema.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { MAX_LINES_PER_RECIPIENT } from '../../src/domain/signing/certificate-trail.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
