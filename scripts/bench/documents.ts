@@ -135,6 +135,8 @@ try {
               settle: sampler.collect,
               finishTimeoutMs,
             });
+            // The readings asked while the last step ran are answered after it: they belong to it.
+            await new Promise((resolve) => setTimeout(resolve, intervalMs * 5));
             const names = server.isolates().map((isolate) => isolate.name);
             figures = { stack: stack.label, size_mib: size, bytes: document.length, idle_mb: idle, steps: stepFigures(flow.steps, sampler.samples, names) };
             if (flow.finished) figures.checks = await checkFinished(tmp, document, flow.finished);
