@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../../scripts/bench/documents-flow.js';
 import { peakIn, type Sample } from '../../scripts/bench/documents-memory.js';
 import { documentOfSize, MiB, pagePlan } from '../../scripts/bench/documents-pdf.js';
-import { growthPerMiB, judge, type RunFigures, stepFigures } from '../../scripts/bench/documents-report.js';
+import { growthPerMiB, judge, mergePasses, type RunFigures, stepFigures } from '../../scripts/bench/documents-report.js';
 
 const sample = (at: number, heapMb: number, buffersMb = 0): Sample => ({ at, heap: heapMb * MiB, buffers: buffersMb * MiB });
 
@@ -46,6 +46,11 @@ describe('the figures', () => {
   it('gives the growth per MiB as the slope over the sizes that went through', () => {
     expect(growthPerMiB([run(1, 12), run(10, 30), run(25, 60)], 'api')).toBeCloseTo(2, 1);
     expect(growthPerMiB([run(1, 12), run(10, 300, false)], 'api')).toBeNull();
+  });
+  it('merges the runs that each read other isolates, a step failed if it failed in either', () => {
+    const api = { ...run(10, 120), steps: [{ step: 'import' as const, ok: true, ms: 700, peak_mb: { api: 120 } }] };
+    const pdf = { ...run(10, 0), steps: [{ step: 'import' as const, ok: false, ms: 650, reason: 'answered 503', peak_mb: { pdf: 90 } }] };
+    expect(mergePasses(api, pdf).steps).toEqual([{ step: 'import', ok: false, ms: 700, reason: 'answered 503', peak_mb: { api: 120, pdf: 90 } }]);
   });
   it('holds the aim up to 25 MiB, judges 50 MiB as the stretch, and fails a run over 96 MB or with a failed step', () => {
     const aims = judge([run(1, 40), run(10, 97), run(25, 50, false), run(50, 200)]);
