@@ -21,10 +21,13 @@ export function pagePlan(bytes: number, baseBytes: number): { pages: number; ima
   return { pages, imageHeight: Math.max(1, Math.floor(perPage / (IMAGE_WIDTH * 3))) };
 }
 
-/** A document of about `bytes` (within a few KiB), its first page titled `title`. */
+/** Aimed below the size asked by this much: saving adds about a KiB, and a limit of 25 MiB must take a document of 25 MiB. */
+const MARGIN = 4096;
+
+/** A document of a few KiB under `bytes`, its first page titled `title`. */
 export async function documentOfSize(title: string, bytes: number): Promise<Uint8Array> {
   const base = await generateDocument(title, Math.max(1, Math.round(bytes / BYTES_PER_PAGE)), nodeFontSource());
-  const { imageHeight } = pagePlan(bytes, base.length);
+  const { imageHeight } = pagePlan(bytes - MARGIN, base.length);
   const pdf = await PDFDocument.load(base);
   for (const page of pdf.getPages()) {
     const noise = pdf.context.stream(randomBytes(IMAGE_WIDTH * imageHeight * 3), {
