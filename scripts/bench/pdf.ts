@@ -194,14 +194,17 @@ export default {
       return Response.json({ bytes: sealed.length, sha256: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') });
     }
     if (path === '/finish') {
-      const { bytes, sha256 } = await finishDocument(input);
-      // What the seal is given: the finished file with its certificate (every run makes the same bytes).
-      certified = bytes;
-      return Response.json({ bytes: bytes.length, sha256 });
+      const { appended, size, sha256 } = await finishDocument(input);
+      // What the seal is given: the finished file with its certificate, the original then what
+      // finishDocument appended (every run makes the same bytes).
+      certified = new Uint8Array(size);
+      certified.set(input.original);
+      certified.set(appended, input.original.length);
+      return Response.json({ bytes: size, sha256 });
     }
     if (path === '/intl') {
-      const { bytes, sha256 } = await finishDocument(intl);
-      return Response.json({ bytes: bytes.length, sha256 });
+      const { size, sha256 } = await finishDocument(intl);
+      return Response.json({ bytes: size, sha256 });
     }
     if (path === '/reference') {
       const { PDFDocument } = await import('pdf-lib');
