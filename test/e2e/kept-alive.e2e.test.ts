@@ -74,7 +74,8 @@ describe('an answer given before the request body was read', () => {
   it('a chunked body over every limit: 413 with Connection: close, and the next request is answered on a new connection', async () => {
     const client = oneConnection();
     try {
-      const refused = await client.send(inject('e2eBaseUrl'), 'POST', '/v1/contacts', { headers: json, body: { bytes: bytes(25 * MiB), chunked: true } });
+      // Past what npm run dev's proxy reads whole (28 MiB, scripts/dev.ts), so it cuts the body off.
+      const refused = await client.send(inject('e2eBaseUrl'), 'POST', '/v1/contacts', { headers: json, body: { bytes: bytes(30 * MiB), chunked: true } });
       expect([refused.status, refused.connection]).toEqual([413, 'close']);
       expect((await nextRequestAnswered(client)).reused).toBe(false);
     } finally {
