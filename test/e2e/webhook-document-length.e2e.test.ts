@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
 import { api } from './client.js';
-import { signThroughPage } from './signing-client.js';
+import { sendAndSignSeededNda } from './signing-client.js';
 
 type ReadyEvent = { data: { envelope?: { envelope_id: string }; document: { content_base64: string; size: number; sha256: string } } };
 type Delivery = { headers: IncomingHttpHeaders; body: Buffer };
@@ -36,24 +36,7 @@ it('delivers the finished PDF with its Content-Length known beforehand, signed o
   const token = inject('acmeSenderToken');
   const subscribed = await api('POST', '/v1/webhooks', { token, body: { url, events: ['envelope.document_ready'] } });
   expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(201);
-  const tag = crypto.randomUUID().slice(0, 8);
-  const sent = await api('POST', '/v1/envelopes/from-template', {
-    token,
-    body: {
-      template_id: '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50',
-      recipients: [
-        { role: 'Client', name: 'Cleo Client', email: `cleo-${tag}@example.test` },
-        { role: 'Witness', name: 'Will Witness', email: `will-${tag}@example.test` },
-      ],
-    },
-  });
-  expect(sent.status).toBe(201);
-  const envelopeId = sent.body.envelope_id as string;
-  const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) =>
-    entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : [],
-  );
-  await signThroughPage(client!, 'Cleo Client');
-  await signThroughPage(witness!, 'Will Witness');
+  const { envelopeId } = await sendAndSignSeededNda(token);
   const verifier = new Webhook(subscribed.body.secret);
   const ready = () =>
     deliveries

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { api, newCompany } from './client.js';
-import { signThroughPage } from './signing-client.js';
+import { sendAndSignSeededNda } from './signing-client.js';
 
 type Delivery = { headers: IncomingHttpHeaders; body: string };
 let receiver: Server;
@@ -65,24 +65,7 @@ describe('webhooks on workerd', () => {
     expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(201);
     const verifier = new Webhook(subscribed.body.secret);
 
-    const tag = crypto.randomUUID().slice(0, 8);
-    const sent = await api('POST', '/v1/envelopes/from-template', {
-      token,
-      body: {
-        template_id: '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50',
-        recipients: [
-          { role: 'Client', name: 'Cleo Client', email: `cleo-${tag}@example.test` },
-          { role: 'Witness', name: 'Will Witness', email: `will-${tag}@example.test` },
-        ],
-      },
-    });
-    expect(sent.status).toBe(201);
-    const envelopeId = sent.body.envelope_id as string;
-    const [client, witness] = (sent.body.signing_urls as { signing_url: string | null }[]).flatMap((entry) =>
-      entry.signing_url ? [entry.signing_url.split('/sign/')[1]!] : [],
-    );
-    await signThroughPage(client!, 'Cleo Client');
-    await signThroughPage(witness!, 'Will Witness');
+    const { envelopeId } = await sendAndSignSeededNda(token);
 
     /** The events of this envelope that the receiver accepted, verified. */
     const accepted = () =>
