@@ -15,7 +15,7 @@ import { envelopes, webhookDeliveries, webhookEvents, webhookSubscriptions } fro
 import { attemptDelivery, ownDeliveryId } from '../../src/domain/webhooks/deliver-event.js';
 import type { DocumentStore } from '../../src/ports/document-store.js';
 import type { Services } from '../../src/services.js';
-import { createTestCompany, createTestTemplate } from '../support/factories.js';
+import { createTestCompany, sendTestEnvelope } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { openStack, type TestStack } from '../support/stack.js';
 import { unique } from '../support/unique.js';
@@ -68,23 +68,10 @@ afterAll(async () => {
 async function documentReady(bytes: Uint8Array) {
   stack.services.config.allowPrivateWebhookTargets = true;
   const company = await createTestCompany(stack);
-  const template = await createTestTemplate(stack, company.id);
   const path = `/hooks/${unique()}`;
   const hook = await call(stack, 'POST', '/v1/webhooks', { token: company.owner.token, body: { url: `${base}${path}`, events: ['envelope.document_ready'] } });
   expect(hook.status).toBe(201);
-  const tag = unique();
-  const sent = await call(stack, 'POST', '/v1/envelopes/from-template', {
-    token: company.owner.token,
-    body: {
-      template_id: template.id,
-      recipients: [
-        { role: 'Client', name: 'C', email: `c-${tag}@example.test` },
-        { role: 'Witness', name: 'W', email: `w-${tag}@example.test` },
-      ],
-    },
-  });
-  expect(sent.status).toBe(201);
-  const envelopeId = sent.body.envelope_id as string;
+  const { envelopeId } = await sendTestEnvelope(stack, company);
   const stored = await stack.services.documents.put(bytes, { maxBytes: 64 * MiB });
   const { db } = stack.services.database;
   await db
