@@ -3,6 +3,7 @@ import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-rou
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { listOf, paginationQuery, timestamp } from '../../src/http/schemas.js';
 import { listDeadJobs } from '../../src/queue/dead-jobs.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { adminSecurity } from './admin-schemas.js';
 
 export const DeadJobRecord = z
@@ -30,5 +31,5 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { page, per_page } = c.req.valid('query');
-  return c.json(await listDeadJobs(c.get('services'), page, per_page), 200);
+  return c.json(await listDeadJobs(operatorContext(c), { page, perPage: per_page }), 200);
 };

@@ -3,6 +3,7 @@ import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-rou
 import { errorResponses, jsonContent } from '../../src/http/openapi-helpers.js';
 import { timestamp } from '../../src/http/schemas.js';
 import { retryDeadJob } from '../../src/queue/dead-jobs.js';
+import { operatorContext } from '../../src/http/verb-contexts.js';
 import { adminSecurity } from './admin-schemas.js';
 
 export const route = endpointRoute({
@@ -17,4 +18,4 @@ export const route = endpointRoute({
   },
 });
 
-export const handler: EndpointHandler<typeof route> = async (c) => c.json(await retryDeadJob(c.get('services'), c.req.valid('param').id), 200);
+export const handler: EndpointHandler<typeof route> = async (c) => c.json(await retryDeadJob(operatorContext(c), { id: c.req.valid('param').id }), 200);

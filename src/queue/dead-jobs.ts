@@ -7,8 +7,9 @@ import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../data/database.js';
 import { deadJobs } from '../data/schema.js';
 import { DomainError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { PageRequest, ReadContext } from '../domain/read-context.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../domain/shared/pagination.js';
+import type { VerbContext } from '../domain/verb-context.js';
 
 export type DeadJob = {
   id: string;
@@ -41,8 +42,8 @@ export async function recordDeadJob(db: Db, job: DeadJobRow): Promise<void> {
     });
 }
 
-export async function listDeadJobs(services: Services, page: number, perPage: number): Promise<Page<DeadJob>> {
-  const { db } = services.database;
+export async function listDeadJobs(ctx: ReadContext, { page, perPage }: PageRequest): Promise<Page<DeadJob>> {
+  const { db } = ctx.services.database;
   const rows = await db
     .select({ ...getTableColumns(deadJobs), total: totalOfAll() })
     .from(deadJobs)
@@ -59,13 +60,14 @@ export const deadJobNotFound = (id: string) => new DomainError('not_found', 'No 
  * its record. The record goes only if it is still the one read: a job that died again meanwhile
  * keeps its new record. The message keeps the job's id, so a retry asked twice is queued once.
  */
-export async function retryDeadJob(services: Services, id: string): Promise<{ id: string; topic: string; queued_at: string }> {
+export async function retryDeadJob(ctx: VerbContext, { id }: { id: string }): Promise<{ id: string; topic: string; queued_at: string }> {
+  const { services, now } = ctx;
   const { db } = services.database;
   const [job] = await db.select().from(deadJobs).where(eq(deadJobs.id, id)).limit(1);
   if (!job) throw deadJobNotFound(id);
   await services.queue.publish([{ topic: job.topic, body: job.body, dedupeId: job.id }]);
   await db.delete(deadJobs).where(and(eq(deadJobs.id, id), eq(deadJobs.failedAt, job.failedAt)));
-  return { id: job.id, topic: job.topic, queued_at: services.clock.now().toISOString() };
+  return { id: job.id, topic: job.topic, queued_at: now.toISOString() };
 }
 
 function toDeadJob(row: DeadJobRow): DeadJob {

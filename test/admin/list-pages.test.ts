@@ -82,7 +82,6 @@ describe('a page of an admin list', () => {
   });
 
   it('of every company, and of the dead jobs, is one query while the page holds rows', async () => {
-    const { services } = stack;
     await adminCompany(stack);
     const first = await read(() => listCompanies(asOperator(stack), { page: 1, perPage: 1 }));
     expect(first).toMatchObject({ rows: 1, queries: 1 });
@@ -92,8 +91,8 @@ describe('a page of an admin list', () => {
     expect(pastTheEnd).toMatchObject({ rows: 0, queries: 2 });
     expect(pastTheEnd.pagination.total).toBeGreaterThanOrEqual(first.pagination.total);
 
-    const jobs = await read(() => listDeadJobs(services, 1, 100));
+    const jobs = await read(() => listDeadJobs(asOperator(stack), { page: 1, perPage: 100 }));
     expect(jobs).toMatchObject({ rows: Math.min(jobs.pagination.total, 100), queries: 1 });
-    expect(await read(() => listDeadJobs(services, 1_000_000, 100))).toMatchObject({ rows: 0, queries: 2 });
+    expect(await read(() => listDeadJobs(asOperator(stack), { page: 1_000_000, perPage: 100 }))).toMatchObject({ rows: 0, queries: 2 });
   });
 });
