@@ -679,7 +679,8 @@ describe('bounds of the test deliveries', () => {
 
   it('makes 60 test deliveries per company in any hour: the 61st is 429 rate_limited with Retry-After, and writes no event', async () => {
     const company = await createTestCompany(stack);
-    const subscription = (await create(company, { url: hookUrl(), events: ['envelope.sent'] })).body;
+    const url = hookUrl();
+    const subscription = (await create(company, { url, events: ['envelope.sent'] })).body;
     const test = (who = company) => call(stack, 'POST', `/v1/webhooks/${subscription.id}/test`, { token: who.owner.token });
     // 59 within the hour, and one exactly an hour old, which no longer counts.
     await earlierTests(company, 59, 20 * 60 * 1000);
@@ -695,7 +696,8 @@ describe('bounds of the test deliveries', () => {
     expect(past.headers.get('retry-after')).toBe(String(40 * 60));
     expect(await events()).toBe(before);
     expect(received.filter((hit) => hit.headers['webhook-id'] === sixtieth.body.event_id)).toHaveLength(1);
-    expect(received).toHaveLength(1);
+    // Only the 60th reached the subscriber (deliveries of other tests' subscriptions may still arrive at the receiver).
+    expect(received.filter((hit) => url.endsWith(hit.path))).toHaveLength(1);
   });
 
   it('gives the last place of the hour to one of two test deliveries made at once', async () => {
