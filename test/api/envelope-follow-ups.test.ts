@@ -10,18 +10,9 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  auditEvents,
-  envelopes,
-  outboxMessages,
-  recipients,
-  type RecipientStatus,
-  webhookDeliveries,
-  webhookEvents,
-  webhookSubscriptions,
-} from '../../src/data/schema.js';
+import { auditEvents, envelopes, recipients, type RecipientStatus, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../src/data/schema.js';
 import { expireEnvelope } from '../../src/domain/envelopes/expire-envelope.js';
 import { queueTopics as topics } from '../../src/domain/queue-topics.js';
 import { REMINDER_ROUNDS, remindEnvelope } from '../../src/domain/envelopes/remind-envelope.js';
@@ -36,7 +27,7 @@ import { call } from '../support/http.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { watchHandOvers } from '../support/queue-hand-over.js';
-import { drained } from '../support/drained.js';
+import { drained, outboxRelayed } from '../support/drained.js';
 import { unique } from '../support/unique.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -67,14 +58,7 @@ async function sendTemplate(company: TestCompany, template: Partial<TemplateDefi
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   // The follow-ups are handed to the queue just after the answer: wait until they are.
-  await vi.waitFor(async () =>
-    expect(
-      await stack.services.database.db
-        .select()
-        .from(outboxMessages)
-        .where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt))),
-    ).toEqual([]),
-  );
+  await outboxRelayed(stack, company.id);
   const stored = await stack.services.database.db
     .select()
     .from(recipients)

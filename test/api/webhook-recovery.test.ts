@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { outboxMessages, webhookDeliveries, webhookEvents, webhookRedeliveries, webhookReplays, webhookSubscriptions } from '../../src/data/schema.js';
+import { webhookDeliveries, webhookEvents, webhookRedeliveries, webhookReplays, webhookSubscriptions } from '../../src/data/schema.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
 import type { SigningState } from '../../src/domain/signing/signing-state.js';
@@ -25,7 +25,7 @@ import { eventually } from '../support/eventually.js';
 import { addKeyHolder, createTestCompany, sendTestEnvelope, type TestCompany } from '../support/factories.js';
 import { call, errorCode } from '../support/http.js';
 import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
-import { drained } from '../support/drained.js';
+import { drained, outboxRelayed } from '../support/drained.js';
 import { unique } from '../support/unique.js';
 import { bySigner } from '../support/signer-verbs.js';
 import { runConsumer } from '../../src/queue/consumers.js';
@@ -116,16 +116,7 @@ async function quietSend(company: TestCompany) {
   stack.services.queue = { publish: async () => {} };
   try {
     const { envelopeId } = await sendTestEnvelope(stack, company);
-    await vi.waitFor(
-      async () =>
-        expect(
-          await stack.services.database.db
-            .select()
-            .from(outboxMessages)
-            .where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt))),
-        ).toEqual([]),
-      eventually,
-    );
+    await outboxRelayed(stack, company.id, eventually);
     const [event] = await stack.services.database.db.select().from(webhookEvents).where(eq(webhookEvents.envelopeId, envelopeId));
     return event!;
   } finally {

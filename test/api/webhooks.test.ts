@@ -11,7 +11,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { envelopes, outboxMessages, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../src/data/schema.js';
+import { envelopes, webhookDeliveries, webhookEvents, webhookSubscriptions } from '../../src/data/schema.js';
 import { DELIVERY_ATTEMPTS, ownDeliveryId } from '../../src/domain/webhooks/deliver-event.js';
 import { deliverWebhookEvent } from '../../src/domain/webhooks/dispatch-event.js';
 import { eventKinds } from '../../src/domain/webhooks/event-catalog.js';
@@ -20,7 +20,7 @@ import { call, errorCode } from '../support/http.js';
 import { addKeyHolder, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { expectErrorLogs } from '../support/expected-errors.js';
 import { openStack, type TestStack } from '../support/stack.js';
-import { drained } from '../support/drained.js';
+import { drained, outboxRelayed } from '../support/drained.js';
 import { unique } from '../support/unique.js';
 
 let stack: TestStack;
@@ -417,14 +417,7 @@ describe('delivering', () => {
       stack.services.queue = { publish: async () => {} };
       try {
         const event = await sendOne();
-        await vi.waitFor(async () =>
-          expect(
-            await stack.services.database.db
-              .select()
-              .from(outboxMessages)
-              .where(and(eq(outboxMessages.companyId, company.id), isNull(outboxMessages.relayedAt))),
-          ).toEqual([]),
-        );
+        await outboxRelayed(stack, company.id);
         return event;
       } finally {
         stack.services.queue = original;

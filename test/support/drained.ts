@@ -3,6 +3,9 @@
  * no delivery to a disabled subscription): the stack has run all it was handed. A fixed pause
  * would let an effect that is merely late pass as one that never comes.
  */
+import { and, eq, isNull } from 'drizzle-orm';
+import { expect, vi } from 'vitest';
+import { outboxMessages } from '../../src/data/schema.js';
 import type { TestStack } from './stack.js';
 
 /**
@@ -15,4 +18,18 @@ export async function drained(stack: Pick<TestStack, 'afterAnswers' | 'services'
     await Promise.allSettled([...(stack.afterAnswers ?? [])]);
     await stack.services.inProcessQueue.drained();
   } while ((stack.afterAnswers?.size ?? 0) > 0);
+}
+
+/** Resolves once every outbox row of `companyId` was handed to the queue (requests relay theirs just after their answer). */
+export async function outboxRelayed(stack: Pick<TestStack, 'services'>, companyId: string, options?: { timeout?: number; interval?: number }): Promise<void> {
+  await vi.waitFor(
+    async () =>
+      expect(
+        await stack.services.database.db
+          .select()
+          .from(outboxMessages)
+          .where(and(eq(outboxMessages.companyId, companyId), isNull(outboxMessages.relayedAt))),
+      ).toEqual([]),
+    options,
+  );
 }
