@@ -40,7 +40,10 @@ async function main() {
   // Beside the database, so that the documents it names survive a restart with it.
   const documents = new FileDocumentStore(join(config.DATA_DIR, 'documents'));
   // In a thread under a deadline: a document whose work never ends fails its job, and every route keeps answering.
-  const pdf = threadedPdfMaker({ seal, timestampUrl: config.TSA_URL }, documents, { deadlineMs: config.PDF_DEADLINE_SECONDS * 1000 });
+  const pdf = threadedPdfMaker({ seal, timestampUrl: config.TSA_URL }, documents, {
+    deadlineMs: config.PDF_DEADLINE_SECONDS * 1000,
+    documentsFolder: join(config.DATA_DIR, 'documents'),
+  });
   const services = embeddedServices({
     database,
     config: {

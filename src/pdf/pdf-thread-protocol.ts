@@ -2,20 +2,29 @@
  * The messages between the process and its PDF thread (threaded-pdf-maker.ts): one call at a time,
  * by id, with the seal settings of that call; errors come back as their name and message.
  */
+import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import { documentFilePath } from '../adapters/embedded/document-file-path.js';
 import type { SealSettings } from './inline-pdf-maker.js';
-import type { PdfWork } from './stored-pdf-maker.js';
+import { type PdfWork, readingWhole } from './stored-pdf-maker.js';
 
-export type PdfCall = { id: number; method: keyof PdfWork; args: unknown[]; settings: SealSettings };
+/**
+ * A call of the work. Without `documentsFolder`, its arguments are PdfWork's: the PDF's bytes,
+ * moved with the call. With it, they are PdfWorkByKey's: the PDF is named by its key in the file
+ * store's folder, and the thread reads the file itself, so the process never holds it whole.
+ */
+export type PdfCall = { id: number; method: keyof PdfWork; args: unknown[]; settings: SealSettings; documentsFolder?: string };
 export type PdfAnswer = { ready: true } | { id: number; result: unknown } | { id: number; error: { name: string; message: string } };
 
 /** Answers the process's calls in this thread with the maker made for each call's settings. */
 export function servePdfWork(makerFor: (settings: SealSettings) => PdfWork): void {
   const port = parentPort;
   if (!port) throw new Error('The PDF work is served in a worker thread only.');
-  port.on('message', async ({ id, method, args, settings }: PdfCall) => {
+  port.on('message', async ({ id, method, args, settings, documentsFolder }: PdfCall) => {
     try {
-      const result: unknown = await (makerFor(settings)[method] as (...given: unknown[]) => Promise<unknown>)(...args);
+      const maker = makerFor(settings);
+      const work = documentsFolder === undefined ? maker : readingWhole((key) => readDocumentFile(documentsFolder, key), maker);
+      const result: unknown = await (work[method] as (...given: unknown[]) => Promise<unknown>)(...args);
       // What the work appended goes back moved, not copied.
       const appended = (result as { appended?: unknown } | null)?.appended;
       port.postMessage({ id, result } satisfies PdfAnswer, appended instanceof Uint8Array ? [appended.buffer as ArrayBuffer] : []);
@@ -25,6 +34,21 @@ export function servePdfWork(makerFor: (settings: SealSettings) => PdfWork): voi
     }
   });
   port.postMessage({ ready: true } satisfies PdfAnswer);
+}
+
+/**
+ * A document of the file store, read whole in this thread; null when there is none. The key is
+ * checked here as the store checks it: the process passes on whatever key it was given, and a key
+ * that is not a SHA-256 names no document, never a path.
+ */
+async function readDocumentFile(folder: string, key: string): Promise<Uint8Array | null> {
+  const path = documentFilePath(folder, key);
+  if (!path) return null;
+  const bytes = await readFile(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  return bytes && new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**

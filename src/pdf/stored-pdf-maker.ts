@@ -2,7 +2,8 @@
  * The PDF work over the document store: the port's calls name documents by key, and this reads
  * the original and writes the finished file where the work runs (the PDF Worker, `npm start`'s
  * process, a test), so that no PDF crosses a binding. The work itself (pdf-lib, the seal) takes
- * and gives bytes, and may run elsewhere still: in a worker thread (threaded-pdf-maker.ts).
+ * and gives bytes, and may run elsewhere still: in a worker thread (threaded-pdf-maker.ts), which
+ * may read the original from its file itself.
  */
 import type { PageSize } from '../data/schema.js';
 import { readWholeDocument } from '../lib/whole-document.js';
@@ -25,19 +26,46 @@ export type PdfWork = {
   finish(request: FinishWork): Promise<MadeDocument>;
 };
 
+/** The PDF work on documents named by key, read by the work wherever it runs; nothing is written. */
+export type PdfWorkByKey = {
+  pageSizes(key: string): Promise<PageSize[] | null>;
+  finish(request: FinishRequest): Promise<MadeDocument>;
+};
+
+/** A stored document's bytes whole, or null when there is no such document. */
+export type WholeDocumentReader = (key: string) => Promise<Uint8Array | null>;
+
 export function storedPdfMaker(documents: DocumentStore, work: PdfWork): PdfMaker {
+  return pdfMakerWritingTo(
+    documents,
+    readingWhole((key) => readWholeDocument(documents, key), work),
+  );
+}
+
+/** `work` on the documents `read` reads: a document that is not there has no page sizes, and no finished copy. */
+export function readingWhole(read: WholeDocumentReader, work: PdfWork): PdfWorkByKey {
   return {
     async pageSizes(key) {
-      const bytes = await readWholeDocument(documents, key);
+      const bytes = await read(key);
       return bytes ? work.pageSizes(bytes) : null;
     },
     async finish({ originalKey, ...request }) {
       // pdf-lib reads a document whole; this is the one copy of the original the work holds.
-      const original = await readWholeDocument(documents, originalKey);
+      const original = await read(originalKey);
       if (!original) throw new Error(`The envelope's original document (${originalKey}) is not in the document store.`);
-      const made = await work.finish({ ...request, original });
+      return work.finish({ ...request, original });
+    },
+  };
+}
+
+/** The maker over `work` that reads its originals where it runs, writing each finished file to `documents` here. */
+export function pdfMakerWritingTo(documents: DocumentStore, work: PdfWorkByKey): PdfMaker {
+  return {
+    pageSizes: (key) => work.pageSizes(key),
+    async finish(request) {
+      const made = await work.finish(request);
       // The file is the original as stored, streamed again, then what the work appended: never joined in memory.
-      const stored = await documents.put(followedBy(documents, originalKey, made.appended), { maxBytes: MAX_FINISHED_DOCUMENT_BYTES });
+      const stored = await documents.put(followedBy(documents, request.originalKey, made.appended), { maxBytes: MAX_FINISHED_DOCUMENT_BYTES });
       if (stored.sha256 !== made.sha256 || stored.size !== made.size) {
         throw new Error(`The finished PDF of envelope ${request.envelopeId} was stored with another hash than it was made with.`);
       }

@@ -11,7 +11,7 @@ import type { DocumentStore } from '../ports/document-store.js';
 import type { PdfMaker } from '../ports/pdf-maker.js';
 import type { SealSettings } from './inline-pdf-maker.js';
 import type { PdfAnswer, PdfCall } from './pdf-thread-protocol.js';
-import { type PdfWork, storedPdfMaker } from './stored-pdf-maker.js';
+import { type PdfWork, type PdfWorkByKey, pdfMakerWritingTo, storedPdfMaker } from './stored-pdf-maker.js';
 
 /** Starting a thread (the TypeScript loader, then the PDF modules) is not the work, and is bounded apart. */
 const STARTUP_LIMIT_MS = 60_000;
@@ -22,13 +22,20 @@ export type ThreadedPdfMakerOptions = {
   deadlineMs?: number;
   /** The module the thread serves the work with (pdf-thread.ts); a test may give one of its own. */
   entry?: URL;
+  /**
+   * The folder `documents` keeps its files in, when it is the file store (DATA_DIR/documents under
+   * `npm start`): the thread then reads each original from its file, and the process never holds
+   * one whole. Without it, the process reads the original and moves its bytes to the thread.
+   */
+  documentsFolder?: string;
 };
 
 /**
  * Reads the seal and the authority from `settings` at each call, as the in-process maker does.
- * The process reads and writes `documents`; the thread is handed the original's bytes (moved, not
- * copied) and hands back what it appended, so a store kept in the process's memory serves as well
- * as the file store.
+ * The process writes the finished file to `documents` from the original, streamed again, and what
+ * the thread hands back as appended (moved, not copied). The thread reads the original from its
+ * file when given `documentsFolder`; otherwise (a store in the process's memory) it is handed the
+ * bytes the process reads.
  */
 export function threadedPdfMaker(settings: SealSettings, documents: DocumentStore, options: ThreadedPdfMakerOptions = {}): ThreadedPdfMaker {
   const deadlineMs = options.deadlineMs ?? DEFAULT_PDF_DEADLINE_MS;
@@ -37,13 +44,14 @@ export function threadedPdfMaker(settings: SealSettings, documents: DocumentStor
   let turns: Promise<unknown> = Promise.resolve();
   let closed = false;
 
-  async function call(method: PdfCall['method'], args: unknown[], moved: ArrayBuffer): Promise<unknown> {
+  async function call(method: PdfCall['method'], args: unknown[], moved: ArrayBuffer[]): Promise<unknown> {
     if (closed) throw new Error('The PDF work has been closed with the server.');
     thread ??= new PdfThread(entry);
     const current = thread;
     try {
       await withinDeadline(current.ready, STARTUP_LIMIT_MS, 'Starting the PDF thread');
-      const work = current.call({ method, args, settings: { seal: settings.seal, timestampUrl: settings.timestampUrl } }, moved);
+      const message = { method, args, settings: { seal: settings.seal, timestampUrl: settings.timestampUrl }, documentsFolder: options.documentsFolder };
+      const work = current.call(message, moved);
       return await withinDeadline(work, deadlineMs, `The PDF work (${method})`);
     } catch (err) {
       // A thread past its deadline is still busy, and one that stopped answers nothing: start afresh.
@@ -61,12 +69,17 @@ export function threadedPdfMaker(settings: SealSettings, documents: DocumentStor
     return turn as Promise<T>;
   }
 
-  const work: PdfWork = {
-    pageSizes: (bytes) => inTurn(() => call('pageSizes', [bytes], bytes.buffer as ArrayBuffer)),
-    finish: (request) => inTurn(() => call('finish', [request], request.original.buffer as ArrayBuffer)),
-  };
+  const maker = options.documentsFolder
+    ? pdfMakerWritingTo(documents, {
+        pageSizes: (key) => inTurn(() => call('pageSizes', [key], [])),
+        finish: (request) => inTurn(() => call('finish', [request], [])),
+      } satisfies PdfWorkByKey)
+    : storedPdfMaker(documents, {
+        pageSizes: (bytes) => inTurn(() => call('pageSizes', [bytes], [bytes.buffer as ArrayBuffer])),
+        finish: (request) => inTurn(() => call('finish', [request], [request.original.buffer as ArrayBuffer])),
+      } satisfies PdfWork);
   return {
-    ...storedPdfMaker(documents, work),
+    ...maker,
     async close() {
       closed = true;
       const current = thread;
@@ -115,12 +128,12 @@ class PdfThread {
   }
 
   /** `moved` goes to the thread with the call and is no longer usable here. */
-  call(message: Omit<PdfCall, 'id'>, moved: ArrayBuffer): Promise<unknown> {
+  call(message: Omit<PdfCall, 'id'>, moved: ArrayBuffer[]): Promise<unknown> {
     if (this.stopped) return Promise.reject(new Error('The PDF thread has stopped.'));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...message } satisfies PdfCall, [moved]);
+      this.worker.postMessage({ id, ...message } satisfies PdfCall, moved);
     });
   }
 
