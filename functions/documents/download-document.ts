@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { documentNotFound, downloadDocument } from '../../src/domain/webhooks/document-link.js';
 import { clientIpOf } from '../../src/http/client-ip.js';
 import { documentAnswer } from '../../src/http/document-answer.js';
+import { DocumentRequestHeaders, documentResponses } from '../../src/http/document-openapi.js';
 import { type EndpointHandler, endpointRoute } from '../../src/http/endpoint-route.js';
 import { errorResponses } from '../../src/http/openapi-helpers.js';
 import { countRequest } from '../../src/http/rate-limit.js';
@@ -17,21 +18,6 @@ const LinkQuery = z.object({
   sig: linkPart.openapi({ param: { name: 'sig', in: 'query' }, description: 'The link’s signature, as the link gives it.' }),
 });
 
-const RangeHeader = z.object({
-  range: z.string().optional().openapi({
-    description: 'One byte range, to resume a download: `bytes=a-b`, `bytes=a-` (to the end) or `bytes=-n` (the last n bytes).',
-    example: 'bytes=0-1023',
-  }),
-});
-
-const pdf = { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } };
-
-const documentHeaders = {
-  'Content-Length': { description: 'The bytes of this answer.', schema: { type: 'integer' as const } },
-  'Accept-Ranges': { description: '`bytes`: one range may be asked for.', schema: { type: 'string' as const } },
-  ETag: { description: 'The PDF’s SHA-256 (hex), quoted.', schema: { type: 'string' as const } },
-};
-
 export const route = endpointRoute({
   operationId: 'downloadFinishedDocument',
   tags: ['Webhooks'],
@@ -41,28 +27,9 @@ export const route = endpointRoute({
   description:
     "Needs no other credential: the link (`download_url` of `envelope.document_ready`) is one, valid 24 hours, for that envelope's finished PDF only, so keep it as you keep the PDF. An altered link, or one bent to another envelope, is `404 document_not_found`; an expired one `410 download_link_expired` (replay or redeliver the event for a fresh link). Limited to 1000 requests in 15 minutes per IP address.",
   middleware: [countRequest(rateRules.other, (c) => `ip:${clientIpOf(c)}`)] as const,
-  request: { params: z.object({ envelope_id: z.string() }), query: LinkQuery, headers: RangeHeader },
+  request: { params: z.object({ envelope_id: z.string() }), query: LinkQuery, headers: DocumentRequestHeaders },
   responses: {
-    200: {
-      description:
-        'The finished PDF, as an attachment, never cached; `X-Document-SHA256` carries its hash, `ETag` the same quoted. Also the answer to a `Range` header of several ranges or a malformed one.',
-      headers: documentHeaders,
-      content: pdf,
-    },
-    206: {
-      description: 'The one byte range asked for, `Content-Range: bytes a-b/size` saying which.',
-      headers: {
-        ...documentHeaders,
-        'Content-Range': { description: '`bytes a-b/size`: the range sent and the whole PDF’s size.', schema: { type: 'string' } },
-      },
-      content: pdf,
-    },
-    416: {
-      description: 'The range starts past the end of the PDF (or asks for none of it): no body, `Content-Range: bytes */size` gives its size.',
-      headers: { 'Content-Range': { description: '`bytes */size`.', schema: { type: 'string' } } },
-      // No body: an empty content map says so, and types the handler's answer as an untyped Response.
-      content: {},
-    },
+    ...documentResponses('The finished PDF, as an attachment, never cached; `X-Document-SHA256` carries its hash, `ETag` the same quoted.'),
     ...errorResponses('document_not_found', 'download_link_expired', 'rate_limited'),
   },
 });
@@ -71,7 +38,7 @@ export const handler: EndpointHandler<typeof route> = async (c) => {
   // The link made has each parameter once: one given twice is an altered link, whichever copy is genuine.
   if (Object.values(c.req.queries()).some((values) => values.length > 1)) throw documentNotFound();
   const document = await downloadDocument(anonymousContext(c), { envelopeId: c.req.valid('param').envelope_id, link: c.req.valid('query') });
-  return (await documentAnswer(c.get('services').documents, document, c.req.header('Range'), {
+  return (await documentAnswer(c.get('services').documents, document, c.req.raw.headers, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `attachment; filename="${document.fileName}"`,
     'Cache-Control': 'no-store',

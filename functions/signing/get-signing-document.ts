@@ -26,7 +26,7 @@ export async function getSigningDocument(c: Context<SigningEnv>): Promise<Respon
   if (document === 'locked') return c.html(documentLockedPage(pageMessages(c)), 403);
   if (!document) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const disposition = c.req.query('download') === '1' ? 'attachment' : 'inline';
-  return documentAnswer(c.get('services').documents, document, c.req.header('Range'), {
+  return documentAnswer(c.get('services').documents, document, c.req.raw.headers, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': contentDisposition(disposition, document.fileName),
   });

@@ -30,18 +30,26 @@ export function requestedRange(header: string | undefined, size: number): ByteRa
 }
 
 /**
- * The answer for `document`: 200 with the whole, 206 with the range asked for, 416 with the
- * document's size when that range is past its end. `headers` are the endpoint's own (type,
- * disposition, caching).
+ * The `Range` of a request, unless its `If-Range` names another version of the document: then the
+ * whole (RFC 9110 §13.1.5), so that a reader resuming with the bytes of one document never splices
+ * in those of another (the signing page's document is the original, then the finished PDF). Only
+ * this document's strong ETag matches; a date never does, as these answers carry no Last-Modified.
  */
-export async function documentAnswer(
-  documents: DocumentStore,
-  document: StoredDocument,
-  rangeHeader: string | undefined,
-  headers: Record<string, string>,
-): Promise<Response> {
-  const common = { ...headers, 'Accept-Ranges': 'bytes', ETag: `"${document.sha256}"` };
-  const range = requestedRange(rangeHeader, document.size);
+function rangeToServe(request: Headers, etag: string): string | undefined {
+  const ifRange = request.get('If-Range');
+  if (ifRange !== null && ifRange.trim() !== etag) return undefined;
+  return request.get('Range') ?? undefined;
+}
+
+/**
+ * The answer for `document` to a request with these headers: 200 with the whole, 206 with the
+ * range asked for, 416 with the document's size when that range is past its end. `headers` are
+ * the endpoint's own (type, disposition, caching).
+ */
+export async function documentAnswer(documents: DocumentStore, document: StoredDocument, request: Headers, headers: Record<string, string>): Promise<Response> {
+  const etag = `"${document.sha256}"`;
+  const common = { ...headers, 'Accept-Ranges': 'bytes', ETag: etag };
+  const range = requestedRange(rangeToServe(request, etag), document.size);
   if (range === 'unsatisfiable') {
     return new Response(null, { status: 416, headers: { ...common, 'Content-Range': `bytes */${document.size}` } });
   }

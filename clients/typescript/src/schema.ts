@@ -2879,6 +2879,8 @@ export interface operations {
             header?: {
                 /** @description One byte range, to resume a download: `bytes=a-b`, `bytes=a-` (to the end) or `bytes=-n` (the last n bytes). */
                 range?: string;
+                /** @description The `ETag` of the copy being resumed: the range is sent only while the PDF is still that one; otherwise the whole PDF is, with 200. */
+                "if-range"?: string;
             };
             path: {
                 envelope_id: string;
@@ -2887,7 +2889,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The finished PDF, as an attachment, never cached; `X-Document-SHA256` carries its hash, `ETag` the same quoted. Also the answer to a `Range` header of several ranges or a malformed one. */
+            /** @description The finished PDF, as an attachment, never cached; `X-Document-SHA256` carries its hash, `ETag` the same quoted. Also the answer to a `Range` of several ranges or a malformed one, and to any `Range` sent with an `If-Range` other than the PDF’s `ETag`. */
             200: {
                 headers: {
                     /** @description The bytes of this answer. */
