@@ -39,7 +39,7 @@ import { createApp } from '../../src/app.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { scopes } from '../../src/domain/auth/scopes.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
-import { importTemplate } from '../../src/domain/templates/import-template.js';
+import { importTemplate, storeTemplateDocument } from '../../src/domain/templates/import-template.js';
 import { companyContext, verbContext } from '../../src/domain/verb-context.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
@@ -353,8 +353,9 @@ async function productionRoundTrips(seed: Seed) {
     const sized = new Map<number, string>();
     for (const roles of SEND_SIZES) {
       const definition = rolesTemplate(roles);
-      const document = { fileName: 'bench.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) };
-      const template = await importTemplate(companyContext(seeding, { kind: 'operator' }, COMPANY_ID), { definition, document });
+      const ctx = companyContext(seeding, { kind: 'operator' }, COMPANY_ID);
+      const stored = await storeTemplateDocument(ctx, { fileName: 'bench.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) });
+      const template = await importTemplate(ctx, { definition, document: { fileName: 'bench.pdf', stored } });
       sized.set(roles, template.id);
     }
     const { access_token } = await exchangeApiKey(verbContext(services, { kind: 'system' }), { apiKey: seed.everyScope });

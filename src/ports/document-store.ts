@@ -36,4 +36,12 @@ export interface DocumentStore {
   get(key: string, range?: ByteRange): Promise<DocumentBody | null>;
   /** Forgets a document; a key that is not there is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Takes back a write whose use was refused (an import whose template breaks a rule), so that a
+   * refusal leaves no bytes behind. Unlike `delete`, it keeps the document when its key may name
+   * the same bytes put for something else: R2 deletes it (each put has a key of its own); the file
+   * store keeps it (its keys are SHA-256s, and identical bytes may be another template's); the
+   * memory store forgets it once every put of those bytes has been taken back.
+   */
+  discard(stored: StoredDocument): Promise<void>;
 }

@@ -5,7 +5,7 @@ import { apiKeys, companies, contacts, templates, users } from '../data/schema.j
 import { createApiKey } from '../domain/auth/manage-api-keys.js';
 import { putBrand } from '../domain/companies/brand.js';
 import { createCompany } from '../domain/companies/create-company.js';
-import { importTemplate } from '../domain/templates/import-template.js';
+import { importTemplate, storeTemplateDocument } from '../domain/templates/import-template.js';
 import { companyContext, verbContext } from '../domain/verb-context.js';
 import { DomainError, validationFailed } from '../errors.js';
 import { parseOrFail } from '../domain/shared/parse-or-fail.js';
@@ -94,7 +94,10 @@ async function loadCompany(services: Services, company: SeedCompany, where: stri
     const templateWhere = `${where}.templates[${index}]`;
     const { document: source, ...definition } = template;
     const document = await readDocument(source, baseDir, `${templateWhere}.document`);
-    await atPath(templateWhere, () => importTemplate(ctx, { definition, document, actor: { type: 'system', id: 'seed' } }));
+    await atPath(templateWhere, async () => {
+      const stored = await storeTemplateDocument(ctx, document);
+      return importTemplate(ctx, { definition, document: { fileName: document.fileName, stored }, actor: { type: 'system', id: 'seed' } });
+    });
   }
 
   for (const contact of company.contacts) {

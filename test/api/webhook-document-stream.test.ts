@@ -159,6 +159,7 @@ function changingStore(documents: DocumentStore, changedFrom: number, changed: U
   return {
     put: (source, options) => documents.put(source, options),
     delete: (key) => documents.delete(key),
+    discard: (stored) => documents.discard(stored),
     async get(key, range) {
       reads += 1;
       if (reads < changedFrom) return documents.get(key, range);

@@ -7,7 +7,7 @@ import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { createApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { type Scope, scopes as allScopes } from '../../src/domain/auth/scopes.js';
 import { createCompany } from '../../src/domain/companies/create-company.js';
-import { importTemplate } from '../../src/domain/templates/import-template.js';
+import { importTemplate, storeTemplateDocument } from '../../src/domain/templates/import-template.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
 import { putUser } from '../../src/domain/users/put-user.js';
 import { type CompanyContext, companyContext, type VerbContext, verbContext } from '../../src/domain/verb-context.js';
@@ -81,7 +81,9 @@ export const ndaDefinition = (overrides: Partial<TemplateDefinition> = {}): Temp
 export async function createTestTemplate(stack: TestStack, companyId: string, overrides: Partial<TemplateDefinition> = {}) {
   const definition = ndaDefinition(overrides);
   const bytes = await generateDocument(definition.name, 2, nodeFontSource());
-  return importTemplate(asOperator(stack, companyId), { definition, document: { fileName: 'nda.pdf', bytes } });
+  const ctx = asOperator(stack, companyId);
+  const stored = await storeTemplateDocument(ctx, { fileName: 'nda.pdf', bytes });
+  return importTemplate(ctx, { definition, document: { fileName: 'nda.pdf', stored } });
 }
 
 /** A signer's link of a sent envelope: the token after `/sign/`, and the recipient it belongs to. */

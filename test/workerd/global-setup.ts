@@ -23,7 +23,7 @@ import { migrationsFolder } from '../../src/data/migrations.js';
 import { createApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { scopes } from '../../src/domain/auth/scopes.js';
 import { createCompany } from '../../src/domain/companies/create-company.js';
-import { importTemplate } from '../../src/domain/templates/import-template.js';
+import { importTemplate, storeTemplateDocument } from '../../src/domain/templates/import-template.js';
 import { putUser } from '../../src/domain/users/put-user.js';
 import { companyContext, verbContext } from '../../src/domain/verb-context.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
@@ -87,10 +87,8 @@ async function seed(sqlEndpoint: string): Promise<WorkerdStack['seeded']> {
     await putUser(ctx, { email: owner, input: { name: 'Olivia Owner', role: 'owner', active: true, esign_seat: true } });
     const key = await createApiKey(ctx, { owner, scopes: [...scopes] });
     const definition = ndaDefinition();
-    const template = await importTemplate(ctx, {
-      definition,
-      document: { fileName: 'nda.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) },
-    });
+    const stored = await storeTemplateDocument(ctx, { fileName: 'nda.pdf', bytes: await generateDocument(definition.name, 2, nodeFontSource()) });
+    const template = await importTemplate(ctx, { definition, document: { fileName: 'nda.pdf', stored } });
     return { companyId: company.id, apiKey: key.key, apiKeyId: key.id, templateId: template.id, templateName: definition.name };
   } finally {
     await services.inProcessQueue.close();

@@ -60,4 +60,11 @@ export class FileDocumentStore implements DocumentStore {
   async delete(key: string): Promise<void> {
     if (KEY.test(key)) await rm(join(this.folder, key), { force: true });
   }
+
+  /**
+   * Keeps the file: it is named by its SHA-256, and the same bytes may be another template's PDF,
+   * put before or since, which nothing here counts. A refused import's PDF may so stay on disk,
+   * unreferenced, as one copy however often it was sent.
+   */
+  async discard(_stored: StoredDocument): Promise<void> {}
 }

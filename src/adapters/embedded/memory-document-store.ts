@@ -1,7 +1,9 @@
 /**
  * Documents kept in memory, for tests and stacks without a disk. Keyed by their SHA-256, as the
  * file store is, so that tests meet the same sharing of keys as `npm start`: the same bytes put
- * twice are one document.
+ * twice are one document. It counts the puts of each, so that a refused write can be taken back
+ * (discard) without losing the same bytes put for another template, and tests can see that a
+ * refusal left nothing behind.
  */
 import { clampRange, countedChunks, streamOf } from '../../lib/byte-stream.js';
 import type { ByteRange, DocumentBody, DocumentSource, DocumentStore, StoredDocument } from '../../ports/document-store.js';
@@ -11,6 +13,8 @@ const READ_CHUNK_BYTES = 64 * 1024;
 
 export class MemoryDocumentStore implements DocumentStore {
   private readonly documents = new Map<string, Uint8Array>();
+  /** How many puts of each document have not been taken back. */
+  private readonly puts = new Map<string, number>();
 
   async put(source: DocumentSource, options: { maxBytes: number }): Promise<StoredDocument> {
     const { chunks, tally } = countedChunks(source, options.maxBytes);
@@ -25,6 +29,7 @@ export class MemoryDocumentStore implements DocumentStore {
       at += chunk.byteLength;
     }
     this.documents.set(sha256, bytes);
+    this.puts.set(sha256, (this.puts.get(sha256) ?? 0) + 1);
     return { key: sha256, size, sha256 };
   }
 
@@ -37,6 +42,13 @@ export class MemoryDocumentStore implements DocumentStore {
 
   async delete(key: string): Promise<void> {
     this.documents.delete(key);
+    this.puts.delete(key);
+  }
+
+  async discard(stored: StoredDocument): Promise<void> {
+    const left = (this.puts.get(stored.key) ?? 0) - 1;
+    if (left > 0) this.puts.set(stored.key, left);
+    else await this.delete(stored.key);
   }
 
   /** How many documents are kept (tests check that a refused write left none). */

@@ -96,4 +96,9 @@ export class R2DocumentStore implements DocumentStore {
   async delete(key: string): Promise<void> {
     await this.bucket.delete(key);
   }
+
+  /** The object is this put's alone (its key is drawn per put), so a refused write can go whole. */
+  async discard(stored: StoredDocument): Promise<void> {
+    await this.bucket.delete(stored.key);
+  }
 }

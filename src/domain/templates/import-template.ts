@@ -1,8 +1,9 @@
 import { templateDocuments, templateFields, templateRoles, templates, auditEvents } from '../../data/schema.js';
 import { isUniqueViolation } from '../../data/errors.js';
 import { DomainError, type Issue, validationFailed } from '../../errors.js';
+import { logError } from '../../lib/log-error.js';
 import { MAX_TEMPLATE_DOCUMENT_BYTES } from '../../ports/document-limits.js';
-import { type DocumentSource, DocumentTooLarge } from '../../ports/document-store.js';
+import { type DocumentSource, DocumentTooLarge, type StoredDocument } from '../../ports/document-store.js';
 import type { CompanyContext } from '../verb-context.js';
 import { placementOf } from './field-placement.js';
 import { getTemplate, type TemplateDetail } from './get-template.js';
@@ -11,22 +12,19 @@ import type { TemplateDefinition } from './template-definition.js';
 /** The PDF as uploaded: its bytes in memory, or a stream written to the store as it arrives. */
 export type TemplateDocument = { fileName: string; bytes: DocumentSource };
 
+/** The PDF once in the document store, with the name it was uploaded under. */
+export type StoredTemplateDocument = { fileName: string; stored: StoredDocument };
+
 /** Who the audit trail names as the importer: an operator, or the service itself (a seed). */
 export type TemplateImporter = { type: 'admin' | 'system'; id?: string };
 
 /**
- * Stores a template with its PDF, roles and field layout in one transaction, after checking that
- * the PDF opens and that every field sits inside a page of it. The PDF goes to the document store
- * first, refused past MAX_TEMPLATE_DOCUMENT_BYTES; Postgres keeps its key, size and hash. A PDF
- * refused after it was stored stays in the store unreferenced: its key may be shared by identical
- * bytes another template holds, so it is never deleted here.
+ * Writes a template's PDF to the document store as its bytes arrive, before the import that
+ * checks it: an upload streams through while its form is still being read. Past
+ * MAX_TEMPLATE_DOCUMENT_BYTES it is refused with 413 payload_too_large, and the store keeps nothing.
  */
-export async function importTemplate(
-  ctx: CompanyContext,
-  { definition, document, actor = { type: 'admin' } }: { definition: TemplateDefinition; document: TemplateDocument; actor?: TemplateImporter },
-): Promise<TemplateDetail> {
-  const { services, companyId, now } = ctx;
-  const stored = await services.documents.put(document.bytes, { maxBytes: MAX_TEMPLATE_DOCUMENT_BYTES }).catch((err: unknown) => {
+export async function storeTemplateDocument(ctx: CompanyContext, document: TemplateDocument): Promise<StoredDocument> {
+  return ctx.services.documents.put(document.bytes, { maxBytes: MAX_TEMPLATE_DOCUMENT_BYTES }).catch((err: unknown) => {
     if (!(err instanceof DocumentTooLarge)) throw err;
     const limit = `${MAX_TEMPLATE_DOCUMENT_BYTES / 1024 / 1024} MiB`;
     throw new DomainError('payload_too_large', `The document is larger than ${limit}.`, {
@@ -35,9 +33,45 @@ export async function importTemplate(
       max_bytes: MAX_TEMPLATE_DOCUMENT_BYTES,
     });
   });
+}
+
+/**
+ * Takes back a stored PDF whose import was refused, so that a refusal leaves no bytes in the
+ * store (where its key is shared by identical bytes, the store keeps them: see DocumentStore).
+ * A failure to take it back leaves an unreferenced document, logged, and does not hide the refusal.
+ */
+export async function discardTemplateDocument(ctx: CompanyContext, stored: StoredDocument): Promise<void> {
+  await ctx.services.documents.discard(stored).catch((err: unknown) => logError(`a refused template's document ${stored.key} was not discarded`, err));
+}
+
+/**
+ * Stores a template with its PDF, roles and field layout in one transaction, after checking that
+ * the PDF (stored first: storeTemplateDocument) opens and that every field sits inside a page of
+ * it; Postgres keeps its key, size and hash. A refused import (a PDF that does not open, a field
+ * off its page, a taken id) discards the PDF. An error of unknown outcome keeps it: the rows that
+ * name it may have been committed.
+ */
+export async function importTemplate(
+  ctx: CompanyContext,
+  { definition, document, actor = { type: 'admin' } }: { definition: TemplateDefinition; document: StoredTemplateDocument; actor?: TemplateImporter },
+): Promise<TemplateDetail> {
+  const templateId = await insertTemplate(ctx, definition, document, actor).catch(async (err: unknown) => {
+    if (err instanceof DomainError) await discardTemplateDocument(ctx, document.stored);
+    throw err;
+  });
+  return getTemplate(ctx, { templateId });
+}
+
+async function insertTemplate(
+  ctx: CompanyContext,
+  definition: TemplateDefinition,
+  { fileName, stored }: StoredTemplateDocument,
+  actor: TemplateImporter,
+): Promise<string> {
+  const { services, companyId, now } = ctx;
   const pages = await services.pdf.pageSizes(stored.key);
   if (!pages || pages.length === 0) {
-    throw new DomainError('invalid_document', 'The document is not a PDF that can be read.', { file_name: document.fileName });
+    throw new DomainError('invalid_document', 'The document is not a PDF that can be read.', { file_name: fileName });
   }
   const outside = fieldsOutsidePages(definition, pages);
   if (outside.length > 0) throw validationFailed(outside, 'Some fields do not sit inside a page of the document.');
@@ -62,7 +96,7 @@ export async function importTemplate(
         createdAt: now,
         updatedAt: now,
       }),
-      q.insert(templateDocuments).values({ companyId, templateId, fileName: document.fileName, storageKey: stored.key, size: stored.size, sha256, pages }),
+      q.insert(templateDocuments).values({ companyId, templateId, fileName, storageKey: stored.key, size: stored.size, sha256, pages }),
       q.insert(templateRoles).values(
         definition.roles.map((role) => ({
           id: roleIds.get(role.name)!,
@@ -102,7 +136,7 @@ export async function importTemplate(
       if (isUniqueViolation(err)) throw new DomainError('conflict', 'A template with this id already exists.', { template_id: templateId });
       throw err;
     });
-  return getTemplate(ctx, { templateId });
+  return templateId;
 }
 
 /** Fields are placed in PDF points from the page's top-left corner and must fit on their page. */
