@@ -25,6 +25,10 @@ export const auditKinds = [
   'recipient.declined',
   /** Counts a recipient's further events of one kind past the first ten (src/domain/signing/repeated-events.ts). */
   'recipient.repeated',
+  /** The company application (src/domain/app-access): a person signed in, signed out, or was signed out by a change to their user. */
+  'user.signed_in',
+  'user.signed_out',
+  'user.session_ended',
 ] as const;
 
 export type AuditKind = (typeof auditKinds)[number];

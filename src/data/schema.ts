@@ -361,7 +361,7 @@ export const auditEvents = pgTable(
     companyId: companyId(),
     envelopeId: text('envelope_id').references(() => envelopes.id, { onDelete: 'cascade' }),
     kind: text('kind').$type<AuditKind>().notNull(),
-    actorType: text('actor_type').$type<'api_key' | 'admin' | 'recipient' | 'system'>().notNull(),
+    actorType: text('actor_type').$type<'api_key' | 'admin' | 'recipient' | 'system' | 'user'>().notNull(),
     actorId: text('actor_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
@@ -611,4 +611,48 @@ export const deadJobs = pgTable(
     failedAt: timestamp('failed_at', { withTimezone: true, precision: 3 }).notNull(),
   },
   (t) => [index('dead_jobs_failed').on(t.failedAt)],
+);
+
+/**
+ * The links the company application e-mails to sign in: one per request, for an address that is an
+ * active user of at least one company. Only the SHA-256 of the link's token is kept; the link is
+ * spent once (`used_at`), within 15 minutes. Kept by address, not by user: the person chooses the
+ * company once the link is spent.
+ */
+export const signInLinks = pgTable(
+  'sign_in_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** SHA-256 (base64url) of the token in the link. */
+    tokenHash: text('token_hash').notNull(),
+    /** The address as asked for, lower-cased: the users it may sign in as. */
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [uniqueIndex('sign_in_links_token').on(t.tokenHash), index('sign_in_links_expiry').on(t.expiresAt)],
+);
+
+/**
+ * A person signed in to the company application. The cookie holds a random id; only its SHA-256 is
+ * kept. Until the person chooses a company (an address that is a user of several) `user_id` is
+ * null. `role` is the user's role when the session began with that user: a change of role ends the
+ * session on the next request. No reference to `users`: a removed user's session must still be
+ * found, to be ended and recorded as such.
+ */
+export const appSessions = pgTable(
+  'app_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** SHA-256 (base64url) of the id in the cookie. */
+    secretHash: text('secret_hash').notNull(),
+    email: text('email').notNull(),
+    userId: uuid('user_id'),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    role: text('role').$type<UserRole>(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [uniqueIndex('app_sessions_secret').on(t.secretHash), index('app_sessions_user').on(t.userId)],
 );
