@@ -128,6 +128,8 @@ describe('the transactional outbox', () => {
     let twin: Answer;
     try {
       [first, twin] = await Promise.all([send(company.owner.token, request, key), send(company.owner.token, request, key)]);
+      // The relay runs after the answer: the refusal stays armed until it has been met.
+      await vi.waitFor(() => expect(spy).toHaveBeenCalled());
     } finally {
       spy.mockRestore();
     }
