@@ -25,7 +25,7 @@ const AuditTrail = z
       z.object({
         id: z.string(),
         kind: z.string().openapi({ example: 'recipient.signed' }),
-        actor: z.object({ type: z.enum(['api_key', 'admin', 'recipient', 'system']), id: z.string().nullable() }),
+        actor: z.object({ type: z.enum(['api_key', 'admin', 'recipient', 'system', 'user']), id: z.string().nullable() }),
         data: z.record(z.string(), z.unknown()).openapi({ description: 'What the event records: for a signer, their IP address and user agent.' }),
         at: timestamp,
       }),

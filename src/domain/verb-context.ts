@@ -9,8 +9,18 @@ import type { Services } from '../services.js';
 import type { Principal } from './auth/principal.js';
 import type { SignerContext } from './signing/signing-state.js';
 
-/** Who acts: a company's API key, the operator (the admin token), a signer (their link), or the service itself (a queued job). */
-export type Actor = { kind: 'api_key'; principal: Principal } | { kind: 'operator' } | { kind: 'signer'; signer: SignerContext } | { kind: 'system' };
+/**
+ * Who acts: a company's API key, the operator (the admin token), a signer (their link), the service
+ * itself (a queued job), a person at the company application not yet signed in (`visitor`), or a
+ * user signed in to it (`user`, with the session's id).
+ */
+export type Actor =
+  | { kind: 'api_key'; principal: Principal }
+  | { kind: 'operator' }
+  | { kind: 'signer'; signer: SignerContext }
+  | { kind: 'system' }
+  | { kind: 'visitor' }
+  | { kind: 'user'; userId: string; sessionId: string };
 
 export type VerbContext<A extends Actor = Actor> = {
   services: Services;

@@ -12,7 +12,7 @@
 import { type HtmlEscapedString, escapeToBuffer } from 'hono/utils/html';
 import { html, raw } from 'hono/html';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { type Catalogue, type MessageKey, catalogues } from './catalogue.js';
+import { type MessageKey, catalogues } from './catalogue.js';
 import { type Direction, type Language, directionOf, languageNames, localeOf } from './languages.js';
 
 export {
@@ -34,7 +34,8 @@ type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 /** A message's values: text and numbers, or (for `html`) already-escaped HTML such as a <time>. */
 export type MessageValues = Record<string, string | number | Date | Html>;
 
-export type Messages = {
+/** A language's words: `K` the keys of the catalogue they come from (the signing page's, else another's such as the application's). */
+export type Messages<K extends string = MessageKey> = {
   language: Language;
   /** The locale dates and numbers are written in. */
   locale: string;
@@ -42,9 +43,9 @@ export type Messages = {
   /** The language's own name. */
   name: string;
   /** A message as plain text; tags are dropped, their content kept. */
-  text(key: MessageKey, values?: Record<string, string | number | Date>): string;
+  text(key: K, values?: Record<string, string | number | Date>): string;
   /** A message as HTML: its text and values escaped, `<b>` as <strong>, HTML values kept as they are. */
-  html(key: MessageKey, values?: MessageValues): HtmlEscapedString;
+  html(key: K, values?: MessageValues): HtmlEscapedString;
   /** A date (and time) as this language writes it, in UTC: the service does not know the signer's time zone. */
   date(at: Date, options?: { withTime?: boolean }): string;
 };
@@ -54,7 +55,7 @@ const made = new Map<Language, Messages>();
 /** The words of a language, made once per language per isolate. */
 export function messagesFor(language: Language): Messages {
   let messages = made.get(language);
-  if (!messages) made.set(language, (messages = build(language, catalogues[language])));
+  if (!messages) made.set(language, (messages = buildMessages(language, catalogues[language])));
   return messages;
 }
 
@@ -63,10 +64,11 @@ const richTags = {
 };
 const plainTags = { b: (chunks: unknown[]) => chunks.join('') };
 
-function build(language: Language, catalogue: Catalogue): Messages {
+/** The words of `catalogue` in `language`: each message parsed on its first use. Callers keep what it makes (once per language per isolate). */
+export function buildMessages<K extends string>(language: Language, catalogue: Readonly<Record<K, string>>): Messages<K> {
   const locale = localeOf[language];
-  const formats = new Map<MessageKey, IntlMessageFormat>();
-  const formatOf = (key: MessageKey) => {
+  const formats = new Map<K, IntlMessageFormat>();
+  const formatOf = (key: K) => {
     let format = formats.get(key);
     if (!format) formats.set(key, (format = new IntlMessageFormat(catalogue[key], locale)));
     return format;

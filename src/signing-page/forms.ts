@@ -5,14 +5,13 @@
  * for every way of signing alike. What fails comes back as problems by field, shown on the page
  * like the domain's own refusals, never as an error of ours.
  */
-import type { Context } from 'hono';
 import { acceptDeclineReason } from '../domain/signing/accept-submission.js';
 import { type Problem, SigningRefused, type SigningSubmission } from '../domain/signing/signing-state.js';
 import { type Language, isLanguage } from '../i18n/languages.js';
 import { hasLoneSurrogate, hasNul } from '../lib/storable-text.js';
-import type { AppEnv } from '../http/app-env.js';
 
-export type FormEntries = [string, FormDataEntryValue][];
+export { type FormEntries, formTokenOf, readForm } from '../http/page-forms.js';
+import type { FormEntries } from '../http/page-forms.js';
 
 /** A token shaped like one the service makes (`rcp_….{mac}`); anything else is an invalid link without a look-up. */
 export const isTokenShaped = (token: string) => /^[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{1,128}$/.test(token);
@@ -22,23 +21,6 @@ const MAX_FIELD_ID_CHARS = 64;
 /** Far more than any template has fields; bounds the work a post can cause. */
 const MAX_ENTRIES = 200;
 const FIELD_PREFIX = 'field.';
-
-/** The posted form's entries, or null when the body is not a form (another content type, malformed multipart). */
-export async function readForm(c: Context<AppEnv>): Promise<FormEntries | null> {
-  const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data') return null;
-  try {
-    return [...(await c.req.formData()).entries()];
-  } catch {
-    return null;
-  }
-}
-
-/** The one `form_token` posted, if there is exactly one and it is text. */
-export function formTokenOf(entries: FormEntries): string | undefined {
-  const tokens = entries.filter(([key]) => key === 'form_token').map(([, value]) => value);
-  return tokens.length === 1 && typeof tokens[0] === 'string' ? tokens[0] : undefined;
-}
 
 /** A NUL or a broken Unicode character: no field id of ours, and nothing a page can show again. */
 const unstorable = (value: string) => hasNul(value) || hasLoneSurrogate(value);

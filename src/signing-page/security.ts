@@ -15,6 +15,7 @@ import { secondsUntilReset } from '../domain/shared/rate-decision.js';
 import { type LinkHead, readLinkHead } from '../domain/signing/resolve-link.js';
 import type { RateRule } from '../ports/rate-limiter.js';
 import { clientIpOf } from '../http/client-ip.js';
+import { contentSecurityPolicy, isCrossSitePost, pageHeaders } from '../http/page-security.js';
 import { frameOriginsOf } from './embedding.js';
 import { pageMessages } from './language.js';
 import { forbiddenPage, tooManyRequestsPage } from './html/notice-pages.js';
@@ -26,18 +27,18 @@ import type { SigningEnv } from './signing-env.js';
  * and embedded fonts reach it as bytes, not as fetched URLs. `data:` images are the drawn
  * signature's preview; `isEvalSupported: false` is passed to pdf.js so it never tries `eval`.
  */
-export const SIGNING_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "font-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const SIGNING_CSP = contentSecurityPolicy({
+  'default-src': "'none'",
+  'script-src': "'self'",
+  'style-src': "'self'",
+  'img-src': "'self' data: blob:",
+  'connect-src': "'self'",
+  'worker-src': "'self' blob:",
+  'font-src': "'self'",
+  'form-action': "'self'",
+  'base-uri': "'none'",
+  'frame-ancestors': "'none'",
+});
 
 /**
  * The pdf.js worker's own policy (a worker follows the policy its script was served with, not
@@ -47,11 +48,7 @@ export const SIGNING_CSP = [
 export const PDF_WORKER_CSP = SIGNING_CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
 export const PDF_WORKER_PATH = '/static/vendor/pdfjs/pdf.worker.min.mjs';
 
-const commonHeaders = {
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-};
+const commonHeaders = pageHeaders;
 
 export const signingPageHeaders: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
@@ -107,20 +104,6 @@ export const rateIdentifier = (token: string) => `sign:${(token.split('.')[0] ??
 
 /** Anything else is counted by the address it came from, as the runtime knows it. */
 export const unverifiedRateIdentifier = (c: Context<SigningEnv>) => `${unverifiedLinkRateRule.name}:ip:${clientIpOf(c)}`;
-
-/**
- * Whether a post comes from a page of another site. Browsers send `Origin: null` for this page's
- * own forms, because the page asks them to send no referrer; `Sec-Fetch-Site: same-origin` is how
- * those are told from a sandboxed or redirected post of another site, which is also `null`.
- */
-export function isCrossSitePost(c: Context<SigningEnv>): boolean {
-  const site = c.req.header('sec-fetch-site');
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
-  const origin = c.req.header('origin');
-  if (origin === undefined) return false;
-  if (origin === 'null') return site !== 'same-origin';
-  return origin !== new URL(c.get('services').config.baseUrl).origin;
-}
 
 /**
  * The first read of the link `token` (`readLinkHead`), made once per request and shared by the

@@ -56,7 +56,6 @@ const pageHomes = [
   { home: 'src/signing-page/', serves: 'the signing page behind the links (/sign/*)', endpoints: 'functions/signing/' },
   // The embedded server's alone: its routes are its own app, mounted by the Node entry.
   { home: 'src/dev-pages/', serves: 'the development pages of npm start (/dev/*)', endpoints: undefined },
-  // Not built yet: its place is kept, so that it starts as the signing page is built.
   { home: 'src/company-app/', serves: "the company application (/app/*), a company's people signed in", endpoints: 'functions/app/' },
 ];
 const homes = pageHomes.map(({ home }) => home);
@@ -213,7 +212,7 @@ describe('the layer rules', () => {
   it('name the homes of pages, and the routing table mounts each that exists', () => {
     const table = readFileSync(join(root, 'functions/routes.ts'), 'utf8');
     const built = pageHomes.filter(({ home }) => existsSync(join(root, home)));
-    expect(built.map(({ home }) => home)).toEqual(['src/signing-page/', 'src/dev-pages/']);
+    expect(built.map(({ home }) => home)).toEqual(['src/signing-page/', 'src/dev-pages/', 'src/company-app/']);
     for (const { home } of built) expect(importsOf('functions/routes.ts', table).some((found) => found.target.startsWith(home))).toBe(true);
     // The API's edge holds no page: each of those files has moved to its home.
     expect(files.filter((file) => /^src\/http\/(signing|dev)-/.test(file))).toEqual([]);

@@ -1,0 +1,35 @@
+/**
+ * The company application (`{BASE_URL}/app`): a company's people, signed in with a session, see
+ * and manage their company. HTML for people, so a plain Hono app with its own errors, body limit
+ * and security (security.ts), built like the signing page. The routing table
+ * (functions/routes.ts) names its endpoints, relative to where it mounts the app.
+ */
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { CompanyAppEnv } from './app-env.js';
+import { appErrorHandler } from './error-handler.js';
+import { methodNotAllowedPage, notFoundPage, tooLargePage } from './html/notice-pages.js';
+import { appMessages } from './messages.js';
+import { appGuard } from './security.js';
+
+/** Forms of a few fields; a logo upload, when settings come, will say its own. */
+const MAX_FORM_BYTES = 64 * 1024;
+
+/** An endpoint of the application: its path relative to `/app`, its method and its handler. */
+export type AppPageRoute = [path: string, method: 'GET' | 'POST', handler: (c: Context<CompanyAppEnv>) => Promise<Response>];
+
+export function companyApp(routes: AppPageRoute[]): Hono<CompanyAppEnv> {
+  const app = new Hono<CompanyAppEnv>();
+  app.onError(appErrorHandler);
+  app.use('/*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(tooLargePage(appMessages()), 413) }));
+  app.use('/*', appGuard);
+  for (const [path, method, handler] of routes) app.on(method, path, handler);
+
+  for (const path of new Set(routes.map(([path]) => path))) {
+    const allowed = routes.filter((route) => route.at(0) === path).map(([, method]) => method);
+    const allow = allowed.includes('GET') ? ['GET', 'HEAD', ...allowed.filter((method) => method !== 'GET')] : allowed;
+    app.all(path, (c) => c.html(methodNotAllowedPage(appMessages()), 405, { Allow: allow.join(', ') }));
+  }
+  app.all('/*', (c) => c.html(notFoundPage(appMessages()), 404));
+  return app;
+}
