@@ -144,6 +144,7 @@ export async function welcome(services: Services, keys: SeededKey[], baseUrl: st
     lines.push(
       `API key:      ${key.key}  (${key.companyName}, owner ${key.owner})`,
       `Company id:   ${key.companyId}  (${key.companyName}, for the admin API)`,
+      `Application:  ${baseUrl}/app  (sign in as ${key.owner}: the link arrives in the dev mailbox)`,
       '',
       'Exchange the key for a one-hour access token:',
       `  curl -s -X POST ${baseUrl}/v1/auth/token -H 'content-type: application/json' -d '{"api_key":"${key.key}"}'`,
