@@ -1,6 +1,6 @@
 /**
  * Signing in to the company application in a real browser, on the embedded server started as
- * `npm start` starts it: the demo owner named in the printed "Application" line asks for a link,
+ * `npm start` starts it and on `npm run dev` (the Worker in workerd): the demo owner named in the printed "Application" line asks for a link,
  * takes it from the dev mailbox, signs in with the link's button, sees the shell and signs out; on
  * a desktop and on a 390×844 phone, with no serious or critical axe violation on any page, and
  * screenshots of each step in test/artifacts/.
@@ -24,123 +24,131 @@ type Mail = { to: { email: string }; text: string; tags?: Record<string, string>
 
 explainSkipWithoutChromium('signing in to the company application');
 
-describe.skipIf(chromiumMissing !== null)('signing in to the company application in Chromium, on the embedded server', () => {
-  let scratch: string;
-  let server: ServerRun & { output: string };
-  let browser: Browser;
-  let base: string;
-  let owner: string;
+/** The stacks the application runs on here: the embedded server, and the Worker in workerd with the production adapters. */
+const stacks = [
+  ['npm start', undefined],
+  ['npm run dev', ['npm', 'run', '-s', 'dev']],
+] as const;
 
-  async function mailbox(): Promise<Mail[]> {
-    const response = await fetch(`${base}/dev/mailbox.json`);
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { data: Mail[] }).data;
-  }
+for (const [stack, command] of stacks) {
+  describe.skipIf(chromiumMissing !== null)(`signing in to the company application in Chromium, on ${stack}`, () => {
+    let scratch: string;
+    let server: ServerRun & { output: string };
+    let browser: Browser;
+    let base: string;
+    let owner: string;
 
-  const signInLinks = async () =>
-    (await mailbox())
-      .filter((mail) => mail.to.email === owner && mail.tags?.kind === 'app_sign_in')
-      .map((mail) => /https?:\/\/\S+\/app\/sign-in\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0]);
-
-  /** Waits for the e-mail to arrive: it goes out after the page's answer. */
-  async function newLink(before: number): Promise<string> {
-    for (;;) {
-      const links = await signInLinks();
-      if (links.length > before && links[0]) return links[0];
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    async function mailbox(): Promise<Mail[]> {
+      const response = await fetch(`${base}/dev/mailbox.json`);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { data: Mail[] }).data;
     }
-  }
 
-  /** What a page reported that a person would never want: console errors, script errors, refused content. */
-  function watch(page: Page): string[] {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    return errors;
-  }
+    const signInLinks = async () =>
+      (await mailbox())
+        .filter((mail) => mail.to.email === owner && mail.tags?.kind === 'app_sign_in')
+        .map((mail) => /https?:\/\/\S+\/app\/sign-in\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0]);
 
-  async function accessible(page: Page, shot: string) {
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(ARTIFACTS, `app-${shot}.png`), fullPage: true });
-  }
-
-  beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
-    scratch = await mkdtemp(join(tmpdir(), 'esign-app-browser-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    await startServerAndChromium(
-      port,
-      join(scratch, 'data'),
-      (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
-    );
-    const line = /^Application:\s+(\S+)\s+\(sign in as (\S+): the link arrives in the dev mailbox\)/m.exec(server.output);
-    expect(line?.[1]).toBe(`${base}/app`);
-    owner = line![2]!;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    if (server) {
-      server.kill();
-      await server.ended;
+    /** Waits for the e-mail to arrive: it goes out after the page's answer. */
+    async function newLink(before: number): Promise<string> {
+      for (;;) {
+        const links = await signInLinks();
+        if (links.length > before && links[0]) return links[0];
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  });
 
-  for (const [device, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
-    it(`the demo owner signs in from the dev mailbox's link, sees the shell and signs out (${device})`, async () => {
-      const context: BrowserContext = await browser.newContext(
-        device === 'phone' ? { viewport, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport },
+    /** What a page reported that a person would never want: console errors, script errors, refused content. */
+    function watch(page: Page): string[] {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      return errors;
+    }
+
+    async function accessible(page: Page, shot: string) {
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `app-${command ? 'dev' : 'start'}-${shot}.png`), fullPage: true });
+    }
+
+    beforeAll(async () => {
+      await mkdir(ARTIFACTS, { recursive: true });
+      scratch = await mkdtemp(join(tmpdir(), 'esign-app-browser-'));
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      await startServerAndChromium(
+        port,
+        join(scratch, 'data'),
+        (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
       );
-      context.setDefaultTimeout(20_000);
-      const page = await context.newPage();
-      const errors = watch(page);
-
-      await page.goto(`${base}/app`);
-      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign in');
-      await accessible(page, `${device}-1-sign-in`);
-
-      const before = (await signInLinks()).length;
-      await page.getByLabel('E-mail address').fill(owner);
-      await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-      await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-      await accessible(page, `${device}-2-check-email`);
-
-      const link = await newLink(before);
-      expect(link.startsWith(`${base}/app/sign-in/`)).toBe(true);
-      await page.goto(link);
-      await expect(page.locator('main').textContent()).resolves.toContain(owner);
-      await accessible(page, `${device}-3-link`);
-
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`${base}/app`);
-      await page.getByRole('heading', { name: 'Overview' }).waitFor();
-      await expect(page.locator('header').textContent()).resolves.toContain('Acme Ltd');
-      await expect(page.locator('main').textContent()).resolves.toContain('Owner');
-      const [cookie] = (await context.cookies(base)).filter((each) => each.name === 'esign_session');
-      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });
-      await accessible(page, `${device}-4-shell`);
-
-      await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.getByText('You have signed out.').waitFor();
-      expect((await context.cookies(base)).some((each) => each.name === 'esign_session')).toBe(false);
-      await accessible(page, `${device}-5-signed-out`);
-
-      expect(errors).toEqual([]);
-
-      // The link was spent: opened again, it says so (410, which the console reports), and offers a new one.
-      const again = await page.goto(link);
-      expect(again?.status()).toBe(410);
-      await page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
-      await expect(page.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).resolves.toBe('/app');
-      await accessible(page, `${device}-6-link-spent`);
-      await context.close();
+      const line = /^Application:\s+(\S+)\s+\(sign in as (\S+): the link arrives in the dev mailbox\)/m.exec(server.output);
+      expect(line?.[1]).toBe(`${base}/app`);
+      owner = line![2]!;
     });
-  }
-});
+
+    afterAll(async () => {
+      await browser?.close();
+      if (server) {
+        server.kill();
+        await server.ended;
+      }
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    });
+
+    for (const [device, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      it(`the demo owner signs in from the dev mailbox's link, sees the shell and signs out (${device})`, async () => {
+        const context: BrowserContext = await browser.newContext(
+          device === 'phone' ? { viewport, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport },
+        );
+        context.setDefaultTimeout(20_000);
+        const page = await context.newPage();
+        const errors = watch(page);
+
+        await page.goto(`${base}/app`);
+        await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign in');
+        await accessible(page, `${device}-1-sign-in`);
+
+        const before = (await signInLinks()).length;
+        await page.getByLabel('E-mail address').fill(owner);
+        await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+        await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+        await accessible(page, `${device}-2-check-email`);
+
+        const link = await newLink(before);
+        expect(link.startsWith(`${base}/app/sign-in/`)).toBe(true);
+        await page.goto(link);
+        await expect(page.locator('main').textContent()).resolves.toContain(owner);
+        await accessible(page, `${device}-3-link`);
+
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.waitForURL(`${base}/app`);
+        await page.getByRole('heading', { name: 'Overview' }).waitFor();
+        await expect(page.locator('header').textContent()).resolves.toContain('Acme Ltd');
+        await expect(page.locator('main').textContent()).resolves.toContain('Owner');
+        const [cookie] = (await context.cookies(base)).filter((each) => each.name === 'esign_session');
+        expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });
+        await accessible(page, `${device}-4-shell`);
+
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.getByText('You have signed out.').waitFor();
+        expect((await context.cookies(base)).some((each) => each.name === 'esign_session')).toBe(false);
+        await accessible(page, `${device}-5-signed-out`);
+
+        expect(errors).toEqual([]);
+
+        // The link was spent: opened again, it says so (410, which the console reports), and offers a new one.
+        const again = await page.goto(link);
+        expect(again?.status()).toBe(410);
+        await page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
+        await expect(page.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).resolves.toBe('/app');
+        await accessible(page, `${device}-6-link-spent`);
+        await context.close();
+      });
+    }
+  });
+}

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { it } from 'vitest';
-import { type ServerRun, startServer } from '../embedded/server-process.js';
+import { type ServerRun, spawnServer, startServer, waitForListening } from '../embedded/server-process.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -42,9 +42,15 @@ export type ServerAndBrowser = { server: ServerRun & { output: string }; browser
  * each other. Whichever started is handed to `keep` before a failure of the other is thrown, so
  * that the suite's afterAll ends it.
  */
-export async function startServerAndChromium(port: number, dataDir: string, keep: (started: Partial<ServerAndBrowser>) => void): Promise<ServerAndBrowser> {
+export async function startServerAndChromium(
+  port: number,
+  dataDir: string,
+  keep: (started: Partial<ServerAndBrowser>) => void,
+  /** The command that starts the server, when not `npm start`'s (`npm run dev`). */
+  command?: string[],
+): Promise<ServerAndBrowser> {
   const [started, launched] = await Promise.allSettled([
-    startServer({ PORT: String(port), DATA_DIR: dataDir }),
+    command ? startCommand(command, { PORT: String(port), DATA_DIR: dataDir }) : startServer({ PORT: String(port), DATA_DIR: dataDir }),
     chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
   ]);
   keep({
@@ -53,4 +59,15 @@ export async function startServerAndChromium(port: number, dataDir: string, keep
   });
   for (const result of [started, launched]) if (result.status === 'rejected') throw result.reason;
   return { server: (started as PromiseFulfilledResult<ServerAndBrowser['server']>).value, browser: (launched as PromiseFulfilledResult<Browser>).value };
+}
+
+/** A server started by `command` (`npm run dev`), once it prints its listening line. */
+async function startCommand(command: string[], env: Record<string, string>): Promise<ServerRun & { output: string }> {
+  const run = spawnServer(env, command);
+  try {
+    return { ...run, output: await waitForListening(run) };
+  } catch (err) {
+    run.kill();
+    throw err;
+  }
 }
