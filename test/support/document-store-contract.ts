@@ -1,7 +1,8 @@
 /**
  * What every document store promises (src/ports/document-store.ts), as one suite each adapter's
  * test runs against its own store: the same bytes back whatever the source, ranges clamped to the
- * end, the limit exact, and nothing kept of a write that was refused or failed.
+ * end, the limit exact, nothing kept of a write that was refused or failed, and a read given up
+ * half-way let go.
  */
 import { describe, expect, it } from 'vitest';
 import { type DocumentSource, type DocumentStore, DocumentTooLarge } from '../../src/ports/document-store.js';
@@ -103,6 +104,19 @@ export function documentStoreContract(name: string, open: () => StoreUnderTest |
       const before = await held();
       await expect(store.put(failing(patterned(50)), { maxBytes: 100 })).rejects.toThrow('the upload was cut off');
       expect(await held()).toBe(before);
+    });
+
+    it('lets go of a read given up half-way: the document reads whole again, and is deleted', async () => {
+      const { store } = await open();
+      const bytes = patterned(300_000, 6);
+      const { key } = await store.put(bytes, { maxBytes: 300_000 });
+      const reader = (await store.get(key))!.body.getReader();
+      const first = await reader.read();
+      expect(first.done).toBe(false);
+      await reader.cancel();
+      expect(await sha256Hex(await readAll((await store.get(key))!.body))).toBe(await sha256Hex(bytes));
+      await store.delete(key);
+      expect(await store.get(key)).toBeNull();
     });
 
     it('answers null for a key it does not have, and forgets a deleted document', async () => {
