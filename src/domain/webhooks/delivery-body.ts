@@ -31,7 +31,8 @@ export async function signedDeliveryBody(services: Services, event: Event, secre
     const signatures = await Promise.all(secrets.map((secret) => signWebhook(secret, event.id, timestamp, body)));
     return { signature: signatures.join(' '), request: { body, headers: {} } };
   }
-  const signatures = await signWebhookParts(secrets, event.id, timestamp, bodyParts(services.documents, body));
+  // The HMACs take each part before the next is made: the signing pass lends its parts.
+  const signatures = await signWebhookParts(secrets, event.id, timestamp, bodyParts(services.documents, body, { lent: true }));
   return { signature: signatures.join(' '), request: streamedRequestBody(bodyParts(services.documents, body), bodyLength(body)) };
 }
 
