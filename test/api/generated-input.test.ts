@@ -1,9 +1,9 @@
 /**
  * Hostile input, generated: fast-check throws made-up bodies, queries, headers, path ids and form
  * posts at every route the app serves — read from the app's own routing table (public, admin,
- * signing, the dev pages and the queue callback), so a route added later is fuzzed too — and
- * every answer must be of a documented shape: JSON `{ error: { code, message, details } }` with a
- * code the guides document (or a success), or for the signing pages an HTML page; never a 5xx,
+ * signing, the company application, the dev pages and the queue callback), so a route added later
+ * is fuzzed too — and every answer must be of a documented shape: JSON `{ error: { code, message,
+ * details } }` with a code the guides document (or a success), or for the pages an HTML page; never a 5xx,
  * never a stack trace. Bounded in `npm test` (FUZZ_RUNS, default 25 per route, seeded); `.ci/run`
  * runs it longer with other seeds.
  */
@@ -16,7 +16,7 @@ import { devMailboxRoutes } from '../../src/dev-pages/mailbox-page.js';
 import { devWebhookRoutes } from '../../src/dev-pages/webhook-inbox-page.js';
 import { queueCallbackRoutes } from '../../src/http/queue-callback.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
-import { signingPages } from '../../functions/routes.js';
+import { applicationPages, signingPages } from '../../functions/routes.js';
 import { asPathSegment, body, expectDocumentedAnswer, pathId, query, uniqueRoutes, who } from '../support/hostile-input.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 
@@ -37,15 +37,20 @@ beforeAll(async () => {
   const template = await createTestTemplate(stack, company.id);
   ids.template = template.id;
   ids.company = company.id;
-  // The signing pages are mounted behind `/sign/*` and loaded on their first request: their own table.
-  routes = uniqueRoutes([...stack.app.routes, ...new Hono().route('/sign', await signingPages()).routes]);
+  // The signing pages and the company application are mounted behind `/sign/*` and `/app/*` and
+  // loaded on their first request: their own tables.
+  routes = uniqueRoutes([
+    ...stack.app.routes,
+    ...new Hono().route('/sign', await signingPages()).routes,
+    ...new Hono().route('/app', await applicationPages()).routes,
+  ]);
 }, 60_000);
 afterAll(() => stack.close());
 
 describe('generated hostile input, on every route of the app', () => {
-  it('reaches every kind of route: public, admin, signing, dev and queue', () => {
+  it('reaches every kind of route: public, admin, signing, the application, dev and queue', () => {
     const paths = routes.map((route) => route.path);
-    for (const prefix of ['/v1/', '/admin/v1/', '/sign/', '/dev/', '/internal/queue/'])
+    for (const prefix of ['/v1/', '/admin/v1/', '/sign/', '/app/', '/dev/', '/internal/queue/'])
       expect(
         paths.some((path) => path.startsWith(prefix)),
         prefix,
