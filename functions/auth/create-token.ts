@@ -28,5 +28,5 @@ export const route = endpointRoute({
 
 export const handler: EndpointHandler<typeof route> = async (c) => {
   const { api_key } = c.req.valid('json');
-  return c.json(await exchangeApiKey(anonymousContext(c), { apiKey: api_key }), 200);
+  return c.json(await exchangeApiKey(anonymousContext(c), { apiKey: api_key, client: clientIpOf(c) }), 200);
 };

@@ -111,6 +111,9 @@ export const apiKeys = pgTable(
     version: integer('version').notNull().default(1),
     revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
     rotatedAt: timestamp('rotated_at', { withTimezone: true, precision: 3 }),
+    /** The key's last exchange for a token (POST /v1/auth/token), and the client address it came from. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
+    lastUsedIp: text('last_used_ip'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('api_keys_hash').on(t.keyHash), index('api_keys_company').on(t.companyId)],

@@ -20,8 +20,15 @@ export type NewApiKey = {
 
 export type ApiKeyRecord = { id: string; name: string | null; prefix: string; owner: string; scopes: Scope[]; created_at: string };
 
-const audit = (q: Db, companyId: string, kind: Extract<AuditKind, `api_key.${string}`>, apiKeyId: string, at: Date) =>
-  q.insert(auditEvents).values({ companyId, kind, actorType: 'admin', data: { api_key_id: apiKeyId }, createdAt: at });
+/** The row names who acted: a user of the company at the application, else the operator (the admin API, a seed). */
+const audit = (q: Db, ctx: VerbContext, companyId: string, kind: Extract<AuditKind, `api_key.${string}`>, apiKeyId: string) => {
+  const { actor } = ctx;
+  const by =
+    actor.kind === 'user'
+      ? { actorType: 'user' as const, actorId: actor.userId, data: { api_key_id: apiKeyId, session_id: actor.sessionId } }
+      : { actorType: 'admin' as const, data: { api_key_id: apiKeyId } };
+  return q.insert(auditEvents).values({ companyId, kind, ...by, createdAt: ctx.now });
+};
 
 /** Creates a key for a user of the company. The plain key is returned here and never again. */
 export async function createApiKey(ctx: CompanyContext, input: NewApiKey): Promise<ApiKeyRecord & { key: string }> {
@@ -40,7 +47,7 @@ export async function createApiKey(ctx: CompanyContext, input: NewApiKey): Promi
   await services.database
     .atomic((q) => [
       q.insert(apiKeys).values({ id, companyId, ownerUserId: owner.id, name: input.name ?? null, prefix: displayPrefix(key), keyHash, scopes, createdAt: now }),
-      audit(q, companyId, 'api_key.created', id, now),
+      audit(q, ctx, companyId, 'api_key.created', id),
     ])
     .catch((err: unknown) => {
       if (isUniqueViolation(err)) throw new DomainError('conflict', 'An API key with this id or value already exists.', { api_key_id: id });
@@ -77,7 +84,7 @@ export async function rotateApiKey(ctx: VerbContext, { apiKeyId }: { apiKeyId: s
       .update(apiKeys)
       .set({ keyHash, prefix: displayPrefix(key), version: sql`${apiKeys.version} + 1`, rotatedAt: now })
       .where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt))),
-    audit(q, companyId, 'api_key.rotated', apiKeyId, now),
+    audit(q, ctx, companyId, 'api_key.rotated', apiKeyId),
   ]);
   return { id: apiKeyId, key, prefix: displayPrefix(key) };
 }
@@ -91,7 +98,7 @@ export async function revokeApiKey(ctx: VerbContext, { apiKeyId }: { apiKeyId: s
       .update(apiKeys)
       .set({ revokedAt: now })
       .where(and(eq(apiKeys.id, apiKeyId), isNull(apiKeys.revokedAt))),
-    audit(q, companyId, 'api_key.revoked', apiKeyId, now),
+    audit(q, ctx, companyId, 'api_key.revoked', apiKeyId),
   ]);
   return { id: apiKeyId, revoked_at: now.toISOString() };
 }
