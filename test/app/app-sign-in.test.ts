@@ -7,9 +7,9 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { APP_CSP } from '../../src/company-app/security.js';
-import { appSessions, auditEvents, signInLinks } from '../../src/data/schema.js';
+import { appSessions, auditEvents, signInLinks, users } from '../../src/data/schema.js';
 import { putUser } from '../../src/domain/users/put-user.js';
-import { type AppClient, appClient, formTokenIn, freshEmail, parseSetCookie, settled, signIn, signInLinksTo } from '../support/app-client.js';
+import { type AppClient, appClient, formTokenIn, freshEmail, settled, signIn, signInLinksTo } from '../support/app-client.js';
 import { eventually } from '../support/eventually.js';
 import { asOperator, createTestCompany, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
@@ -285,7 +285,7 @@ describe('the session', () => {
     expect(isSignInPage((await client.get('/app')).body)).toBe(true);
   });
 
-  it('ends on the next request after its user is deactivated, and after a change of role', async () => {
+  it('ends on the next request after its user is deactivated, removed, or given another role', async () => {
     const deactivated = await signedIn('admin');
     await setUser(company.id, deactivated.email, 'admin', false);
     const page = await deactivated.client.get('/app');
@@ -301,6 +301,12 @@ describe('the session', () => {
       kind: 'user.session_ended',
       data: { reason: 'role_changed' },
     });
+    // Removed outright (no verb removes a user yet; a row deleted by hand is the same to a session).
+    const removed = await signedIn('member');
+    await stack.services.database.db.delete(users).where(eq(users.id, removed.user.id));
+    expect(isSignInPage((await removed.client.get('/app')).body)).toBe(true);
+    expect((await auditOf(company.id, removed.user.id)).find((row) => row.kind === 'user.session_ended')).toMatchObject({ data: { reason: 'user_removed' } });
+
     // Signed in again, the new role is the session's.
     await signIn(stack, demoted.client, demoted.email);
     expect((await demoted.client.get('/app')).body).toContain('Viewer');
@@ -416,5 +422,3 @@ describe('other paths and methods', () => {
     await vi.waitFor(() => expect(stack.afterAnswers?.size ?? 0).toBe(0), eventually);
   });
 });
-
-void parseSetCookie;
