@@ -6,7 +6,7 @@
  * shows one page for every outcome, and the e-mail goes out after that answer. Requests are
  * limited per address and per client; past a limit nothing is sent, and it is logged.
  */
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import { signInLinks } from '../../data/schema.js';
 import { logError } from '../../lib/log-error.js';
 import { asSingleLine } from '../../lib/single-line-text.js';
@@ -110,7 +110,5 @@ export async function spendSignInLink(ctx: VerbContext, token: string): Promise<
     .set({ usedAt: ctx.now })
     .where(and(eq(signInLinks.tokenHash, await secretHash(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, ctx.now)))
     .returning({ email: signInLinks.email });
-  // Links long past their time are of no use to anyone: cleared as others are spent.
-  await db.delete(signInLinks).where(lt(signInLinks.expiresAt, new Date(ctx.now.getTime() - 24 * 3600 * 1000)));
   return row ?? null;
 }
