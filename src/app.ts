@@ -10,6 +10,7 @@ import { executionContextOf } from './http/execution-context.js';
 import { followRequest, handOver, noteUnknownRoute, trackRequests } from './http/request-log.js';
 import { relayAfterAnswer } from './http/relay-after-answer.js';
 import { requireAdmin } from './http/require-admin.js';
+import { streamedBodyLimit } from './http/streamed-body-limit.js';
 import { validationHook } from './http/validation-hook.js';
 import { MAX_TEMPLATE_DOCUMENT_BYTES } from './ports/document-limits.js';
 import type { Services } from './services.js';
@@ -45,7 +46,11 @@ export function createApp(services: Services, table: RouteEntry[] = routes) {
   root.use('/v1/*', bodyLimit({ maxSize: MiB, onError: () => Promise.reject(payloadTooLarge()) }));
   // Who is asking comes first on the admin API, so a stranger learns nothing from its size limit.
   root.use('/admin/*', requireAdmin);
-  root.use('/admin/*', bodyLimit({ maxSize: ADMIN_BODY_LIMIT, onError: () => Promise.reject(payloadTooLarge(`${ADMIN_BODY_LIMIT / MiB} MiB`)) }));
+  // Counted as it is read where its length is not told: a chunked template import is never held whole.
+  root.use(
+    '/admin/*',
+    streamedBodyLimit(ADMIN_BODY_LIMIT, () => payloadTooLarge(`${ADMIN_BODY_LIMIT / MiB} MiB`)),
+  );
 
   mount(root, table, services);
   return root;
