@@ -117,10 +117,14 @@ async function readUploadForm(bundle: string) {
 async function withStartupShim(bundle: string, target: string, announce: boolean) {
   const { form, metadata } = await readUploadForm(bundle);
   const vars = Object.fromEntries((metadata.bindings ?? []).filter((b) => b.type === 'plain_text').map((b) => [b.name, b.text]));
-  // The API Worker's PDF service binding, stood in for: only its presence is checked at start-up.
+  // The API Worker's bindings, stood in for as wrangler.toml declares them (the PDF Worker's service,
+  // the DOCUMENTS R2 bucket, which wrangler dev serves from a local bucket): at start-up the Worker
+  // only checks that each is there and of its kind, and no request is answered here.
   const shim = `import { withEnv } from 'cloudflare:workers';
-const PDF_STANDIN = { pageSizes: async () => null, finish: async () => { throw new Error('not here'); } };
-try { await withEnv({ ...${JSON.stringify({ ...vars, ...DUMMY_CONFIG })}, PDF: PDF_STANDIN }, () => import('./${metadata.main_module}')); ${announce ? "console.log('bench-size: started');" : ''} }
+const notHere = async () => { throw new Error('not here'); };
+const PDF_STANDIN = { pageSizes: async () => null, finish: notHere };
+const DOCUMENTS_STANDIN = { head: async () => null, get: async () => null, put: notHere, delete: async () => {}, list: notHere, createMultipartUpload: notHere, resumeMultipartUpload: notHere };
+try { await withEnv({ ...${JSON.stringify({ ...vars, ...DUMMY_CONFIG })}, PDF: PDF_STANDIN, DOCUMENTS: DOCUMENTS_STANDIN }, () => import('./${metadata.main_module}')); ${announce ? "console.log('bench-size: started');" : ''} }
 catch (err) { console.log('bench-size: failed to start: ' + err); throw err; }`;
   const shimmed = new FormData();
   shimmed.set('metadata', JSON.stringify({ ...metadata, main_module: 'bench-startup.js' }));
