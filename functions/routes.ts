@@ -116,7 +116,7 @@ export async function signingPages(): Promise<Hono<AppEnv>> {
  * limit and security, loaded with all its endpoints on its first request.
  */
 export async function applicationPages(): Promise<Hono<AppEnv>> {
-  const [{ companyApp }, home, requestSignIn, showLink, spendLink, companies, choose, signOut] = await Promise.all([
+  const [{ companyApp }, home, requestSignIn, showLink, spendLink, companies, choose, signOut, envelopes] = await Promise.all([
     import('../src/company-app/company-app.js'),
     import('./app/show-home.js'),
     import('./app/request-sign-in.js'),
@@ -125,6 +125,7 @@ export async function applicationPages(): Promise<Hono<AppEnv>> {
     import('./app/show-companies.js'),
     import('./app/choose-company.js'),
     import('./app/sign-out.js'),
+    import('./app/envelope-routes.js'),
   ]);
   return companyApp([
     ['/', 'GET', home.showHome],
@@ -134,6 +135,7 @@ export async function applicationPages(): Promise<Hono<AppEnv>> {
     ['/company', 'GET', companies.showCompanies],
     ['/company', 'POST', choose.chooseCompany],
     ['/sign-out', 'POST', signOut.signOutHandler],
+    ...envelopes.envelopeRoutes,
   ]) as unknown as Hono<AppEnv>;
 }
 

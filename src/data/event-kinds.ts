@@ -16,6 +16,8 @@ export const auditKinds = [
   'envelope.completed',
   'envelope.document_ready',
   'recipient.emailed',
+  /** Someone of the company reminded a signer by hand, from the application (src/domain/envelopes/remind-recipient.ts). */
+  'recipient.reminded',
   'recipient.code_sent',
   'recipient.code_failed',
   'recipient.verified',

@@ -5,6 +5,7 @@
  * company's name, the person, the navigation, the switch of company and sign-out.
  */
 import { html } from 'hono/html';
+import { can, type Permission } from '../../domain/app-access/roles.js';
 import type { AppSession } from '../../domain/app-access/sessions.js';
 import type { AppMessages } from '../../i18n/app-messages.js';
 
@@ -17,8 +18,11 @@ export type Shell = { session: AppSession & { user: NonNullable<AppSession['user
  * The navigation's entries, each a page that exists: a page adds its entry here when it is built,
  * with the permission (src/domain/app-access/roles.ts) that shows it.
  */
-export type NavItem = { id: 'home'; href: string; label: (m: AppMessages) => string };
-export const navigation: NavItem[] = [{ id: 'home', href: '/app', label: (m) => m.text('shell.home') }];
+export type NavItem = { id: 'home' | 'envelopes'; href: string; label: (m: AppMessages) => string; permission?: Permission };
+export const navigation: NavItem[] = [
+  { id: 'home', href: '/app', label: (m) => m.text('shell.home') },
+  { id: 'envelopes', href: '/app/envelopes', label: (m) => m.text('shell.envelopes'), permission: 'envelopes:read' },
+];
 
 export function layout(options: { m: AppMessages; title: string; main: Html; shell?: Shell | undefined }): Html {
   const { m, shell } = options;
@@ -47,7 +51,7 @@ function shellHeader(m: AppMessages, { session, formToken, current }: Shell): Ht
   return html`<header class="app-header">
 <p class="app-brand">${user.companyName}</p>
 <nav class="app-nav" aria-label="${m.text('shell.nav')}">
-<ul>${navigation.map((item) => html`<li><a href="${item.href}"${item.id === current ? html` aria-current="page"` : ''}>${item.label(m)}</a></li>`)}</ul>
+<ul>${navigation.filter((item) => !item.permission || can(user.role, item.permission)).map((item) => html`<li><a href="${item.href}"${item.id === current ? html` aria-current="page"` : ''}>${item.label(m)}</a></li>`)}</ul>
 </nav>
 <div class="app-account">
 <p>${m.text('shell.account', { name: user.name })}</p>

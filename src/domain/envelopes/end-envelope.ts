@@ -9,10 +9,11 @@ import { type ChangeRecord, recordChange, sideEffectsOf } from './record-change.
  * change, its audit row, its webhook event and the event's dispatch in the outbox, each written
  * only if the envelope is in the new status when the batch reaches it. A change that lost a race
  * (voided while it expired) records nothing of its own, and a repeat adds nothing. The audit row
- * names the actor: the operator voids (`admin`), the service itself expires (`system`).
+ * names the actor: the operator (`admin`) or a user of the application (`user`, with their id)
+ * voids, the service itself expires (`system`).
  */
 export async function endEnvelope(
-  ctx: VerbContext<{ kind: 'operator' } | { kind: 'system' }>,
+  ctx: VerbContext<{ kind: 'operator' } | { kind: 'system' } | { kind: 'user'; userId: string; sessionId: string }>,
   change: {
     envelope: { id: string; companyId: string };
     status: Extract<EnvelopeStatus, 'voided' | 'expired'>;
@@ -25,13 +26,15 @@ export async function endEnvelope(
 ): Promise<{ changed: boolean }> {
   const { services, now } = ctx;
   const { envelope, status } = change;
-  const actorType = ctx.actor.kind === 'operator' ? 'admin' : 'system';
+  const { actor } = ctx;
+  const actorType = actor.kind === 'operator' ? 'admin' : actor.kind;
+  const actorId = actor.kind === 'user' ? actor.userId : null;
   const kind = `envelope.${status}` as const;
   const record: ChangeRecord = {
     companyId: envelope.companyId,
     envelopeId: envelope.id,
     at: now,
-    audit: [{ id: await uuidFromName(`${envelope.id}:${kind}`), kind, actorType, data: change.auditData ?? {} }],
+    audit: [{ id: await uuidFromName(`${envelope.id}:${kind}`), kind, actorType, actorId, data: change.auditData ?? {} }],
     event: { id: `msg_${status}_${envelope.id}`, kind, payload: change.payload },
   };
   const nowInStatus = sql`exists (select 1 from ${envelopes} where ${and(eq(envelopes.id, envelope.id), eq(envelopes.status, status))})`;

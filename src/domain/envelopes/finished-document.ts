@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { envelopes } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isEnvelopeId } from '../../lib/ids.js';
@@ -8,13 +8,19 @@ import type { ReadContext } from '../read-context.js';
 import { fileNameOf } from '../signing/signing-document.js';
 import { envelopeNotFound } from './envelope-not-found.js';
 
-/** The finished PDF of an envelope, for the operator; a conflict until it has been made. */
-export async function finishedDocument({ services }: ReadContext, { envelopeId }: { envelopeId: string }): Promise<StoredDocument & { fileName: string }> {
+/**
+ * The finished PDF of an envelope, for the operator, or for a user of the application within their
+ * company (`companyId`: another company's envelope is not found); a conflict until it has been made.
+ */
+export async function finishedDocument(
+  { services }: ReadContext,
+  { envelopeId, companyId }: { envelopeId: string; companyId?: string },
+): Promise<StoredDocument & { fileName: string }> {
   if (!isEnvelopeId(envelopeId)) throw envelopeNotFound(envelopeId);
   const [row] = await services.database.db
     .select({ title: envelopes.title, status: envelopes.status, ...signedDocumentColumns })
     .from(envelopes)
-    .where(eq(envelopes.id, envelopeId))
+    .where(and(eq(envelopes.id, envelopeId), companyId === undefined ? undefined : eq(envelopes.companyId, companyId)))
     .limit(1);
   if (!row) throw envelopeNotFound(envelopeId);
   const document = await signedDocumentOf(services, envelopeId, row);

@@ -10,7 +10,7 @@ export type AuditEntry = {
   /** Fixed by what it records (uuidFromName), so that a repeated change records it once. */
   id: string;
   kind: AuditKind;
-  actorType: 'api_key' | 'admin' | 'recipient' | 'system';
+  actorType: 'api_key' | 'admin' | 'recipient' | 'system' | 'user';
   actorId?: string | null;
   data?: Record<string, unknown>;
 };

@@ -3,6 +3,7 @@ import { envelopes, recipients } from '../../data/schema.js';
 import { queueTopics } from '../queue-topics.js';
 import { waitingStatuses } from '../shared/waiting-recipients.js';
 import type { VerbContext } from '../verb-context.js';
+import { whoseTurn } from './whose-turn.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -31,7 +32,7 @@ export async function remindEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
     .where(and(eq(recipients.envelopeId, envelopeId), eq(recipients.type, 'signer'), inArray(recipients.status, [...waitingStatuses])))
     .orderBy(asc(recipients.order));
   if (waiting.length === 0) return;
-  const turn = envelope.signingOrder === 'sequential' ? waiting.filter((r) => r.order === waiting[0]!.order) : waiting;
+  const turn = whoseTurn(waiting, envelope.signingOrder);
 
   const next = new Date(now.getTime() + envelope.reminders.every_days * DAY_MS);
   await services.queue.publish([

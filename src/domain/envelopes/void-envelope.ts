@@ -14,7 +14,10 @@ export type VoidedEnvelope = { envelope_id: string; status: 'voided'; voided_at:
  * and expiry become no-ops, and an `envelope.voided` webhook event goes out. Voiding a voided
  * envelope again answers the same; a finished one (completed, declined, expired) cannot be voided.
  */
-export async function voidEnvelope(ctx: VerbContext<{ kind: 'operator' }>, input: { envelopeId: string; reason: string | null }): Promise<VoidedEnvelope> {
+export async function voidEnvelope(
+  ctx: VerbContext<{ kind: 'operator' } | { kind: 'user'; userId: string; sessionId: string }>,
+  input: { envelopeId: string; reason: string | null },
+): Promise<VoidedEnvelope> {
   const { envelopeId, reason } = input;
   if (!isEnvelopeId(envelopeId)) throw envelopeNotFound(envelopeId);
   const { services, now } = ctx;
