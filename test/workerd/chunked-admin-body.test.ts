@@ -45,7 +45,7 @@ function importBody(pdf: Uint8Array, size: number): Uint8Array {
 }
 
 /** A request with the body streamed 64 KiB at a time and no Content-Length. */
-function sendChunked(path: string, contentType: string, body: Uint8Array): Promise<Response> {
+async function sendChunked(path: string, contentType: string, body: Uint8Array): Promise<Response> {
   let sent = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
