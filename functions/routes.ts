@@ -116,7 +116,7 @@ export async function signingPages(): Promise<Hono<AppEnv>> {
  * limit and security, loaded with all its endpoints on its first request.
  */
 export async function applicationPages(): Promise<Hono<AppEnv>> {
-  const [{ companyApp }, home, requestSignIn, showLink, spendLink, companies, choose, signOut, envelopes] = await Promise.all([
+  const [{ companyApp }, home, requestSignIn, showLink, spendLink, companies, choose, signOut, envelopes, keys] = await Promise.all([
     import('../src/company-app/company-app.js'),
     import('./app/show-home.js'),
     import('./app/request-sign-in.js'),
@@ -126,6 +126,7 @@ export async function applicationPages(): Promise<Hono<AppEnv>> {
     import('./app/choose-company.js'),
     import('./app/sign-out.js'),
     import('./app/envelope-routes.js'),
+    import('./app/keys-routes.js'),
   ]);
   return companyApp([
     ['/', 'GET', home.showHome],
@@ -136,6 +137,7 @@ export async function applicationPages(): Promise<Hono<AppEnv>> {
     ['/company', 'POST', choose.chooseCompany],
     ['/sign-out', 'POST', signOut.signOutHandler],
     ...envelopes.envelopeRoutes,
+    ...keys.keyRoutes,
   ]) as unknown as Hono<AppEnv>;
 }
 
