@@ -22,9 +22,15 @@ export async function shellOf(c: Context<CompanyAppEnv>): Promise<Shell | null> 
   return { session: { ...session, user: session.user }, formToken: await formTokenFor(c) };
 }
 
-/** The context of a verb acted by the signed-in user, or by a visitor when none. */
+/**
+ * The context of a verb acted by the signed-in user, or by a visitor when none, with the request's
+ * outbox: what the verb commits is relayed after the answer (src/http/relay-after-answer.ts).
+ */
 export function appVerbContext(c: Context<CompanyAppEnv>): VerbContext {
   const session = sessionOf(c);
   const services = c.get('services');
-  return session?.user ? verbContext(services, { kind: 'user', userId: session.user.id, sessionId: session.id }) : verbContext(services, { kind: 'visitor' });
+  const ctx = session?.user
+    ? verbContext(services, { kind: 'user', userId: session.user.id, sessionId: session.id })
+    : verbContext(services, { kind: 'visitor' });
+  return { ...ctx, outbox: c.get('outbox') };
 }
