@@ -82,7 +82,7 @@ ${total > 0 ? html`<p><a href="${envelopeListHref(query.echo, 1)}">${m.text('env
   }
   return html`<p class="status" role="status">${m.text('envelopes.count', { total })}</p>
 <div class="table-scroll" role="region" aria-labelledby="envelopes-caption" tabindex="0">
-<table class="list">
+<table class="list list-stacking">
 <caption id="envelopes-caption" class="visually-hidden">${m.text('envelopes.caption', { page: query.page, pages: total_pages })}</caption>
 <thead><tr>
 <th scope="col">${m.text('envelopes.column.title')}</th>
@@ -97,12 +97,12 @@ ${total > 0 ? html`<p><a href="${envelopeListHref(query.echo, 1)}">${m.text('env
 ${page.data.map(
   (e) => html`<tr>
 <th scope="row"><a href="/app/envelopes/${e.id}">${e.title}</a></th>
-<td>${e.template ?? ''}</td>
-<td>${e.sender.name ?? e.sender.email}</td>
-<td>${stateBadge(m, e.state)}</td>
-<td>${m.text('envelopes.progress', { signed: e.signed, signers: e.signers })}</td>
-<td>${timeOf(e.sentAt)}</td>
-<td>${timeOf(e.completedAt, '–')}</td>
+<td data-label="${m.text('envelopes.column.template')}">${e.template ?? ''}</td>
+<td data-label="${m.text('envelopes.column.sender')}">${e.sender.name ?? e.sender.email}</td>
+<td data-label="${m.text('envelopes.column.state')}">${stateBadge(m, e.state)}</td>
+<td data-label="${m.text('envelopes.column.progress')}">${m.text('envelopes.progress', { signed: e.signed, signers: e.signers })}</td>
+<td data-label="${m.text('envelopes.column.sent')}">${timeOf(e.sentAt)}</td>
+<td data-label="${m.text('envelopes.column.completed')}">${timeOf(e.completedAt, '–')}</td>
 </tr>`,
 )}
 </tbody>

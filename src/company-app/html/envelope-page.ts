@@ -43,7 +43,7 @@ ${envelope.expiresAt && envelope.state === 'sent' ? html`<div><dt>${m.text('enve
 
 <h2 id="recipients-title">${m.text('envelope.recipients')}</h2>
 <div class="table-scroll" role="region" aria-labelledby="recipients-title" tabindex="0">
-<table class="list">
+<table class="list list-stacking">
 <thead><tr>
 <th scope="col">${m.text('envelope.column.recipient')}</th>
 <th scope="col">${m.text('envelope.column.state')}</th>
@@ -106,22 +106,30 @@ function recipientRow(m: AppMessages, shell: Shell, envelope: CompanyEnvelope, r
     : !r.turn
       ? html`<td></td>`
       : nextReminder && nextReminder > now
-        ? html`<td>${m.text('envelope.remindedAt', { at: timeText(r.remindedAt!), again: timeText(nextReminder) })}</td>`
-        : html`<td><form method="post" action="/app/envelopes/${envelope.id}/remind">
+        ? html`<td data-label="${m.text('envelope.column.remind')}">${m.text('envelope.remindedAt', { at: timeText(r.remindedAt!), again: timeText(nextReminder) })}</td>`
+        : html`<td data-label="${m.text('envelope.column.remind')}"><form method="post" action="/app/envelopes/${envelope.id}/remind">
 <input type="hidden" name="form_token" value="${shell.formToken}">
 <input type="hidden" name="recipient_id" value="${r.id}">
-<button type="submit" class="button-quiet" aria-label="${m.text('envelope.remindWho', { name: r.name })}">${m.text('envelope.remind')}</button>
+<button type="submit" class="button-quiet">${m.text('envelope.remind')}<span class="visually-hidden"> (${r.name})</span></button>
 </form></td>`;
   return html`<tr>
 <th scope="row">${r.name}<br><span class="hint">${r.email}</span><br><span class="hint">${r.type === 'cc' ? m.text('envelope.receivesCopy', { role: r.role }) : r.role}</span></th>
-<td>${recipientStateText(m, r.state)}${r.turn ? html`<br><span class="hint">${m.text('envelope.theirTurn')}</span>` : ''}</td>
-<td>${timeOf(r.sentAt, '–')}</td>
-<td>${timeOf(r.viewedAt, '–')}</td>
-<td>${timeOf(r.verifiedAt, '–')}</td>
-<td>${timeOf(r.signedAt, '–')}</td>
-<td>${timeOf(r.declinedAt, '–')}</td>
+<td data-label="${m.text('envelope.column.state')}">${recipientStateText(m, shownState(envelope, r))}${r.turn ? html`<br><span class="hint">${m.text('envelope.theirTurn')}</span>` : ''}</td>
+<td data-label="${m.text('envelope.column.sent')}">${timeOf(r.sentAt, '–')}</td>
+<td data-label="${m.text('envelope.column.viewed')}">${timeOf(r.viewedAt, '–')}</td>
+<td data-label="${m.text('envelope.column.verified')}">${timeOf(r.verifiedAt, '–')}</td>
+<td data-label="${m.text('envelope.column.signed')}">${timeOf(r.signedAt, '–')}</td>
+<td data-label="${m.text('envelope.column.declined')}">${timeOf(r.declinedAt, '–')}</td>
 ${remindCell}
 </tr>`;
+}
+
+/**
+ * A signer of a sequential envelope is stored as sent from the start, but is e-mailed only when
+ * their turn comes: until then the page says they wait, not that they were e-mailed.
+ */
+function shownState(envelope: CompanyEnvelope, r: RecipientProgress): RecipientProgress['state'] {
+  return r.state === 'sent' && r.sentAt === null && envelope.state === 'sent' ? 'pending' : r.state;
 }
 
 function documentPart(m: AppMessages, envelope: CompanyEnvelope): Html {
