@@ -43,7 +43,8 @@ export async function remindRecipient(
       ),
   ]);
   const recipient = envelope ? whoseTurn(waiting, envelope.signingOrder).find((r) => r.id === recipientId) : undefined;
-  if (!envelope || envelope.status !== 'sent' || (envelope.expiresAt && envelope.expiresAt <= now) || !isRecipientId(recipientId) || !recipient)
+  const expired = envelope?.expiresAt != null && envelope.expiresAt <= now;
+  if (envelope?.status !== 'sent' || expired || !isRecipientId(recipientId) || !recipient)
     throw new DomainError('conflict', 'This recipient cannot be reminded: it is not their turn to sign.', {
       envelope_id: envelopeId,
       recipient_id: recipientId,
