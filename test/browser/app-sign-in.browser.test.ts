@@ -82,6 +82,7 @@ for (const [stack, command] of stacks) {
         port,
         join(scratch, 'data'),
         (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
+        command ? [...command] : undefined,
       );
       const line = /^Application:\s+(\S+)\s+\(sign in as (\S+): the link arrives in the dev mailbox\)/m.exec(server.output);
       expect(line?.[1]).toBe(`${base}/app`);
