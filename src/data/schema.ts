@@ -4,7 +4,7 @@
  * every query can be scoped by tenant without a join (docs/api-reference.md, section 9.1).
  */
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { AuditKind, WebhookEventKind } from './event-kinds.js';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array | string }>({
@@ -361,6 +361,11 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /**
+     * The order rows were written in: rows of one change share their `created_at` (a signature and
+     * the completion it brings), and the trail must read in the order they happened.
+     */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     companyId: companyId(),
     envelopeId: text('envelope_id').references(() => envelopes.id, { onDelete: 'cascade' }),
     kind: text('kind').$type<AuditKind>().notNull(),

@@ -170,6 +170,12 @@ describe('signing in sequential order, to the finished PDF', () => {
         'envelope.document_ready',
       ]),
     );
+    // The last signature and the completion it brings are written in one change, at one time: the
+    // trail reads them in the order they were written, never the completion first.
+    const written = await call(stack, 'GET', `/admin/v1/envelopes/${envelopeId}/audit`, { token: ADMIN_TOKEN });
+    const kinds: string[] = written.body.events.map((entry: { kind: string }) => entry.kind);
+    expect(kinds.lastIndexOf('recipient.signed')).toBeLessThan(kinds.indexOf('envelope.completed'));
+    expect(kinds.lastIndexOf('recipient.consented')).toBeLessThan(kinds.lastIndexOf('recipient.signed'));
     const ready = rawEvents.find((event) => event.kind === 'envelope.document_ready')!;
     expect(ready.payload).toMatchObject({
       envelope: { envelope_id: envelopeId, status: 'completed' },

@@ -10,7 +10,7 @@ import type { auditEvents, recipients } from '../../src/data/schema.js';
 import { certificateTrail, MAX_LINES_PER_RECIPIENT } from '../../src/domain/signing/certificate-trail.js';
 import { COUNTED_KIND, KEPT_ROWS } from '../../src/domain/signing/repeated-events.js';
 
-type Audit = typeof auditEvents.$inferSelect;
+type Audit = Omit<typeof auditEvents.$inferSelect, 'seq'>;
 type Recipient = typeof recipients.$inferSelect;
 
 const start = Date.parse('2026-11-22T12:00:00.000Z');

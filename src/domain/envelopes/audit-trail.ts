@@ -20,7 +20,7 @@ export async function auditTrail({ services }: ReadContext, { envelopeId, page, 
       .select({ entry: auditEvents, total: totalOfAll() })
       .from(auditEvents)
       .where(ofEnvelope)
-      .orderBy(asc(auditEvents.createdAt), asc(auditEvents.id))
+      .orderBy(asc(auditEvents.createdAt), asc(auditEvents.seq))
       .limit(perPage)
       .offset(pageOffset(page, perPage)),
   ]);

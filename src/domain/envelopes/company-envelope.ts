@@ -124,7 +124,7 @@ export async function companyEnvelope({ services, companyId, now }: CompanyReadC
       // A user's name for the rows a user wrote (actor_id is text: a user's uuid, a key's or a recipient's id).
       .leftJoin(users, and(eq(auditEvents.actorType, 'user'), eq(users.companyId, companyId), eq(sql`${users.id}::text`, auditEvents.actorId)))
       .where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.companyId, companyId)))
-      .orderBy(asc(auditEvents.createdAt), asc(auditEvents.id))
+      .orderBy(asc(auditEvents.createdAt), asc(auditEvents.seq))
       .limit(TIMELINE_ROWS + 1),
   ]);
   if (!envelope) throw envelopeNotFound(envelopeId);

@@ -5,7 +5,8 @@ import type { CertificateRecipient } from '../../ports/pdf-maker.js';
 import { COUNTED_KIND, KEPT_ROWS } from './repeated-events.js';
 import { type Consent, consentOfVersion } from './signing-state.js';
 
-type Audit = typeof auditEvents.$inferSelect;
+// The trail's rows as the certificate reads them: their order is settled by the query that reads them.
+type Audit = Omit<typeof auditEvents.$inferSelect, 'seq'>;
 type Recipient = typeof recipients.$inferSelect;
 
 type Described = { line: (data: Record<string, unknown>) => string; further: [one: string, many: string] };

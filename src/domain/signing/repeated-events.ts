@@ -23,7 +23,8 @@ export const KEPT_ROWS = 10;
 /** The kind of the row that counts a recipient's further events of one kind (`data.counts`). */
 export const COUNTED_KIND = 'recipient.repeated';
 
-type Audit = typeof auditEvents.$inferSelect;
+// The trail's rows as the certificate reads them: their order is settled by the query that reads them.
+type Audit = Omit<typeof auditEvents.$inferSelect, 'seq'>;
 export type RepeatableEvent = Omit<typeof auditEvents.$inferInsert, 'id' | 'createdAt'> & { envelopeId: string; createdAt: Date };
 
 /**
@@ -75,7 +76,7 @@ export async function boundedTrail(services: Services, envelopeId: string, compa
       .select({
         ...getTableColumns(auditEvents),
         recipientId: recipientOf.as('recipient_of'),
-        nth: sql<number>`row_number() over (partition by ${recipientOf}, ${auditEvents.kind} order by ${auditEvents.createdAt}, ${auditEvents.id})`.as('nth'),
+        nth: sql<number>`row_number() over (partition by ${recipientOf}, ${auditEvents.kind} order by ${auditEvents.createdAt}, ${auditEvents.seq})`.as('nth'),
       })
       .from(auditEvents)
       .where(and(eq(auditEvents.envelopeId, envelopeId), eq(auditEvents.companyId, companyId))),
