@@ -3,6 +3,9 @@
  * pages; an envelope's page (its recipients' steps, its timeline, never a signing link); the
  * finished PDF; void and remind by role, scoped to the company, audited; bad input answered with
  * the page's error and nothing changed.
+ *
+ * One file although long: its cases share one stack and its companies, and read as one walk
+ * through the feature; split, each part would open a stack of its own.
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,6 +3,9 @@
  * has an account, the limits, the link spent once within 15 minutes, the session's cookie and its
  * ends (sign-out, idle, absolute, the user deactivated or given another role), the choice of
  * company, and the defences of its forms. Sessions are for people, bearer tokens for programs.
+ *
+ * One file although long: its cases share one stack and its companies, and read as one walk
+ * through the feature; split, each part would open a stack of its own.
  */
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

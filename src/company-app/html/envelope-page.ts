@@ -110,7 +110,7 @@ function recipientRow(m: AppMessages, shell: Shell, envelope: CompanyEnvelope, r
         : html`<td data-label="${m.text('envelope.column.remind')}"><form method="post" action="/app/envelopes/${envelope.id}/remind">
 <input type="hidden" name="form_token" value="${shell.formToken}">
 <input type="hidden" name="recipient_id" value="${r.id}">
-<button type="submit" class="button-quiet">${m.text('envelope.remind')}<span class="visually-hidden"> (${r.name})</span></button>
+<button type="submit" class="button-quiet">${m.text('envelope.remindNow')}<span class="visually-hidden"> (${r.name})</span></button>
 </form></td>`;
   return html`<tr>
 <th scope="row">${r.name}<br><span class="hint">${r.email}</span><br><span class="hint">${r.type === 'cc' ? m.text('envelope.receivesCopy', { role: r.role }) : r.role}</span></th>
