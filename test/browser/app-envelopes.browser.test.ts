@@ -11,77 +11,34 @@
  * Skipped only when Chromium is not installed.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freePort, projectRoot, type ServerRun } from '../embedded/server-process.js';
-import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { APP_STACKS, appSession, DEVICES, deviceContext, pageCheck, screenshot, signInAsOwner, watchErrors } from '../support/app-browser.js';
+import { chromiumMissing, explainSkipWithoutChromium } from '../support/browser-session.js';
 import { eventually } from '../support/eventually.js';
 import { installed } from '../support/outside-tools.js';
-import { seriousViolations } from '../support/serious-violations.js';
 import { signingBrowser } from '../support/signing-browser.js';
 
 const run = promisify(execFile);
-const ARTIFACTS = join(projectRoot, 'test', 'artifacts');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 /** The demo seed's mutual NDA, as the README's tour sends it. */
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const withPdfsig = installed('pdfsig');
-
-type Mail = { to: { email: string }; text: string; tags?: Record<string, string> };
 
 explainSkipWithoutChromium("the company application's envelopes");
 
 const printed = (output: string, label: string) => new RegExp(`^${label}:\\s+(\\S+)`, 'm').exec(output)?.[1];
 
-const stacks = [
-  ['npm start', undefined],
-  ['npm run dev', ['npm', 'run', '-s', 'dev']],
-] as const;
-
-for (const [stack, command] of stacks) {
+for (const [stack, command] of APP_STACKS) {
   describe.skipIf(chromiumMissing !== null)(`the application's envelopes in Chromium, on ${stack}`, () => {
-    let scratch: string;
-    let server: ServerRun & { output: string };
-    let browser: Browser;
-    let base: string;
-    let owner: string;
+    const session = appSession('esign-app-envelopes-', command);
     let bearer: string;
-    const signer = signingBrowser(() => base);
+    const signer = signingBrowser(() => session.base);
     const stackName = command ? 'dev' : 'start';
-
-    async function mailbox(): Promise<Mail[]> {
-      const response = await fetch(`${base}/dev/mailbox.json`);
-      expect(response.status).toBe(200);
-      return ((await response.json()) as { data: Mail[] }).data;
-    }
-
-    const signInLinks = async () =>
-      (await mailbox())
-        .filter((mail) => mail.to.email === owner && mail.tags?.kind === 'app_sign_in')
-        .map((mail) => /https?:\/\/\S+\/app\/sign-in\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0]);
-
-    /** The demo owner signs in as a person does: asks for a link and opens it from the dev mailbox. */
-    async function signIn(page: Page) {
-      await page.goto(`${base}/app`);
-      const before = (await signInLinks()).length;
-      await page.getByLabel('E-mail address').fill(owner);
-      await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-      await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-      // The e-mail goes out after the page's answer.
-      const link = await vi.waitFor(async () => {
-        const links = await signInLinks();
-        expect(links.length).toBeGreaterThan(before);
-        return links[0]!;
-      }, eventually);
-      await page.goto(link);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`${base}/app`);
-    }
+    // Nothing runs off the side of the screen: a wide table stacks or scrolls inside its own box.
+    const looked = pageCheck(`app-envelopes-${stackName}`, { noOverflow: true });
 
     /** The demo NDA sent through the API, as the README's tour sends it: its id and each signer's token. */
     async function sendNda(tag: string) {
@@ -89,7 +46,7 @@ for (const [stack, command] of stacks) {
         { role: 'Client', name: 'Cleo Client', email: `cleo-${tag}@example.com` },
         { role: 'Witness', name: 'Will Witness', email: `will-${tag}@example.com` },
       ];
-      const sent = await fetch(`${base}/v1/envelopes/from-template`, {
+      const sent = await fetch(`${session.base}/v1/envelopes/from-template`, {
         method: 'POST',
         headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
         body: JSON.stringify({ template_id: NDA, recipients }),
@@ -99,23 +56,6 @@ for (const [stack, command] of stacks) {
       const tokens = answer.signing_urls.flatMap((each) => (each.signing_url ? [each.signing_url.split('/sign/')[1]!] : []));
       expect(tokens).toHaveLength(2);
       return { id: answer.envelope_id, tokens };
-    }
-
-    function watch(page: Page): string[] {
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      return errors;
-    }
-
-    async function looked(page: Page, shot: string) {
-      expect(await seriousViolations(page)).toEqual([]);
-      // Nothing runs off the side of the screen: a wide table stacks or scrolls inside its own box.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: join(ARTIFACTS, `app-envelopes-${stackName}-${shot}.png`), fullPage: true });
     }
 
     /** The recipients table's row of one person, as the page shows it after a reload. */
@@ -132,17 +72,7 @@ for (const [stack, command] of stacks) {
     }
 
     beforeAll(async () => {
-      await mkdir(ARTIFACTS, { recursive: true });
-      scratch = await mkdtemp(join(tmpdir(), 'esign-app-envelopes-'));
-      const port = await freePort();
-      base = `http://127.0.0.1:${port}`;
-      await startServerAndChromium(
-        port,
-        join(scratch, 'data'),
-        (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
-        command ? [...command] : undefined,
-      );
-      owner = /^Application:\s+\S+\s+\(sign in as (\S+):/m.exec(server.output)![1]!;
+      const { base, server } = session;
       const exchanged = await fetch(`${base}/v1/auth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -150,29 +80,15 @@ for (const [stack, command] of stacks) {
       });
       expect(exchanged.status).toBe(200);
       bearer = ((await exchanged.json()) as { access_token: string }).access_token;
-    }, 120_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      if (server) {
-        server.kill();
-        await server.ended;
-      }
-      if (scratch) await rm(scratch, { recursive: true, force: true });
     });
 
-    for (const [device, viewport] of [
-      ['desktop', DESKTOP],
-      ['phone', PHONE],
-    ] as const) {
+    for (const [device] of DEVICES) {
       it(`the demo owner follows an envelope from sent to signed, downloads its PDF and voids another (${device})`, async () => {
-        const context: BrowserContext = await browser.newContext(
-          device === 'phone' ? { viewport, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport },
-        );
-        context.setDefaultTimeout(20_000);
+        const { base, scratch } = session;
+        const context = await deviceContext(session, device);
         const page = await context.newPage();
-        const errors = watch(page);
-        await signIn(page);
+        const errors = watchErrors(page);
+        await signInAsOwner(session, page);
 
         const followed = await sendNda(`${stackName}-${device}-a`);
         const voided = await sendNda(`${stackName}-${device}-b`);
@@ -233,7 +149,7 @@ for (const [stack, command] of stacks) {
         // The signer's link now shows the cancelled page (a 4xx, which the console reports).
         await page.goto(`${base}/sign/${voided.tokens[0]}`);
         await page.getByRole('heading', { name: 'This document was cancelled' }).waitFor();
-        await page.screenshot({ path: join(ARTIFACTS, `app-envelopes-${stackName}-${device}-6-link-cancelled.png`), fullPage: true });
+        await screenshot(page, `app-envelopes-${stackName}-${device}-6-link-cancelled`);
         await context.close();
       }, 180_000);
     }

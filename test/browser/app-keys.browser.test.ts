@@ -7,105 +7,24 @@
  *
  * Skipped only when Chromium is not installed.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freePort, projectRoot, type ServerRun } from '../embedded/server-process.js';
-import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
-import { eventually } from '../support/eventually.js';
-import { seriousViolations } from '../support/serious-violations.js';
-
-const ARTIFACTS = join(projectRoot, 'test', 'artifacts');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-type Mail = { to: { email: string }; text: string; tags?: Record<string, string> };
+import { describe, expect, it } from 'vitest';
+import { appSession, DEVICES, deviceContext, pageCheck, signInAsOwner, watchErrors } from '../support/app-browser.js';
+import { chromiumMissing, explainSkipWithoutChromium } from '../support/browser-session.js';
 
 explainSkipWithoutChromium("the application's API keys");
 
 describe.skipIf(chromiumMissing !== null)("the application's API keys in Chromium, on npm start", () => {
-  let scratch: string;
-  let server: ServerRun & { output: string };
-  let browser: Browser;
-  let base: string;
-  let owner: string;
+  const session = appSession('esign-app-keys-');
+  const accessible = pageCheck('app-keys');
 
-  const signInLinks = async () => {
-    const response = await fetch(`${base}/dev/mailbox.json`);
-    const mails = ((await response.json()) as { data: Mail[] }).data;
-    return mails
-      .filter((mail) => mail.to.email === owner && mail.tags?.kind === 'app_sign_in')
-      .map((mail) => /https?:\/\/\S+\/app\/sign-in\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0]);
-  };
-
-  /** The link of the e-mail that went out after the page's answer. */
-  async function newLink(before: number): Promise<string> {
-    return vi.waitFor(async () => {
-      const links = await signInLinks();
-      if (links.length <= before || !links[0]) throw new Error('no new sign-in e-mail yet');
-      return links[0];
-    }, eventually);
-  }
-
-  function watch(page: Page): string[] {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    return errors;
-  }
-
-  async function accessible(page: Page, shot: string) {
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(ARTIFACTS, `app-keys-${shot}.png`), fullPage: true });
-  }
-
-  beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
-    scratch = await mkdtemp(join(tmpdir(), 'esign-app-keys-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    await startServerAndChromium(
-      port,
-      join(scratch, 'data'),
-      (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
-    );
-    owner = /^Application:\s+\S+\s+\(sign in as (\S+):/m.exec(server.output)![1]!;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    if (server) {
-      server.kill();
-      await server.ended;
-    }
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  });
-
-  for (const [device, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
+  for (const [device] of DEVICES) {
     it(`the demo owner creates a key, copies it, the key buys a token, and its revoke stops that token (${device})`, async () => {
-      const context = await browser.newContext({
-        ...(device === 'phone' ? { viewport, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport }),
-        permissions: ['clipboard-read', 'clipboard-write'],
-      });
-      context.setDefaultTimeout(20_000);
+      const { base } = session;
+      const context = await deviceContext(session, device, { permissions: ['clipboard-read', 'clipboard-write'] });
       const page = await context.newPage();
-      const errors = watch(page);
+      const errors = watchErrors(page);
 
-      await page.goto(`${base}/app`);
-      const before = (await signInLinks()).length;
-      await page.getByLabel('E-mail address').fill(owner);
-      await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-      await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-      await page.goto(await newLink(before));
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`${base}/app`);
+      await signInAsOwner(session, page);
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
       await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();

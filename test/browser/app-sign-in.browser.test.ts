@@ -7,120 +7,42 @@
  *
  * Skipped only when Chromium is not installed.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, projectRoot, type ServerRun } from '../embedded/server-process.js';
-import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
-import { seriousViolations } from '../support/serious-violations.js';
-
-const ARTIFACTS = join(projectRoot, 'test', 'artifacts');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-type Mail = { to: { email: string }; text: string; tags?: Record<string, string> };
+import { beforeAll, describe, expect, it } from 'vitest';
+import { APP_STACKS, appSession, DEVICES, deviceContext, newSignInLink, pageCheck, signInLinks, watchErrors } from '../support/app-browser.js';
+import { chromiumMissing, explainSkipWithoutChromium } from '../support/browser-session.js';
 
 explainSkipWithoutChromium('signing in to the company application');
 
-/** The stacks the application runs on here: the embedded server, and the Worker in workerd with the production adapters. */
-const stacks = [
-  ['npm start', undefined],
-  ['npm run dev', ['npm', 'run', '-s', 'dev']],
-] as const;
-
-for (const [stack, command] of stacks) {
+for (const [stack, command] of APP_STACKS) {
   describe.skipIf(chromiumMissing !== null)(`signing in to the company application in Chromium, on ${stack}`, () => {
-    let scratch: string;
-    let server: ServerRun & { output: string };
-    let browser: Browser;
-    let base: string;
-    let owner: string;
+    const session = appSession('esign-app-browser-', command);
+    const accessible = pageCheck(`app-${command ? 'dev' : 'start'}`);
 
-    async function mailbox(): Promise<Mail[]> {
-      const response = await fetch(`${base}/dev/mailbox.json`);
-      expect(response.status).toBe(200);
-      return ((await response.json()) as { data: Mail[] }).data;
-    }
-
-    const signInLinks = async () =>
-      (await mailbox())
-        .filter((mail) => mail.to.email === owner && mail.tags?.kind === 'app_sign_in')
-        .map((mail) => /https?:\/\/\S+\/app\/sign-in\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0]);
-
-    /** Waits for the e-mail to arrive: it goes out after the page's answer. */
-    async function newLink(before: number): Promise<string> {
-      for (;;) {
-        const links = await signInLinks();
-        if (links.length > before && links[0]) return links[0];
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-
-    /** What a page reported that a person would never want: console errors, script errors, refused content. */
-    function watch(page: Page): string[] {
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      return errors;
-    }
-
-    async function accessible(page: Page, shot: string) {
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(ARTIFACTS, `app-${command ? 'dev' : 'start'}-${shot}.png`), fullPage: true });
-    }
-
-    beforeAll(async () => {
-      await mkdir(ARTIFACTS, { recursive: true });
-      scratch = await mkdtemp(join(tmpdir(), 'esign-app-browser-'));
-      const port = await freePort();
-      base = `http://127.0.0.1:${port}`;
-      await startServerAndChromium(
-        port,
-        join(scratch, 'data'),
-        (started) => ({ server, browser } = started as { server: typeof server; browser: typeof browser }),
-        command ? [...command] : undefined,
-      );
-      const line = /^Application:\s+(\S+)\s+\(sign in as (\S+): the link arrives in the dev mailbox\)/m.exec(server.output);
-      expect(line?.[1]).toBe(`${base}/app`);
-      owner = line![2]!;
+    // The printed "Application" line names the application and the demo owner to sign in as.
+    beforeAll(() => {
+      const line = /^Application:\s+(\S+)\s+\(sign in as (\S+): the link arrives in the dev mailbox\)/m.exec(session.server.output);
+      expect(line?.[1]).toBe(`${session.base}/app`);
+      expect(line?.[2]).toBe(session.owner);
     });
 
-    afterAll(async () => {
-      await browser?.close();
-      if (server) {
-        server.kill();
-        await server.ended;
-      }
-      if (scratch) await rm(scratch, { recursive: true, force: true });
-    });
-
-    for (const [device, viewport] of [
-      ['desktop', DESKTOP],
-      ['phone', PHONE],
-    ] as const) {
+    for (const [device] of DEVICES) {
       it(`the demo owner signs in from the dev mailbox's link, sees the shell and signs out (${device})`, async () => {
-        const context: BrowserContext = await browser.newContext(
-          device === 'phone' ? { viewport, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport },
-        );
-        context.setDefaultTimeout(20_000);
+        const { base, owner } = session;
+        const context = await deviceContext(session, device);
         const page = await context.newPage();
-        const errors = watch(page);
+        const errors = watchErrors(page);
 
         await page.goto(`${base}/app`);
         await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign in');
         await accessible(page, `${device}-1-sign-in`);
 
-        const before = (await signInLinks()).length;
+        const before = (await signInLinks(session)).length;
         await page.getByLabel('E-mail address').fill(owner);
         await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
         await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
         await accessible(page, `${device}-2-check-email`);
 
-        const link = await newLink(before);
+        const link = await newSignInLink(session, before);
         expect(link.startsWith(`${base}/app/sign-in/`)).toBe(true);
         await page.goto(link);
         await expect(page.locator('main').textContent()).resolves.toContain(owner);
