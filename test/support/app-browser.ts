@@ -59,10 +59,9 @@ export function appSession(scratchPrefix: string, command?: AppStackCommand): Ap
   });
   afterAll(async () => {
     await session.browser?.close();
-    if (session.server) {
-      session.server.kill();
-      await session.server.ended;
-    }
+    // SIGTERM, not SIGKILL: `npm run dev` runs wrangler in a process group of its own and stops it
+    // (and its workerd) on SIGTERM; killed outright, it would leave workerd running.
+    if (session.server) await session.server.stop();
     if (session.scratch) await rm(session.scratch, { recursive: true, force: true });
   });
   return session;

@@ -67,7 +67,8 @@ async function startCommand(command: string[], env: Record<string, string>): Pro
   try {
     return { ...run, output: await waitForListening(run) };
   } catch (err) {
-    run.kill();
+    // SIGTERM first, so that `npm run dev` stops its wrangler group too (see spawnServer's stop).
+    await run.stop();
     throw err;
   }
 }
