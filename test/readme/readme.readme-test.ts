@@ -35,6 +35,7 @@ const READING_ORDER = [
   'docs/signing.md',
   'docs/webhooks.md',
   'docs/evidence-and-seal.md',
+  'docs/application.md',
   'docs/admin.md',
   'docs/operations.md',
   'docs/deploy.md',
