@@ -116,7 +116,7 @@ export async function signingPages(): Promise<Hono<AppEnv>> {
  * limit and security, loaded with all its endpoints on its first request.
  */
 export async function applicationPages(): Promise<Hono<AppEnv>> {
-  const [{ companyApp }, home, requestSignIn, showLink, spendLink, companies, choose, signOut, envelopes, keys] = await Promise.all([
+  const [{ companyApp }, home, requestSignIn, showLink, spendLink, companies, choose, signOut, envelopes, keys, users, webhooks, settings, audit] = await Promise.all([
     import('../src/company-app/company-app.js'),
     import('./app/show-home.js'),
     import('./app/request-sign-in.js'),
@@ -127,6 +127,10 @@ export async function applicationPages(): Promise<Hono<AppEnv>> {
     import('./app/sign-out.js'),
     import('./app/envelope-routes.js'),
     import('./app/keys-routes.js'),
+    import('./app/user-routes.js'),
+    import('./app/webhook-routes.js'),
+    import('./app/settings-routes.js'),
+    import('./app/audit-routes.js'),
   ]);
   return companyApp([
     ['/', 'GET', home.showHome],
@@ -138,6 +142,10 @@ export async function applicationPages(): Promise<Hono<AppEnv>> {
     ['/sign-out', 'POST', signOut.signOutHandler],
     ...envelopes.envelopeRoutes,
     ...keys.keyRoutes,
+    ...users.userRoutes,
+    ...webhooks.webhookRoutes,
+    ...settings.settingsRoutes,
+    ...audit.auditRoutes,
   ]) as unknown as Hono<AppEnv>;
 }
 

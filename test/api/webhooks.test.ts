@@ -6,6 +6,7 @@
  * One file although long: the subscriptions and their deliveries share one local subscriber and
  * one stack.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -576,16 +577,19 @@ describe('delivering', () => {
     const event = await quietSend();
     const { db } = stack.services.database;
     const update = db.update.bind(db);
-    // The first update of the deliveries fails, whatever other updates the queue's jobs make meanwhile.
+    // This delivery's first update of the deliveries fails. Earlier tests' jobs may still be retrying in
+    // the background and update the same table meanwhile: they are told apart by the async context.
+    const thisDelivery = new AsyncLocalStorage<true>();
     let failed = false;
     const spy = vi.spyOn(db, 'update').mockImplementation((table) => {
-      if (table !== webhookDeliveries || failed) return update(table);
+      if (table !== webhookDeliveries || failed || !thisDelivery.getStore()) return update(table);
       failed = true;
       throw new Error('connection reset');
     });
     try {
       // The subscriber took it: the queue must see success, or it would deliver a second time.
-      await expect(deliver(event.id, subscription.id)).resolves.toBeUndefined();
+      await expect(thisDelivery.run(true, () => deliver(event.id, subscription.id))).resolves.toBeUndefined();
+      expect(failed).toBe(true);
     } finally {
       spy.mockRestore();
     }

@@ -18,11 +18,15 @@ export type Shell = { session: AppSession & { user: NonNullable<AppSession['user
  * The navigation's entries, each a page that exists: a page adds its entry here when it is built,
  * with the permission (src/domain/app-access/roles.ts) that shows it.
  */
-export type NavItem = { id: 'home' | 'envelopes' | 'keys'; href: string; label: (m: AppMessages) => string; permission?: Permission };
+export type NavItem = { id: 'home' | 'envelopes' | 'keys' | 'users' | 'webhooks' | 'settings' | 'audit'; href: string; label: (m: AppMessages) => string; permission?: Permission };
 export const navigation: NavItem[] = [
   { id: 'home', href: '/app', label: (m) => m.text('shell.home') },
   { id: 'envelopes', href: '/app/envelopes', label: (m) => m.text('shell.envelopes'), permission: 'envelopes:read' },
   { id: 'keys', href: '/app/keys', label: (m) => m.text('shell.keys'), permission: 'keys:manage' },
+  { id: 'users', href: '/app/users', label: (m) => m.text('shell.users'), permission: 'users:manage' },
+  { id: 'webhooks', href: '/app/webhooks', label: (m) => m.text('shell.webhooks'), permission: 'webhooks:read' },
+  { id: 'settings', href: '/app/settings', label: (m) => m.text('shell.settings'), permission: 'settings:manage' },
+  { id: 'audit', href: '/app/audit', label: (m) => m.text('shell.audit'), permission: 'audit:read' },
 ];
 
 export function layout(options: { m: AppMessages; title: string; main: Html; shell?: Shell | undefined }): Html {

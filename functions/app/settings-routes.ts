@@ -1,0 +1,4 @@
+/** The settings and usage pages of the application, their paths relative to `/app` (functions/routes.ts mounts them). */
+import type { AppPageRoute } from '../../src/company-app/company-app.js';
+
+export const settingsRoutes: AppPageRoute[] = [];
