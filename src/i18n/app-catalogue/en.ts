@@ -4,7 +4,18 @@
  * ICU MessageFormat, as the signing page's catalogue: `{name}` a value, `<b>…</b>` emphasis; values
  * are escaped, never markup.
  */
+import { enAudit } from './en-audit.js';
+import { enSettings } from './en-settings.js';
+import { enUsers } from './en-users.js';
+import { enWebhooks } from './en-webhooks.js';
+
 export const appEn = {
+  // Each later area of the application keeps its words in a file of its own.
+  ...enUsers,
+  ...enWebhooks,
+  ...enSettings,
+  ...enAudit,
+
   'page.skipLink': 'Skip to the content',
   'page.appName': 'E-signature',
   'page.title': '{page} – {app}',

@@ -1,0 +1,2 @@
+/** The application's webhooks pages in English (part of en.ts, the reference catalogue). */
+export const enWebhooks = {} as const;
