@@ -635,6 +635,11 @@ export const signInLinks = pgTable(
     tokenHash: text('token_hash').notNull(),
     /** The address as asked for, lower-cased: the users it may sign in as. */
     email: text('email').notNull(),
+    /**
+     * An invitation's link signs in as the one user it was made for, in that company; a link asked
+     * for on the sign-in page has none and may sign in as any active user with the address.
+     */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),

@@ -1,0 +1,2 @@
+ALTER TABLE "sign_in_links" ADD COLUMN "user_id" uuid;--> statement-breakpoint
+ALTER TABLE "sign_in_links" ADD CONSTRAINT "sign_in_links_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
