@@ -38,14 +38,27 @@ export type SendAdmission =
  */
 export type SendRelease = { apiKeyId: string; companyId: string; period: string; claimKey?: string; token?: string };
 
+/**
+ * Sends of a company refused in a period, for its usage page: for quota (`402 quota_exceeded`) and
+ * by the send rate limit (`429`). Counted in the same step that refused them, so a refusal costs
+ * no further round trip; kept as long as the period's quota count.
+ */
+export type SendRefusals = { quota: number; rate: number };
+
 export interface SendLimits {
+  /** A refusal (`limited`, `exceeded`) is counted among the company's refusals of the period in the same step. */
   admit(attempt: SendAttempt, now: Date): Promise<SendAdmission>;
-  /** Counts a send answered without an admission (refused by its reads, or a replay) against the key's send limit. */
-  count(apiKeyId: string, now: Date): Promise<RateDecision>;
+  /**
+   * Counts a send answered without an admission (refused by its reads, or a replay) against the
+   * key's send limit; refused by the limit, it is counted among `companyId`'s refusals when given.
+   */
+  count(apiKeyId: string, now: Date, companyId?: string): Promise<RateDecision>;
   /** True when something was given back: false for a token already spent, lapsed or unknown. */
   release(release: SendRelease): Promise<boolean>;
   /** Quota units used in a period (for tests and operators). */
   used(companyId: string, period: string): Promise<number>;
+  /** The company's sends refused in a period (`YYYY-MM`, UTC). */
+  refusals(companyId: string, period: string): Promise<SendRefusals>;
 }
 
 /** How long a claim holds when its send dies before answering: a twin may then go ahead. */

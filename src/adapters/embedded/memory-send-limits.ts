@@ -1,7 +1,16 @@
 import { randomBase62 } from '../../lib/crypto.js';
 import type { Clock } from '../../ports/clock.js';
 import { type RateDecision, rateRules } from '../../ports/rate-limiter.js';
-import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt, type SendLimits, type SendRelease } from '../../ports/send-limits.js';
+import {
+  CLAIM_TTL_MS,
+  type QuotaBaseline,
+  quotaPeriod,
+  type SendAdmission,
+  type SendAttempt,
+  type SendLimits,
+  type SendRefusals,
+  type SendRelease,
+} from '../../ports/send-limits.js';
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
 
 const MAX_CLAIMS = 100_000;
@@ -15,6 +24,8 @@ const rateKey = (apiKeyId: string) => `${rateRules.send.name}:key:${apiKeyId}`;
  * yielding, so on one Node process concurrent sends see each other exactly: N sends with Q left
  * take min(N, Q), and of two twins with one Idempotency-Key exactly one wins the claim. A release
  * with a token does not yield either: of any number asked at once, one gives the unit back.
+ * Refusals are counted per company and period in process: a restart forgets them, as it forgets
+ * the rate windows (the quota count, unlike them, is rebuilt from the database).
  */
 export class MemorySendLimits implements SendLimits {
   private readonly limiter: MemoryRateLimiter;
@@ -22,6 +33,7 @@ export class MemorySendLimits implements SendLimits {
   private readonly loading = new Map<string, Promise<void>>();
   private readonly claims = new Map<string, Claim>();
   private readonly admissions = new Map<string, Taken>();
+  private readonly refused = new Map<string, SendRefusals>();
 
   constructor(
     private readonly clock: Clock,
@@ -35,12 +47,18 @@ export class MemorySendLimits implements SendLimits {
     // From here to the answer nothing yields: the whole admission is one step.
     const at = now.getTime();
     const rate = this.limiter.decide(rateRules.send, rateKey(attempt.apiKeyId), at);
-    if (!rate.success) return { outcome: 'limited', rate };
+    if (!rate.success) {
+      this.countRefusal(attempt.companyId, attempt.period, 'rate');
+      return { outcome: 'limited', rate };
+    }
     const claimKey = attempt.claim && `${attempt.apiKeyId}:${attempt.claim.key}`;
     const held = claimKey ? this.claims.get(claimKey) : undefined;
     if (held && held.expires > at) return { outcome: 'held', rate, heldFor: held.requestHash };
     const used = this.counts.get(quotaKey) ?? 0;
-    if (used >= attempt.allowance) return { outcome: 'exceeded', rate, used, allowance: attempt.allowance };
+    if (used >= attempt.allowance) {
+      this.countRefusal(attempt.companyId, attempt.period, 'quota');
+      return { outcome: 'exceeded', rate, used, allowance: attempt.allowance };
+    }
     const claim = attempt.claim && { requestHash: attempt.claim.requestHash, expires: at + CLAIM_TTL_MS };
     if (claimKey && claim) this.claims.set(claimKey, claim);
     const token = randomBase62(22);
@@ -50,8 +68,10 @@ export class MemorySendLimits implements SendLimits {
     return { outcome: 'admitted', rate, used: used + 1, release: token };
   }
 
-  async count(apiKeyId: string, now: Date): Promise<RateDecision> {
-    return this.limiter.decide(rateRules.send, rateKey(apiKeyId), now.getTime());
+  async count(apiKeyId: string, now: Date, companyId?: string): Promise<RateDecision> {
+    const rate = this.limiter.decide(rateRules.send, rateKey(apiKeyId), now.getTime());
+    if (!rate.success && companyId) this.countRefusal(companyId, quotaPeriod(now), 'rate');
+    return rate;
   }
 
   async release(release: SendRelease): Promise<boolean> {
@@ -64,6 +84,17 @@ export class MemorySendLimits implements SendLimits {
 
   async used(companyId: string, period: string): Promise<number> {
     return this.counts.get(await this.load(companyId, period)) ?? 0;
+  }
+
+  async refusals(companyId: string, period: string): Promise<SendRefusals> {
+    return { ...(this.refused.get(`${companyId}:${period}`) ?? { quota: 0, rate: 0 }) };
+  }
+
+  private countRefusal(companyId: string, period: string, reason: keyof SendRefusals): void {
+    const key = `${companyId}:${period}`;
+    const counts = this.refused.get(key) ?? { quota: 0, rate: 0 };
+    counts[reason] += 1;
+    this.refused.set(key, counts);
   }
 
   /** The count of a period starts from what the database records, so a restart gives no fresh allowance. */

@@ -2,7 +2,16 @@ import type { Redis } from '@upstash/redis/cloudflare';
 import { randomBase62 } from '../../lib/crypto.js';
 import { withinDeadline } from '../../lib/deadline.js';
 import { type RateDecision, rateRules } from '../../ports/rate-limiter.js';
-import { CLAIM_TTL_MS, type QuotaBaseline, type SendAdmission, type SendAttempt, type SendLimits, type SendRelease } from '../../ports/send-limits.js';
+import {
+  CLAIM_TTL_MS,
+  type QuotaBaseline,
+  quotaPeriod,
+  type SendAdmission,
+  type SendAttempt,
+  type SendLimits,
+  type SendRefusals,
+  type SendRelease,
+} from '../../ports/send-limits.js';
 import { REDIS_TIMEOUT_MS } from './upstash-redis.js';
 
 // The send's sliding window counts as @upstash/ratelimit's (and MemoryRateLimiter's) does: the
@@ -15,6 +24,11 @@ local window = tonumber(ARGV[2])
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
 local weighted = math.floor(previous * (1 - (tonumber(ARGV[3]) % window) / window) + current)`;
+
+/** Counts a refused send in a company's refusals hash of the period (`key`), kept as long as the quota count (`ttl` seconds). */
+const COUNT_REFUSAL = (key: string, reason: 'rate' | 'quota', ttl: string) => `
+  redis.call('HINCRBY', ${key}, '${reason}', 1)
+  redis.call('EXPIRE', ${key}, tonumber(${ttl}))`;
 
 /** Counts one request in the current window, kept for two windows: it is the next one's previous. */
 const COUNT_REQUEST = `
@@ -29,13 +43,18 @@ weighted = weighted + 1`;
 // that baseline, before the attempt was counted. A claim holds `hash|expiry`, its expiry on the
 // caller's clock like the window. An admission leaves its release token (KEYS[5]) for as long as
 // its claim would hold, holding the claim it took, so that RELEASE gives back exactly what it took.
+// A refusal for the limit or the quota is counted in the company's refusals of the period (KEYS[6],
+// a hash of `rate` and `quota`) by the same script: the usage page's figure costs a send nothing.
 const ADMIT = `
 if redis.call('EXISTS', KEYS[4]) == 0 then
   if ARGV[8] == '' then return {'rebuild', 0, '', 0} end
   redis.call('SET', KEYS[4], ARGV[8], 'EX', tonumber(ARGV[7]), 'NX')
 end
 ${WEIGHTED_COUNT}
-if weighted >= limit then return {'limited', weighted, '', 0} end
+if weighted >= limit then
+  ${COUNT_REFUSAL('KEYS[6]', 'rate', 'ARGV[7]')}
+  return {'limited', weighted, '', 0}
+end
 ${COUNT_REQUEST}
 local now = tonumber(ARGV[3])
 if ARGV[4] ~= '' then
@@ -46,7 +65,10 @@ if ARGV[4] ~= '' then
   end
 end
 local used = tonumber(redis.call('GET', KEYS[4]) or '0')
-if used >= tonumber(ARGV[6]) then return {'exceeded', weighted, '', used} end
+if used >= tonumber(ARGV[6]) then
+  ${COUNT_REFUSAL('KEYS[6]', 'quota', 'ARGV[7]')}
+  return {'exceeded', weighted, '', used}
+end
 local claimed = ''
 if ARGV[4] ~= '' then
   claimed = ARGV[4] .. '|' .. (now + tonumber(ARGV[5]))
@@ -55,10 +77,18 @@ end
 redis.call('SET', KEYS[5], claimed, 'PX', tonumber(ARGV[5]))
 return {'admitted', weighted, '', redis.call('INCR', KEYS[4])}`;
 
-/** A send answered without an admission, counted against the limit alone: {1 or 0 (refused), the weighted count}. */
+/**
+ * A send answered without an admission, counted against the limit alone: {1 or 0 (refused), the
+ * weighted count}. Refused, it is counted in the company's refusals (KEYS[3], when one is named).
+ */
 const COUNT = `
 ${WEIGHTED_COUNT}
-if weighted >= limit then return {0, weighted} end
+if weighted >= limit then
+  if KEYS[3] ~= '' then
+    ${COUNT_REFUSAL('KEYS[3]', 'rate', 'ARGV[4]')}
+  end
+  return {0, weighted}
+end
 ${COUNT_REQUEST}
 return {1, weighted}`;
 
@@ -137,9 +167,12 @@ export class UpstashSendLimits implements SendLimits {
     }
   }
 
-  async count(apiKeyId: string, now: Date): Promise<RateDecision> {
+  async count(apiKeyId: string, now: Date, companyId?: string): Promise<RateDecision> {
     const rule = rateRules.send;
-    const counting = this.countScript.exec(sendWindowKeys(apiKeyId, now), [String(rule.limit), String(rule.windowMs), String(now.getTime())]);
+    const counting = this.countScript.exec(
+      [...sendWindowKeys(apiKeyId, now), companyId ? refusalsKey(companyId, quotaPeriod(now)) : ''],
+      [String(rule.limit), String(rule.windowMs), String(now.getTime()), String(QUOTA_TTL_SECONDS)],
+    );
     const [counted, weighted] = await withinDeadline(counting, this.timeoutMs, 'The send limit in Redis');
     return decision(counted === 1, weighted, now);
   }
@@ -170,6 +203,13 @@ export class UpstashSendLimits implements SendLimits {
     return Number((await this.redis.get<string>(quotaKey(companyId, period))) ?? 0);
   }
 
+  async refusals(companyId: string, period: string): Promise<SendRefusals> {
+    // The client is opened without its automatic deserialisation (upstash-redis.ts): HMGET answers the values in order.
+    const reading = this.redis.hmget(refusalsKey(companyId, period), 'quota', 'rate') as unknown as Promise<[string | null, string | null] | null>;
+    const [quota, rate] = (await withinDeadline(reading, this.timeoutMs, "The company's refused sends in Redis")) ?? [null, null];
+    return { quota: Number(quota ?? 0), rate: Number(rate ?? 0) };
+  }
+
   private run(attempt: SendAttempt, now: Date, baseline: string, token: string): Promise<AdmitReply> {
     const rule = rateRules.send;
     const admission = this.admitScript.exec(
@@ -178,6 +218,7 @@ export class UpstashSendLimits implements SendLimits {
         attempt.claim ? claimKey(attempt.apiKeyId, attempt.claim.key) : 'esign:claim:none',
         quotaKey(attempt.companyId, attempt.period),
         admissionKey(attempt.companyId, attempt.period, token),
+        refusalsKey(attempt.companyId, attempt.period),
       ],
       [
         String(rule.limit),
@@ -208,6 +249,7 @@ function sendWindowKeys(apiKeyId: string, now: Date): [current: string, previous
 }
 
 const quotaKey = (companyId: string, period: string) => `esign:quota:${companyId}:${period}`;
+const refusalsKey = (companyId: string, period: string) => `esign:refused:${companyId}:${period}`;
 const claimKey = (apiKeyId: string, key: string) => `esign:claim:${apiKeyId}:${key}`;
 /** Named by the quota it was taken from: a token cannot give back another company's or period's unit. */
 const admissionKey = (companyId: string, period: string, token: string) => `esign:admission:${companyId}:${period}:${token}`;

@@ -49,10 +49,11 @@ export async function takeAdmission(
  * A send answered without an admission still counts against the send limit: one refused by its
  * reads (`refusal`, thrown once counted, unless the limit refuses first) or a replay of an earlier
  * answer. While the send limits are away, a refusal is still answered as itself: never a 503 for
- * bad input; a replay fails closed like any send.
+ * bad input; a replay fails closed like any send. One the limit refuses is counted among the
+ * company's refused sends of the period by the same step.
  */
 export async function countSend(services: Services, scope: SendScope, now: Date, report: RateReport, refusal?: DomainError): Promise<void> {
-  const rate = await services.sendLimits.count(scope.apiKeyId, now).catch((err: unknown) => {
+  const rate = await services.sendLimits.count(scope.apiKeyId, now, scope.companyId).catch((err: unknown) => {
     if (!refusal) throw unavailable(err);
     logError('a refused send was not counted against the send limit', err);
     throw refusal;
