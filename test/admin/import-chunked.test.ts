@@ -16,10 +16,9 @@ import { expectErrorResponse } from '../support/expect-error.js';
 import { createTestCompany } from '../support/factories.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 import { storedBytes } from '../support/stored-documents.js';
-import { unique } from '../support/unique.js';
+import { importParts, multipartBody, multipartType, paddedPdf } from '../support/multipart-body.js';
 
 const MiB = 1024 * 1024;
-const BOUNDARY = 'chunked-import-boundary-51d7';
 const encoder = new TextEncoder();
 
 let stack: TestStack;
@@ -31,13 +30,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** The two-page PDF padded to `size` bytes with a comment of its own: bytes no other test stores. */
-function pdfOfSize(size: number): Uint8Array {
-  const tail = encoder.encode(`\n%${unique()}\n`);
-  const pdf = new Uint8Array(Math.max(size, twoPages.byteLength + tail.byteLength)).fill(0x20);
-  pdf.set(twoPages);
-  pdf.set(tail, twoPages.byteLength);
-  return pdf;
-}
+const pdfOfSize = (size: number) => paddedPdf(twoPages, size);
 
 const definition = (name: string) =>
   JSON.stringify({
@@ -48,15 +41,7 @@ const definition = (name: string) =>
   });
 
 /** The import's multipart body: the document first, then the template. */
-function importBody(pdf: Uint8Array, name: string): Uint8Array {
-  const head = encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="document"; filename="big.pdf"\r\n\r\n`);
-  const tail = encoder.encode(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="template"\r\n\r\n${definition(name)}\r\n--${BOUNDARY}--\r\n`);
-  const body = new Uint8Array(head.byteLength + pdf.byteLength + tail.byteLength);
-  body.set(head);
-  body.set(pdf, head.byteLength);
-  body.set(tail, head.byteLength + pdf.byteLength);
-  return body;
-}
+const importBody = (pdf: Uint8Array, name: string) => multipartBody(importParts(pdf, definition(name)));
 
 /** The body as a client sends it chunked, 64 KiB at a time, each once asked for; `sent` counts what went. */
 function chunked(body: Uint8Array) {
@@ -79,8 +64,6 @@ const sendChunked = (path: string, contentType: string, stream: ReadableStream<U
     body: stream,
     duplex: 'half',
   } as RequestInit);
-
-const multipartType = `multipart/form-data; boundary=${BOUNDARY}`;
 
 const templateNames = async (companyId: string) =>
   (await stack.services.database.db.select({ name: templates.name }).from(templates).where(eq(templates.companyId, companyId))).map((row) => row.name);

@@ -17,11 +17,11 @@ import { expectError } from '../support/expect-error.js';
 import { createTestCompany, type TestCompany } from '../support/factories.js';
 import { type Answer, call } from '../support/http.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
+import { type FormPart, multipartBody, multipartType as importContentType, paddedPdf } from '../support/multipart-body.js';
 import { storedBytes } from '../support/stored-documents.js';
 import { unique } from '../support/unique.js';
 
 const MiB = 1024 * 1024;
-const BOUNDARY = 'streamed-import-boundary-9c2f';
 const encoder = new TextEncoder();
 
 let stack: TestStack;
@@ -35,13 +35,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** The two-page PDF with a comment of its own after it: bytes no other test stores, still the same PDF to a reader. */
-const uniquePdf = (size = 0) => {
-  const tail = encoder.encode(`\n%${unique()}\n`);
-  const pdf = new Uint8Array(Math.max(size, twoPages.byteLength + tail.byteLength)).fill(0x20);
-  pdf.set(twoPages);
-  pdf.set(tail, twoPages.byteLength);
-  return pdf;
-};
+const uniquePdf = (size = 0) => paddedPdf(twoPages, size);
 
 const definition = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -52,28 +46,10 @@ const definition = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 
-type Part = { name: string; fileName?: string; content: string | Uint8Array };
-const template = (content = definition()): Part => ({ name: 'template', content });
-const document = (content: Uint8Array, fileName = 'contract.pdf'): Part => ({ name: 'document', fileName, content });
+const template = (content = definition()): FormPart => ({ name: 'template', content });
+const document = (content: Uint8Array, fileName = 'contract.pdf'): FormPart => ({ name: 'document', fileName, content });
 
-/** The multipart body of `parts`, in their order. */
-function multipart(parts: Part[]): Uint8Array {
-  const pieces = parts.flatMap(({ name, fileName, content }) => [
-    encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"${fileName === undefined ? '' : `; filename="${fileName}"`}\r\n\r\n`),
-    typeof content === 'string' ? encoder.encode(content) : content,
-    encoder.encode('\r\n'),
-  ]);
-  pieces.push(encoder.encode(`--${BOUNDARY}--\r\n`));
-  const body = new Uint8Array(pieces.reduce((total, piece) => total + piece.byteLength, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    body.set(piece, at);
-    at += piece.byteLength;
-  }
-  return body;
-}
-
-const multipartType = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
+const multipartType = { 'content-type': importContentType };
 
 const importInto = (companyId: string, body: Uint8Array | string | undefined, headers: Record<string, string> = multipartType): Promise<Answer> =>
   call(stack, 'POST', `/admin/v1/companies/${companyId}/templates`, { token: ADMIN_TOKEN, rawBody: body, headers });
@@ -100,7 +76,7 @@ describe('the import reads its form as it arrives', () => {
     const importer = await createTestCompany(stack);
     const pdf = uniquePdf();
     const parts = documentFirst ? [document(pdf), template()] : [template(), document(pdf)];
-    const answer = await importInto(importer.id, multipart(parts));
+    const answer = await importInto(importer.id, multipartBody(parts));
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     expect(answer.body.document).toMatchObject({ file_name: 'contract.pdf', sha256: await sha256Hex(pdf), page_count: 2 });
     expect(await storedBytes(stack.services.documents, await sha256Hex(pdf))).toEqual(pdf);
@@ -108,7 +84,7 @@ describe('the import reads its form as it arrives', () => {
 
   it('hands the PDF to the store while the rest of the body is still to come', async () => {
     const importer = await createTestCompany(stack);
-    const body = multipart([document(uniquePdf(4 * MiB)), template()]);
+    const body = multipartBody([document(uniquePdf(4 * MiB)), template()]);
     // The body as a client sends it, 64 KiB at a time, each once asked for.
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
@@ -151,7 +127,7 @@ describe('the import reads its form as it arrives', () => {
   it('reads past parts of other names, a field or a file, as the form did', async () => {
     const importer = await createTestCompany(stack);
     const parts = [{ name: 'note', content: 'x' }, document(uniquePdf()), { name: 'scan', fileName: 'scan.pdf', content: uniquePdf() }, template()];
-    const answer = await importInto(importer.id, multipart(parts));
+    const answer = await importInto(importer.id, multipartBody(parts));
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   });
 });
@@ -161,12 +137,12 @@ describe('a refused import keeps nothing', () => {
   beforeAll(async () => {
     const holder = await createTestCompany(stack);
     takenId = crypto.randomUUID();
-    const answer = await importInto(holder.id, multipart([template(definition({ id: takenId })), document(uniquePdf())]));
+    const answer = await importInto(holder.id, multipartBody([template(definition({ id: takenId })), document(uniquePdf())]));
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   });
 
   const offPage = { fields: [{ role: 'Signer', type: 'signature', page: 3, x: 100, y: 100, width: 200, height: 40 }] };
-  it.each<[string, (pdf: Uint8Array) => Part[], number, string, string[]?]>([
+  it.each<[string, (pdf: Uint8Array) => FormPart[], number, string, string[]?]>([
     [
       'a field off its page, the document first',
       (pdf) => [document(pdf), template(definition(offPage))],
@@ -207,27 +183,27 @@ describe('a refused import keeps nothing', () => {
   ])('%s', async (_label, parts, status, code, paths) => {
     const before = heldNow();
     const pdf = uniquePdf();
-    expectError(await importInto(company.id, multipart(parts(pdf))), status, code, paths);
+    expectError(await importInto(company.id, multipartBody(parts(pdf))), status, code, paths);
     await expectNothingStored(before, pdf);
   });
 
   it('an unknown company, the document first: 404 company_not_found', async () => {
     const before = heldNow();
     const pdf = uniquePdf();
-    expectError(await importInto(crypto.randomUUID(), multipart([document(pdf), template()])), 404, 'company_not_found');
+    expectError(await importInto(crypto.randomUUID(), multipartBody([document(pdf), template()])), 404, 'company_not_found');
     await expectNothingStored(before, pdf);
   });
 
   it('a PDF past 25 MiB: 413 payload_too_large, after the form is judged', async () => {
     const before = heldNow();
     const pdf = uniquePdf(25 * MiB + 1);
-    const body = multipart([document(pdf, 'big.pdf'), template()]);
+    const body = multipartBody([document(pdf, 'big.pdf'), template()]);
     const answer = await importInto(company.id, body, { ...multipartType, 'content-length': String(body.byteLength) });
     expectError(answer, 413, 'payload_too_large');
     expect(answer.body.error.details).toMatchObject({ limit: '25 MiB', file_name: 'big.pdf' });
     await expectNothingStored(before, pdf);
     // A form refused for its own parts says so first, as a form read whole did.
-    expectError(await importInto(company.id, multipart([document(pdf, 'big.pdf')])), 422, 'validation_failed', ['template']);
+    expectError(await importInto(company.id, multipartBody([document(pdf, 'big.pdf')])), 422, 'validation_failed', ['template']);
     await expectNothingStored(before, pdf);
   }, 60_000);
 
@@ -238,7 +214,7 @@ describe('a refused import keeps nothing', () => {
   ])('a body cut off %s: 422 validation_failed', async (_where, cutAt) => {
     const before = heldNow();
     const pdf = uniquePdf();
-    const body = multipart([template(), document(pdf)]);
+    const body = multipartBody([template(), document(pdf)]);
     expectError(await importInto(company.id, body.slice(0, cutAt(body, pdf))), 422, 'validation_failed', ['']);
     await expectNothingStored(before, pdf);
   });

@@ -16,6 +16,7 @@ import { sha256Hex } from '../../src/lib/crypto.js';
 import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { expectErrorResponse } from '../support/expect-error.js';
+import { importParts, multipartBody, multipartType, paddedPdf } from '../support/multipart-body.js';
 import { unique } from '../support/unique.js';
 
 const BASE = String(env.BASE_URL);
@@ -24,24 +25,16 @@ const ADMIN_TOKEN = 'workerd-chunked-admin-body-0123456789';
 const app = createApp(productionServices(readWorkerConfig({ ...env, ADMIN_TOKEN }), boundPdfMaker(env.PDF), new R2DocumentStore(bucket)), routes);
 
 const MiB = 1024 * 1024;
-const BOUNDARY = 'workerd-chunked-boundary-8a4c';
-const encoder = new TextEncoder();
 
-/** The import's multipart body, the document first, its PDF padded to `size` bytes with spaces. */
-function importBody(pdf: Uint8Array, size: number): Uint8Array {
+/** The import's multipart body, the document first. */
+function importBody(document: Uint8Array): Uint8Array {
   const definition = JSON.stringify({
     name: `Chunked ${unique()}`,
     signing_order: 'parallel',
     roles: [{ name: 'Client', type: 'signer', order: 1 }],
     fields: [{ role: 'Client', type: 'signature', page: 1, x: 72, y: 640, width: 200, height: 40 }],
   });
-  const head = encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="document"; filename="big.pdf"\r\n\r\n`);
-  const tail = encoder.encode(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="template"\r\n\r\n${definition}\r\n--${BOUNDARY}--\r\n`);
-  const body = new Uint8Array(head.byteLength + size + tail.byteLength).fill(0x20);
-  body.set(head);
-  body.set(pdf, head.byteLength);
-  body.set(tail, head.byteLength + size);
-  return body;
+  return multipartBody(importParts(document, definition));
 }
 
 /** A request with the body streamed 64 KiB at a time and no Content-Length. */
@@ -79,17 +72,15 @@ beforeAll(async () => {
 
 describe('an admin body sent without its length, in workerd', () => {
   it('a template import is stored in R2', async () => {
-    const body = importBody(pdf, 2 * MiB);
-    const response = await sendChunked(`/admin/v1/companies/${companyId}/templates`, `multipart/form-data; boundary=${BOUNDARY}`, body);
+    const document = paddedPdf(pdf, 2 * MiB);
+    const response = await sendChunked(`/admin/v1/companies/${companyId}/templates`, multipartType, importBody(document));
     expect(response.status, await response.clone().text()).toBe(201);
-    const padded = new Uint8Array(2 * MiB).fill(0x20);
-    padded.set(pdf);
-    expect(((await response.json()) as { document: { sha256: string } }).document.sha256).toBe(await sha256Hex(padded));
+    expect(((await response.json()) as { document: { sha256: string } }).document.sha256).toBe(await sha256Hex(document));
   });
 
   it('a template import past 27 MiB: 413 payload_too_large, no object left', async () => {
     const before = await objects();
-    const response = await sendChunked(`/admin/v1/companies/${companyId}/templates`, `multipart/form-data; boundary=${BOUNDARY}`, importBody(pdf, 27 * MiB));
+    const response = await sendChunked(`/admin/v1/companies/${companyId}/templates`, multipartType, importBody(paddedPdf(pdf, 27 * MiB)));
     const refused = await expectErrorResponse(response, 413, 'payload_too_large');
     expect(refused.error.details).toEqual({ limit: '27 MiB' });
     expect(await objects()).toEqual(before);

@@ -17,6 +17,7 @@ import { sha256Hex } from '../../src/lib/crypto.js';
 import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { expectErrorResponse } from '../support/expect-error.js';
+import { type FormPart, importParts, multipartBody, multipartType } from '../support/multipart-body.js';
 import { unique } from '../support/unique.js';
 
 const BASE = String(env.BASE_URL);
@@ -24,28 +25,6 @@ const bucket = env.DOCUMENTS as R2Bucket;
 const ADMIN_TOKEN = 'workerd-streamed-import-admin-0123456789';
 // The Worker's services and app as src/entries/worker.ts builds them, with an admin API.
 const app = createApp(productionServices(readWorkerConfig({ ...env, ADMIN_TOKEN }), boundPdfMaker(env.PDF), new R2DocumentStore(bucket)), routes);
-
-const BOUNDARY = 'workerd-import-boundary-5d1e';
-const encoder = new TextEncoder();
-
-type Part = { name: string; fileName?: string; content: string | Uint8Array };
-
-/** The multipart body of `parts`, in their order, cut after `cutAt` bytes when given. */
-function multipart(parts: Part[], cutAt?: number): Uint8Array {
-  const pieces = parts.flatMap(({ name, fileName, content }) => [
-    encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"${fileName ? `; filename="${fileName}"` : ''}\r\n\r\n`),
-    typeof content === 'string' ? encoder.encode(content) : content,
-    encoder.encode('\r\n'),
-  ]);
-  pieces.push(encoder.encode(`--${BOUNDARY}--\r\n`));
-  const body = new Uint8Array(pieces.reduce((total, piece) => total + piece.byteLength, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    body.set(piece, at);
-    at += piece.byteLength;
-  }
-  return cutAt === undefined ? body : body.slice(0, cutAt);
-}
 
 /** The body as a stream of 64 KiB chunks, as a client's upload arrives, with its length declared. */
 async function importInto(companyId: string, body: Uint8Array): Promise<Response> {
@@ -57,7 +36,7 @@ async function importInto(companyId: string, body: Uint8Array): Promise<Response
   });
   return app.request(`${BASE}/admin/v1/companies/${companyId}/templates`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(body.byteLength) },
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': multipartType, 'content-length': String(body.byteLength) },
     body: stream,
     duplex: 'half',
   } as RequestInit);
@@ -90,9 +69,9 @@ describe('the template import in workerd', () => {
     ['the document after the template', false],
     ['the document before the template', true],
   ])('stores %s in R2, byte for byte', async (_order, documentFirst) => {
-    const template: Part = { name: 'template', content: definition() };
-    const document: Part = { name: 'document', fileName: 'lease.pdf', content: pdf };
-    const response = await importInto(companyId, multipart(documentFirst ? [document, template] : [template, document]));
+    const template: FormPart = { name: 'template', content: definition() };
+    const document: FormPart = { name: 'document', fileName: 'lease.pdf', content: pdf };
+    const response = await importInto(companyId, multipartBody(documentFirst ? [document, template] : [template, document]));
     expect(response.status, await response.clone().text()).toBe(201);
     const imported = (await response.json()) as { document: { file_name: string; sha256: string } };
     expect(imported.document).toMatchObject({ file_name: 'lease.pdf', sha256: await sha256Hex(pdf) });
@@ -103,13 +82,7 @@ describe('the template import in workerd', () => {
     const big = new Uint8Array(PART_BYTES + 300_000).fill(0x20);
     big.set(pdf);
     big[pdf.byteLength] = 0x25;
-    const response = await importInto(
-      companyId,
-      multipart([
-        { name: 'document', fileName: 'big.pdf', content: big },
-        { name: 'template', content: definition() },
-      ]),
-    );
+    const response = await importInto(companyId, multipartBody(importParts(big, definition())));
     expect(response.status, await response.clone().text()).toBe(201);
     const { document } = (await response.json()) as { document: { sha256: string } };
     expect(document.sha256).toBe(await sha256Hex(big));
@@ -121,7 +94,7 @@ describe('the template import in workerd', () => {
     await expectErrorResponse(
       await importInto(
         companyId,
-        multipart([
+        multipartBody([
           { name: 'document', fileName: 'lease.pdf', content: pdf },
           { name: 'template', content: definition(offPage) },
         ]),
@@ -138,7 +111,7 @@ describe('the template import in workerd', () => {
     await expectErrorResponse(
       await importInto(
         companyId,
-        multipart([
+        multipartBody([
           { name: 'document', fileName: 'lease.pdf', content: pdf },
           { name: 'template', content: '{"name": ' },
         ]),
@@ -152,7 +125,7 @@ describe('the template import in workerd', () => {
 
   it('answers a body cut off inside the document with 422, keeping nothing', async () => {
     const before = await objects();
-    const whole = multipart([
+    const whole = multipartBody([
       { name: 'template', content: definition() },
       { name: 'document', fileName: 'lease.pdf', content: pdf },
     ]);
