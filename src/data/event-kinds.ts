@@ -10,6 +10,9 @@ export const auditKinds = [
   'api_key.rotated',
   'api_key.revoked',
   'template.imported',
+  /** A company's settings changed by one of its users in the application: the brand (the fields set), the origins allowed to embed signing. */
+  'settings.brand_changed',
+  'settings.embedding_changed',
   'envelope.sent',
   'envelope.voided',
   'envelope.expired',
