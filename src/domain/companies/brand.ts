@@ -1,7 +1,8 @@
 /**
  * A company's brand as the admin API reads and sets it: the display name its e-mails come from,
  * its logo, its accent colour and the default message of signing e-mails. One active brand
- * setting per company holds them.
+ * setting per company holds them. A change made by a user at the application is a row of the
+ * company's audit trail (`settings.brand_changed`, the fields it set), in the same write.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { brandSettings } from '../../data/schema.js';
@@ -11,6 +12,7 @@ import { checkLogo } from '../../lib/brand-logo.js';
 import type { CompanyReadContext } from '../read-context.js';
 import type { CompanyContext } from '../verb-context.js';
 import { logoUrlOf } from './brand-look.js';
+import { settingsChanged } from './settings-audit.js';
 
 /** The longest display name: it is the From name of e-mails and the signing page's header. */
 export const MAX_DISPLAY_NAME_CHARS = 100;
@@ -63,7 +65,24 @@ export async function getBrand(ctx: CompanyReadContext): Promise<Brand> {
 
 /** Sets the fields given on the company's active brand (the company was checked by the caller). */
 export async function putBrand(ctx: CompanyContext, change: BrandChange): Promise<Brand> {
-  const { services, companyId } = ctx;
+  const { services, companyId, now } = ctx;
+  const values = brandValues(change);
+  const fields = Object.keys(change).filter((field) => change[field as keyof BrandChange] !== undefined);
+  if (Object.keys(values).length > 0) {
+    await services.database.atomic((q) => [
+      // Every company is made with an active brand; the insert is for one whose setting was deactivated.
+      q
+        .insert(brandSettings)
+        .values({ companyId, active: true, createdAt: now, ...values })
+        .onConflictDoUpdate({ target: brandSettings.companyId, targetWhere: sql`active`, set: values }),
+      ...settingsChanged(q, ctx, 'settings.brand_changed', { fields }),
+    ]);
+  }
+  return getBrand(ctx);
+}
+
+/** The columns a change sets, the logo checked and redrawn; 422 validation_failed for a logo refused. */
+function brandValues(change: BrandChange): Partial<typeof brandSettings.$inferInsert> {
   const values: Partial<typeof brandSettings.$inferInsert> = {};
   if (change.display_name !== undefined) values.displayName = change.display_name;
   if (change.accent_color !== undefined) values.accentColor = change.accent_color?.toLowerCase() ?? null;
@@ -75,20 +94,5 @@ export async function putBrand(ctx: CompanyContext, change: BrandChange): Promis
     if ('refused' in logo) throw validationFailed([{ path: 'logo', message: logo.refused }]);
     Object.assign(values, { logo: logo.bytes, logoType: logo.type });
   }
-  if (Object.keys(values).length > 0) {
-    const { db } = services.database;
-    const updated = await db
-      .update(brandSettings)
-      .set(values)
-      .where(and(eq(brandSettings.companyId, companyId), eq(brandSettings.active, true)))
-      .returning({ id: brandSettings.id });
-    // Every company is made with an active brand; this is for one whose setting was deactivated.
-    if (updated.length === 0) {
-      await db
-        .insert(brandSettings)
-        .values({ companyId, active: true, createdAt: ctx.now, ...values })
-        .onConflictDoNothing();
-    }
-  }
-  return getBrand(ctx);
+  return values;
 }

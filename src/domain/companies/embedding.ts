@@ -23,6 +23,7 @@ import { isRecipientId } from '../../lib/ids.js';
 import type { AppConfig, Services } from '../../services.js';
 import type { CompanyReadContext } from '../read-context.js';
 import type { CompanyContext } from '../verb-context.js';
+import { settingsChanged } from './settings-audit.js';
 
 export const MAX_ALLOWED_ORIGINS = 10;
 /** Far above any real origin; a longer text is not looked at. */
@@ -115,14 +116,20 @@ export async function getEmbedding({ services, companyId }: CompanyReadContext):
   return { company_id: companyId, allowed_origins: row?.allowedOrigins ?? [] };
 }
 
-/** Replaces the company's list (the company was checked by the caller); an empty list allows no frame. */
+/**
+ * Replaces the company's list (the company was checked by the caller); an empty list allows no
+ * frame. A user's change at the application is audited (`settings.embedding_changed`) in the same write.
+ */
 export async function putEmbedding(ctx: CompanyContext, { raw }: { raw: readonly string[] }): Promise<Embedding> {
   const { services, companyId, now: updatedAt } = ctx;
   const allowedOrigins = checkAllowedOrigins(raw, { allowLoopbackHttp: allowsLoopbackHttp(services.config) });
-  await services.database.db
-    .insert(embeddingSettings)
-    .values({ companyId, allowedOrigins, updatedAt })
-    .onConflictDoUpdate({ target: embeddingSettings.companyId, set: { allowedOrigins, updatedAt } });
+  await services.database.atomic((q) => [
+    q
+      .insert(embeddingSettings)
+      .values({ companyId, allowedOrigins, updatedAt })
+      .onConflictDoUpdate({ target: embeddingSettings.companyId, set: { allowedOrigins, updatedAt } }),
+    ...settingsChanged(q, ctx, 'settings.embedding_changed', { allowed_origins: allowedOrigins }),
+  ]);
   return { company_id: companyId, allowed_origins: allowedOrigins };
 }
 
