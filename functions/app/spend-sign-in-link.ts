@@ -1,6 +1,7 @@
 /**
  * POST /app/sign-in/{token}: spends the link, once, and starts the session: its cookie is set and
- * the person goes to /app (the choice of company first, for a user of several).
+ * the person goes to /app (the choice of company first, for a user of several; an invitation's
+ * link goes straight to the company that invited them).
  */
 import type { Context } from 'hono';
 import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
@@ -16,7 +17,7 @@ export async function spendLink(c: Context<CompanyAppEnv>): Promise<Response> {
   const ctx = appVerbContext(c);
   const spent = await spendSignInLink(ctx, c.req.param('token') ?? '');
   if (!spent) return c.html(linkInvalidPage(m), 410);
-  const started = await startSession(ctx, spent.email);
+  const started = await startSession(ctx, spent.email, spent.userId);
   if (!started) return c.html(noCompanyPage(m), 403);
   // A browser holds one session: the one it had before ends.
   const earlier = sessionOf(c);

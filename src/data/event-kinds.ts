@@ -34,6 +34,12 @@ export const auditKinds = [
   'user.signed_in',
   'user.signed_out',
   'user.session_ended',
+  /** The company's users managed in the application (src/domain/users): invited, their role or seat changed, deactivated or reactivated. */
+  'user.invited',
+  'user.role_changed',
+  'user.seat_changed',
+  'user.deactivated',
+  'user.reactivated',
 ] as const;
 
 export type AuditKind = (typeof auditKinds)[number];

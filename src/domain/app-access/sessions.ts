@@ -38,11 +38,17 @@ export type SessionRead = { kind: 'active'; session: AppSession } | { kind: 'end
 
 /**
  * Starts a session for the address a spent link signed in: bound to its user when the address is
- * an active user of exactly one company, else waiting for the person's choice. Null when it is no
- * active user any more.
+ * an active user of exactly one company, else waiting for the person's choice. An invitation's
+ * link names its user: the session is that user's, in the company that invited them. Null when it
+ * is no active user any more.
  */
-export async function startSession(ctx: VerbContext, email: string): Promise<{ secret: string; memberships: Membership[] } | null> {
-  const memberships = await activeMemberships(ctx.services, email);
+export async function startSession(
+  ctx: VerbContext,
+  email: string,
+  userId: string | null = null,
+): Promise<{ secret: string; memberships: Membership[] } | null> {
+  const all = await activeMemberships(ctx.services, email);
+  const memberships = userId === null ? all : all.filter((membership) => membership.userId === userId);
   if (memberships.length === 0) return null;
   const secret = newSecret();
   const only = memberships.length === 1 ? memberships[0] : undefined;

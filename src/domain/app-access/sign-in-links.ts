@@ -48,13 +48,8 @@ export async function requestSignInLink(ctx: VerbContext, input: { email: string
   const memberships = await activeMemberships(services, email);
   if (memberships.length === 0) return { outcome: 'no_user' };
 
-  const token = newSecret();
-  await services.database.db.insert(signInLinks).values({
-    tokenHash: await secretHash(token),
-    email,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + SIGN_IN_LINK_LIFETIME_MS),
-  });
+  const { token, row } = await newSignInLink(now, email);
+  await services.database.db.insert(signInLinks).values(row);
   const only = memberships.length === 1 ? memberships[0] : undefined;
   const to = { name: asSingleLine(only?.name ?? email), email: only?.email ?? email };
   const url = `${services.config.baseUrl}/app/sign-in/${token}`;
@@ -74,7 +69,7 @@ export async function requestSignInLink(ctx: VerbContext, input: { email: string
   };
 }
 
-const serviceLook: BrandLook = { displayName: 'E-signature', accentColor: DEFAULT_ACCENT, accentChosen: false, logoUrl: null, language: null };
+export const serviceLook: BrandLook = { displayName: 'E-signature', accentColor: DEFAULT_ACCENT, accentChosen: false, logoUrl: null, language: null };
 
 function signInLetter(email: string, url: string): Letter {
   const m = appMessagesFor('en');
@@ -89,11 +84,30 @@ function signInLetter(email: string, url: string): Letter {
   };
 }
 
+/**
+ * What a spent link signs in: the address, and for an invitation's link the one user it was made
+ * for (null for a link asked for on the sign-in page: any active user with the address).
+ */
+export type LinkHolder = { email: string; userId: string | null };
+
+/** A new link's token and its row (only the token's SHA-256 is stored): asked for, or an invitation's. */
+export async function newSignInLink(now: Date, email: string, userId: string | null = null) {
+  const token = newSecret();
+  const row = {
+    tokenHash: await secretHash(token),
+    email: email.toLowerCase(),
+    userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SIGN_IN_LINK_LIFETIME_MS),
+  };
+  return { token, row };
+}
+
 /** The address a link may sign in, while it may: unused and within its 15 minutes. Reads only: a mail scanner's GET spends nothing. */
-export async function usableSignInLink(ctx: VerbContext, token: string): Promise<{ email: string } | null> {
+export async function usableSignInLink(ctx: VerbContext, token: string): Promise<LinkHolder | null> {
   if (!isSecretShaped(token)) return null;
   const [row] = await ctx.services.database.db
-    .select({ email: signInLinks.email })
+    .select({ email: signInLinks.email, userId: signInLinks.userId })
     .from(signInLinks)
     .where(and(eq(signInLinks.tokenHash, await secretHash(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, ctx.now)))
     .limit(1);
@@ -101,7 +115,7 @@ export async function usableSignInLink(ctx: VerbContext, token: string): Promise
 }
 
 /** Spends the link, once: the address it signs in, or null when it was used, has expired, or is unknown. */
-export async function spendSignInLink(ctx: VerbContext, token: string): Promise<{ email: string } | null> {
+export async function spendSignInLink(ctx: VerbContext, token: string): Promise<LinkHolder | null> {
   if (!isSecretShaped(token)) return null;
   const { db } = ctx.services.database;
   // One statement: of two posts of the same link, only one finds it unused.
@@ -109,6 +123,6 @@ export async function spendSignInLink(ctx: VerbContext, token: string): Promise<
     .update(signInLinks)
     .set({ usedAt: ctx.now })
     .where(and(eq(signInLinks.tokenHash, await secretHash(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, ctx.now)))
-    .returning({ email: signInLinks.email });
+    .returning({ email: signInLinks.email, userId: signInLinks.userId });
   return row ?? null;
 }
