@@ -1,0 +1,28 @@
+/**
+ * GET /app/audit: the company's audit trail, for its owners and administrators (`audit:read`);
+ * any other role is refused with a page (403). The page of rows and the company's people (the
+ * filter's choices) are read in one wave. A filter that cannot be read, or a person who is not one
+ * of the company's, answers 400 with the form marked and no rows.
+ */
+import type { Context } from 'hono';
+import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
+import { readAuditQuery } from '../../src/company-app/audit-query.js';
+import { auditPage, auditRefusedPage } from '../../src/company-app/html/audit-page.js';
+import { appMessages } from '../../src/company-app/messages.js';
+import { shellOf } from '../../src/company-app/session.js';
+import { can } from '../../src/domain/app-access/roles.js';
+import { auditPeople, companyAuditLog } from '../../src/domain/audit/company-audit-log.js';
+
+export async function showAuditLog(c: Context<CompanyAppEnv>): Promise<Response> {
+  const shell = await shellOf(c);
+  if (!shell) return c.redirect('/app', 303);
+  const m = appMessages();
+  if (!can(shell.session.user.role, 'audit:read')) return c.html(auditRefusedPage(m, shell), 403);
+  const list = readAuditQuery((name) => c.req.query(name));
+  const services = c.get('services');
+  const ctx = { services, now: services.clock.now(), companyId: shell.session.user.companyId };
+  const [people, page] = await Promise.all([auditPeople(ctx), list.problems.length > 0 ? null : companyAuditLog(ctx, list.query)]);
+  if (list.query.userId && !people.some((person) => person.id === list.query.userId)) list.problems.push('user');
+  const refused = list.problems.length > 0;
+  return c.html(auditPage(m, shell, { list, people, page: refused ? null : page }), refused ? 400 : 200);
+}
