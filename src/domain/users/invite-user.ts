@@ -33,18 +33,16 @@ export async function inviteUser(ctx: CompanyContext, invitation: Invitation, in
   try {
     // The user's unique address in the company (any case) refuses a second invitation in the same transaction.
     await services.database.atomic((q) => [
-      q
-        .insert(users)
-        .values({
-          id: userId,
-          companyId,
-          email: invitation.email,
-          name: invitation.name,
-          role: invitation.role,
-          active: true,
-          esignSeat: invitation.esignSeat,
-          createdAt: now,
-        }),
+      q.insert(users).values({
+        id: userId,
+        companyId,
+        email: invitation.email,
+        name: invitation.name,
+        role: invitation.role,
+        active: true,
+        esignSeat: invitation.esignSeat,
+        createdAt: now,
+      }),
       q.insert(signInLinks).values(row),
       q.insert(auditEvents).values({
         companyId,
