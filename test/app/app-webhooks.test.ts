@@ -96,8 +96,6 @@ async function signedIn(role: Role, companyId = company.id) {
   };
 }
 
-type Person = Awaited<ReturnType<typeof signedIn>>;
-
 const subscriptionsOf = (companyId: string) =>
   stack.services.database.db
     .select()
