@@ -188,12 +188,15 @@ const [shown, voided] = envelopeIds as [string, string];
 for (const path of ['/app', '/app/envelopes', `/app/envelopes/${shown}`, '/app/keys', '/app/keys/new']) await browse('GET', path);
 const ownerId = /<option value="([^"]+)"[^>]*>[^<]*\(olivia@acme\.test\)<\/option>/.exec(lastPage)?.[1];
 if (!ownerId) throw new Error('The new key page offers no owner');
+for (const path of ['/app/users', `/app/users/${ownerId}`]) await browse('GET', path);
 
 const results: Measured[] = [
   await measure('GET /app', () => browse('GET', '/app'), true, 200),
   await measure('GET /app/envelopes', () => browse('GET', '/app/envelopes'), true, 200),
   await measure('GET /app/envelopes/{id}', () => browse('GET', `/app/envelopes/${shown}`), true, 200),
   await measure('GET /app/keys', () => browse('GET', '/app/keys'), true, 200),
+  await measure('GET /app/users', () => browse('GET', '/app/users'), true, 200),
+  await measure('GET /app/users/{id}', () => browse('GET', `/app/users/${ownerId}`), true, 200),
   await measure('POST /app/envelopes/{id}/void', () => browse('POST', `/app/envelopes/${voided}/void`, { reason: 'Sent by mistake' }), false, 303),
   await measure('POST /app/keys', () => browse('POST', '/app/keys', { name: 'Bench key', scope: 'contacts:read', owner: ownerId }), false, 200),
 ];
