@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { validationFailed } from '../../src/errors.js';
 import { MAX_LOGO_BYTES, MAX_LOGO_SIDE } from '../../src/lib/brand-logo.js';
-import { MAX_DISPLAY_NAME_CHARS } from '../../src/domain/companies/brand.js';
+import { MAX_DEFAULT_MESSAGE_CHARS, MAX_DISPLAY_NAME_CHARS } from '../../src/domain/companies/brand.js';
 import { languageSetting, languageTag } from '../../src/http/language-field.js';
 import { multiLineText, requiredSingleLineText } from '../../src/http/schemas.js';
 
@@ -29,7 +29,7 @@ export const BrandInput = z
       .nullable()
       .optional()
       .openapi({ description: 'The colour of buttons in e-mails and on the signing page, as `#rrggbb`.', example: '#0b7a53' }),
-    default_email_message: multiLineText(5000).nullable().optional(),
+    default_email_message: multiLineText(MAX_DEFAULT_MESSAGE_CHARS).nullable().optional(),
     language: languageSetting("The company's language of the signing page (and e-mails) when the template names none."),
   })
   .openapi('BrandInput', { description: 'Fields left out are kept as they are; `null` clears one.' });

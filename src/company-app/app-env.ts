@@ -11,6 +11,11 @@ export type CompanyAppEnv = {
     session?: SessionRead;
     /** The signed-out browser's own random value (form-token.ts), once read or made. */
     browserId?: string;
+    /**
+     * A page's own content policy and framing where they differ from every page's (security.ts):
+     * the settings page frames its e-mail preview, which has a policy of its own.
+     */
+    pagePolicy?: { contentSecurityPolicy: string; frameOptions: 'DENY' | 'SAMEORIGIN' };
   };
 };
 

@@ -12,16 +12,33 @@ import { methodNotAllowedPage, notFoundPage, tooLargePage } from './html/notice-
 import { appMessages } from './messages.js';
 import { appGuard } from './security.js';
 
-/** Forms of a few fields; a logo upload, when settings come, will say its own. */
+/** Forms of a few fields; an endpoint that takes a file (the settings' logo) says its own. */
 const MAX_FORM_BYTES = 64 * 1024;
 
-/** An endpoint of the application: its path relative to `/app`, its method and its handler. */
-export type AppPageRoute = [path: string, method: 'GET' | 'POST', handler: (c: Context<CompanyAppEnv>) => Promise<Response>];
+/**
+ * An endpoint of the application: its path relative to `/app`, its method and its handler, and
+ * the largest body it takes when that is not MAX_FORM_BYTES (on a path without parameters).
+ */
+export type AppPageRoute = [
+  path: string,
+  method: 'GET' | 'POST',
+  handler: (c: Context<CompanyAppEnv>) => Promise<Response>,
+  options?: { maxBodyBytes: number },
+];
+
+const limitOf = (maxSize: number) => bodyLimit({ maxSize, onError: (c) => c.html(tooLargePage(appMessages()), 413) });
 
 export function companyApp(routes: AppPageRoute[]): Hono<CompanyAppEnv> {
   const app = new Hono<CompanyAppEnv>();
   app.onError(appErrorHandler);
-  app.use('/*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.html(tooLargePage(appMessages()), 413) }));
+  // Each body is limited before the guard reads it: by its route's own limit, else by the forms'.
+  const formLimit = limitOf(MAX_FORM_BYTES);
+  const ownLimits = routes.filter((route) => route[3]).map(([path, method, , options]) => ({ path, method, limit: limitOf(options!.maxBodyBytes) }));
+  app.use('/*', (c, next) => {
+    // The app is mounted under `/app`: a route's own path is the end of the request's.
+    const own = ownLimits.find((route) => route.method === c.req.method && c.req.path.endsWith(route.path));
+    return (own?.limit ?? formLimit)(c, next);
+  });
   app.use('/*', appGuard);
   for (const [path, method, handler] of routes) app.on(method, path, handler);
 

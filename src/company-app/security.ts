@@ -6,7 +6,8 @@
  *
  * The application shows a company's people, keys and envelopes, so its pages are never stored,
  * never framed and never named to another site; its content policy allows scripts, styles and
- * images from our own files only, none inline, and forms that post to us only.
+ * images from our own files only, none inline, and forms that post to us only. A page that needs
+ * otherwise says its own policy (`pagePolicy`): the settings page and the e-mail preview it frames.
  */
 import { createMiddleware } from 'hono/factory';
 import { readSession, type SessionRead } from '../domain/app-access/sessions.js';
@@ -49,6 +50,11 @@ export const appGuard = createMiddleware<CompanyAppEnv>(async (c, next) => {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !(await fromOurOwnPage(c))) c.res = await c.html(forbiddenPage(appMessages()), 403);
   else await next();
   for (const [name, value] of Object.entries(appPageHeaders)) c.res.headers.set(name, value);
+  const own = c.get('pagePolicy');
+  if (own) {
+    c.res.headers.set('Content-Security-Policy', own.contentSecurityPolicy);
+    c.res.headers.set('X-Frame-Options', own.frameOptions);
+  }
   return c.res;
 });
 

@@ -16,6 +16,8 @@ import { settingsChanged } from './settings-audit.js';
 
 /** The longest display name: it is the From name of e-mails and the signing page's header. */
 export const MAX_DISPLAY_NAME_CHARS = 100;
+/** The longest default message of signing e-mails: a few paragraphs. */
+export const MAX_DEFAULT_MESSAGE_CHARS = 5000;
 
 /** What a change gives; an absent field is kept as it is, `null` clears it. */
 export type BrandChange = {
