@@ -5,7 +5,7 @@
  * at a receiver this test runs on 127.0.0.1, copies its secret with the page's button, sends a test
  * event that the receiver refuses (500) and sees the receiver's answer among the deliveries; the
  * receiver then answers 200, the owner redelivers, and the page shows the redelivery delivered,
- * signed with the secret the page showed. On a desktop and on a 390×844 phone, no serious or
+ * signed with the secret the page showed; then rotates the secret. On a desktop and on a 390×844 phone, no serious or
  * critical axe violation and nothing wider than the screen; screenshots in test/artifacts/.
  *
  * Skipped only when Chromium is not installed.
@@ -54,7 +54,7 @@ for (const [stack, command] of APP_STACKS) {
     });
 
     for (const [device] of DEVICES) {
-      it(`the demo owner adds a subscription, sees a refused test delivery, and redelivers it once the receiver is back (${device})`, async () => {
+      it(`the demo owner adds a subscription, sees a refused test delivery, redelivers it once the receiver is back, and rotates the secret (${device})`, async () => {
         const context = await deviceContext(session, device, { permissions: ['clipboard-read', 'clipboard-write'] });
         const page = await context.newPage();
         const errors = watchErrors(page);
@@ -75,7 +75,7 @@ for (const [stack, command] of APP_STACKS) {
         await page.getByRole('button', { name: 'Add the subscription' }).click();
         await page.getByRole('heading', { name: 'Your new webhook subscription' }).waitFor();
 
-        const secret = await page.getByLabel('Signing secret').inputValue();
+        const secret = await page.getByLabel('Signing secret', { exact: true }).inputValue();
         expect(secret).toMatch(/^whsec_/);
         await page.getByRole('button', { name: 'Copy the secret' }).click();
         await page.getByText('Copied.').waitFor();
@@ -115,6 +115,24 @@ for (const [stack, command] of APP_STACKS) {
           'webhook-signature': String(posts[1]!.headers['webhook-signature']),
         }) as { type: string };
         expect(signed.type).toBe('webhook.test');
+        // Rotating shows the new secret once, and until when the replaced one still signs.
+        await page.getByRole('link', { name: 'Rotate the secret' }).click();
+        await page.getByRole('heading', { name: 'Rotate the signing secret?' }).waitFor();
+        await looked(page, `${device}-6-confirm-rotate`);
+        await page.getByRole('button', { name: 'Rotate the secret' }).click();
+        await page.getByRole('heading', { name: 'The new signing secret' }).waitFor();
+        const rotated = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+        expect(rotated).toMatch(/^whsec_/);
+        expect(rotated).not.toBe(secret);
+        await page.getByText(/^Until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, each delivery is signed with the previous secret too/).waitFor();
+        await looked(page, `${device}-7-rotated`);
+
+        await page.getByRole('link', { name: 'Go to the subscription' }).click();
+        await page.getByRole('link', { name: 'All webhook subscriptions' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+        await expect(page.getByRole('row').filter({ hasText: url }).textContent()).resolves.toMatch(/envelope\.sent[\s\S]*Active/);
+        await looked(page, `${device}-8-list`);
+
         // The test's refused page is a 200 with its answer in it: the console stays clean.
         expect(errors).toEqual([]);
         await context.close();

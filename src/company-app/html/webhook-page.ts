@@ -143,7 +143,7 @@ ${deliveries.data.map((attempt) => {
   const latest = !seen.has(attempt.delivery_id);
   seen.add(attempt.delivery_id);
   return html`<tr>
-<th scope="row"><code>${attempt.event_type}</code><br><span class="hint">${m.text(`webhook.origin.${attempt.origin}`)} · <code>${attempt.event_id}</code></span></th>
+<th scope="row"><code>${attempt.event_type}</code><br><span class="hint">${m.text(`webhook.origin.${attempt.origin}`)}</span><br><code class="event-id">${attempt.event_id}</code></th>
 <td data-label="${m.text('webhook.column.attempt')}">${attempt.attempt}</td>
 <td data-label="${m.text('webhook.column.time')}">${timeOf(new Date(attempt.created_at))}</td>
 <td data-label="${m.text('webhook.column.result')}">${resultOf(m, attempt)}</td>
