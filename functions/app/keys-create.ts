@@ -40,7 +40,8 @@ export async function createKey(c: Context<CompanyAppEnv>): Promise<Response> {
   }
   const made = await createApiKey(
     { ...appVerbContext(c), companyId: shell.session.user.companyId },
-    { owner: owner.email, scopes: form.scopes.filter(isScope), name: name.data },
+    // The owner was just read among the company's active users: the verb need not read them again.
+    { owner: owner.email, knownOwner: owner, scopes: form.scopes.filter(isScope), name: name.data },
   );
   return c.html(keyShownPage(m, shell, { key: made.key, name: made.name, rotated: false }));
 }

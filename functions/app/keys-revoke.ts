@@ -10,6 +10,7 @@ import { appMessages } from '../../src/company-app/messages.js';
 import { appVerbContext } from '../../src/company-app/session.js';
 import { companyApiKey } from '../../src/domain/auth/company-api-keys.js';
 import { revokeApiKey } from '../../src/domain/auth/manage-api-keys.js';
+import { DomainError } from '../../src/errors.js';
 
 export async function revokeKey(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await keysShell(c);
@@ -17,6 +18,11 @@ export async function revokeKey(c: Context<CompanyAppEnv>): Promise<Response> {
   // The key must be one of the session's company: the verb alone would find any company's.
   const key = await companyApiKey(keysReadContext(c, shell), c.req.param('id') ?? '');
   if (!key) return c.html(notFoundPage(appMessages()), 404);
-  if (key.status === 'active') await revokeApiKey(appVerbContext(c), { apiKeyId: key.id });
+  // The key was just read among the company's: the verb need not find its company again. Revoked
+  // by someone else in the meantime, it is revoked all the same: the list says so.
+  if (key.status === 'active')
+    await revokeApiKey({ ...appVerbContext(c), companyId: shell.session.user.companyId }, { apiKeyId: key.id }).catch((err: unknown) => {
+      if (!(err instanceof DomainError && err.code === 'api_key_not_found')) throw err;
+    });
   return c.redirect(`/app/keys?revoked=${encodeURIComponent(key.id)}`, 303);
 }

@@ -11,6 +11,7 @@ import { appMessages } from '../../src/company-app/messages.js';
 import { appVerbContext } from '../../src/company-app/session.js';
 import { companyApiKey } from '../../src/domain/auth/company-api-keys.js';
 import { rotateApiKey } from '../../src/domain/auth/manage-api-keys.js';
+import { DomainError } from '../../src/errors.js';
 
 export async function rotateKey(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await keysShell(c);
@@ -19,6 +20,14 @@ export async function rotateKey(c: Context<CompanyAppEnv>): Promise<Response> {
   // The key must be one of the session's company: the verb alone would find any company's.
   const key = await companyApiKey(keysReadContext(c, shell), c.req.param('id') ?? '');
   if (key?.status !== 'active') return c.html(notFoundPage(m), 404);
-  const rotated = await rotateApiKey(appVerbContext(c), { apiKeyId: key.id });
+  // The key was just read among the company's: the verb need not find its company again.
+  const rotated = await rotateApiKey({ ...appVerbContext(c), companyId: shell.session.user.companyId }, { apiKeyId: key.id }).catch(revokedMeanwhile);
+  if (!rotated) return c.html(notFoundPage(m), 404);
   return c.html(keyShownPage(m, shell, { key: rotated.key, name: key.name, rotated: true }));
+}
+
+/** A key revoked between the read and the rotation is not found, as a revoked key is. */
+function revokedMeanwhile(err: unknown): null {
+  if (err instanceof DomainError && err.code === 'api_key_not_found') return null;
+  throw err;
 }

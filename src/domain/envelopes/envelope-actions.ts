@@ -10,7 +10,7 @@ import { isEnvelopeId } from '../../lib/ids.js';
 import { can } from '../app-access/roles.js';
 import type { VerbContext } from '../verb-context.js';
 import { envelopeNotFound } from './envelope-not-found.js';
-import { type VoidedEnvelope, voidEnvelope } from './void-envelope.js';
+import { envelopeToVoidColumns, type VoidedEnvelope, voidEnvelope } from './void-envelope.js';
 
 export type AppUser = { id: string; role: UserRole; companyId: string };
 export type UserActor = { kind: 'user'; userId: string; sessionId: string };
@@ -36,8 +36,19 @@ export async function assertMayActOn(ctx: VerbContext, user: AppUser, envelopeId
   if (!mayActOn(user, envelope)) throw new DomainError('permission_denied', 'You may not act on this envelope.', { envelope_id: envelopeId });
 }
 
-/** The operator's void, acted by a user of the envelope's company who may act on it; the audit row names them. */
+/**
+ * The operator's void, acted by a user of the envelope's company who may act on it; the audit row
+ * names them. The envelope is read once, in the user's company, for both the permission and the void.
+ */
 export async function voidAsUser(ctx: VerbContext<UserActor>, input: { user: AppUser; envelopeId: string; reason: string }): Promise<VoidedEnvelope> {
-  await assertMayActOn(ctx, input.user, input.envelopeId);
-  return voidEnvelope(ctx, { envelopeId: input.envelopeId, reason: input.reason });
+  const { user, envelopeId } = input;
+  if (!isEnvelopeId(envelopeId)) throw envelopeNotFound(envelopeId);
+  const [envelope] = await ctx.services.database.db
+    .select({ ...envelopeToVoidColumns, senderUserId: envelopes.senderUserId })
+    .from(envelopes)
+    .where(and(eq(envelopes.id, envelopeId), eq(envelopes.companyId, user.companyId)))
+    .limit(1);
+  if (!envelope) throw envelopeNotFound(envelopeId);
+  if (!mayActOn(user, envelope)) throw new DomainError('permission_denied', 'You may not act on this envelope.', { envelope_id: envelopeId });
+  return voidEnvelope(ctx, { envelopeId, reason: input.reason, known: envelope });
 }
