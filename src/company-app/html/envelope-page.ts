@@ -114,7 +114,7 @@ function recipientRow(m: AppMessages, shell: Shell, envelope: CompanyEnvelope, r
 </form></td>`;
   return html`<tr>
 <th scope="row">${r.name}<br><span class="hint">${r.email}</span><br><span class="hint">${r.type === 'cc' ? m.text('envelope.receivesCopy', { role: r.role }) : r.role}</span></th>
-<td data-label="${m.text('envelope.column.state')}">${recipientStateText(m, shownState(envelope, r))}${r.turn ? html`<br><span class="hint">${m.text('envelope.theirTurn')}</span>` : ''}</td>
+<td data-label="${m.text('envelope.column.state')}">${r.type === 'cc' ? copyStateText(m, envelope, r) : recipientStateText(m, shownState(envelope, r))}${r.turn ? html`<br><span class="hint">${m.text('envelope.theirTurn')}</span>` : ''}</td>
 <td data-label="${m.text('envelope.column.sent')}">${timeOf(r.sentAt, '–')}</td>
 <td data-label="${m.text('envelope.column.viewed')}">${timeOf(r.viewedAt, '–')}</td>
 <td data-label="${m.text('envelope.column.verified')}">${timeOf(r.verifiedAt, '–')}</td>
@@ -130,6 +130,12 @@ ${remindCell}
  */
 function shownState(envelope: CompanyEnvelope, r: RecipientProgress): RecipientProgress['state'] {
   return r.state === 'sent' && r.sentAt === null && envelope.state === 'sent' ? 'pending' : r.state;
+}
+
+/** A copy-only recipient is e-mailed once, the finished PDF: sent, still to come, or never (the envelope did not finish). */
+function copyStateText(m: AppMessages, envelope: CompanyEnvelope, r: RecipientProgress): string {
+  if (r.sentAt) return m.text('envelope.copySent');
+  return m.text(envelope.state === 'sent' || envelope.state === 'completed' ? 'envelope.copyLater' : 'envelope.copyNever');
 }
 
 function documentPart(m: AppMessages, envelope: CompanyEnvelope): Html {
@@ -157,6 +163,7 @@ export function sentenceOf(m: AppMessages, entry: TimelineEntry, names: Map<stri
     case 'envelope.completed':
       return m.text('timeline.completed');
     case 'envelope.document_ready':
+      // The same moment every recipient, copy-only ones too, is e-mailed the finished PDF.
       return m.text('timeline.documentReady');
     case 'recipient.emailed':
       return m.text(data.reminder === true ? 'timeline.emailedReminder' : 'timeline.emailed', { who });

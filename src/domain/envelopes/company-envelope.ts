@@ -28,6 +28,7 @@ export type RecipientProgress = {
   type: 'signer' | 'cc';
   order: number;
   state: RecipientStatus;
+  /** When they were e-mailed: the request to sign, or for a copy-only recipient the finished PDF. */
   sentAt: Date | null;
   viewedAt: Date | null;
   verifiedAt: Date | null;
@@ -135,6 +136,7 @@ export async function companyEnvelope({ services, companyId, now }: CompanyReadC
   const lastOf = (kind: AuditKind, recipientId: string) =>
     timeline.findLast((row) => row.kind === kind && recipientOf(row.data, row.actorId) === recipientId)?.at ?? null;
 
+  const documentReadyAt = timeline.find((row) => row.kind === 'envelope.document_ready')?.at ?? null;
   const out = envelope.state === 'sent' && (!envelope.expiresAt || envelope.expiresAt > now);
   const turn = new Set(
     out
@@ -157,7 +159,9 @@ export async function companyEnvelope({ services, companyId, now }: CompanyReadC
     documentReady: envelope.state === 'completed' && envelope.signedDocumentSha256 !== null,
     recipients: recipientRows.map((r) => ({
       ...r,
-      sentAt: firstOf('recipient.emailed', r.id, (data) => data.reminder !== true),
+      // A copy-only recipient gets no request to sign: their one e-mail is the finished PDF's,
+      // sent to every recipient when the document is ready, as the trail's row of it says.
+      sentAt: r.type === 'cc' ? documentReadyAt : firstOf('recipient.emailed', r.id, (data) => data.reminder !== true),
       verifiedAt: firstOf('recipient.verified', r.id),
       remindedAt: lastOf('recipient.reminded', r.id),
       turn: turn.has(r.id),

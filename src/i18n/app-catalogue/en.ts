@@ -168,7 +168,7 @@ export const appEn = {
   'timeline.voidedWhy': 'Voided by {by}: {reason}',
   'timeline.expired': 'Expired before everyone had signed',
   'timeline.completed': 'Completed: everyone has signed',
-  'timeline.documentReady': 'The finished PDF was made and sealed',
+  'timeline.documentReady': 'The finished PDF was made and sealed, and e-mailed to every recipient',
   'timeline.emailed': '{who} was e-mailed the request to sign',
   'timeline.emailedReminder': '{who} was e-mailed a reminder',
   'timeline.reminded': '{by} reminded {who}',
