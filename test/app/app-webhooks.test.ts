@@ -17,6 +17,7 @@ import { auditEvents, webhookDeliveries, webhookRedeliveries, webhookReplays, we
 import { eventKinds } from '../../src/domain/webhooks/event-catalog.js';
 import { EVENT_RETENTION_MS } from '../../src/domain/webhooks/event-retention.js';
 import { putUser } from '../../src/domain/users/put-user.js';
+import { SUBSCRIPTIONS_PER_COMPANY, TEST_DELIVERIES_PER_HOUR } from '../../src/domain/webhooks/webhook-bounds.js';
 import { appClient, freshEmail, signIn } from '../support/app-client.js';
 import { drained, outboxRelayed } from '../support/drained.js';
 import { asOperator, createTestCompany, sendTestEnvelope, type TestCompany } from '../support/factories.js';
@@ -390,6 +391,48 @@ describe('the webhooks pages', () => {
       expect(answer.status, page).toBe(400);
       expect(answer.body).toContain('The page number could not be read.');
     }
+  });
+
+  it("shows a disabled subscription's state and why, on the list and its page", async () => {
+    const viewer = await signedIn('viewer');
+    const { id } = await subscribedThroughApi(company);
+    await stack.services.database.db
+      .update(webhookSubscriptions)
+      .set({ disabledAt: stack.clock.now(), disabledReason: 'The endpoint answered 410 Gone.' })
+      .where(eq(webhookSubscriptions.id, id));
+    const list = await viewer.get('/app/webhooks');
+    const row = list.body.slice(list.body.indexOf(`href="/app/webhooks/${id}"`));
+    expect(row.slice(0, row.indexOf('</tr>'))).toContain('Disabled: The endpoint answered 410 Gone.');
+    const page = await viewer.get(`/app/webhooks/${id}`);
+    expect(page.body).toContain('Disabled: The endpoint answered 410 Gone.');
+    expect(page.body).toContain('A redelivery or a replay enables it again.');
+  });
+
+  it("adds a company's 25th subscription and refuses the 26th on the form, making nothing", async () => {
+    const fresh = await createTestCompany(stack);
+    const owner = await signedIn('owner', fresh.id);
+    for (let i = 0; i < SUBSCRIPTIONS_PER_COMPANY - 1; i++) await subscribedThroughApi(fresh);
+    const last = await owner.create({ url: hookUrl(), events: ['envelope.sent'] });
+    expect(last.status).toBe(200);
+    expect(secretIn(last.body)).toMatch(/^whsec_/);
+    const past = await owner.create({ url: hookUrl(), events: ['envelope.sent'] });
+    expect(past.status).toBe(422);
+    expect(past.body).toContain(`The company has ${SUBSCRIPTIONS_PER_COMPANY} subscriptions, the most it may have.`);
+    expect(await subscriptionsOf(fresh.id)).toHaveLength(SUBSCRIPTIONS_PER_COMPANY);
+  });
+
+  it("makes a company's 60th test delivery of the hour and refuses the 61st with 429, sending nothing", async () => {
+    const fresh = await createTestCompany(stack);
+    const owner = await signedIn('owner', fresh.id);
+    const { id } = await subscribedThroughApi(fresh);
+    for (let i = 0; i < TEST_DELIVERIES_PER_HOUR - 1; i++) await testDelivery(fresh, id);
+    await owner.get(`/app/webhooks/${id}`);
+    expect((await owner.post(`/app/webhooks/${id}/test`)).status).toBe(200);
+    const before = received.length;
+    const refused = await owner.post(`/app/webhooks/${id}/test`);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatch(/Too many of these in a short time\. Try again in 60 minutes\./);
+    expect(received.length).toBe(before);
   });
 
   it('sends a signed-out browser to sign in', async () => {

@@ -51,7 +51,7 @@ function noticeOf(m: AppMessages, notice: WebhookNotice): Html {
     case 'replayed':
       return say(m.text('webhook.notice.replayed', { count: notice.count }));
     case 'rateLimited':
-      return say(m.text('webhook.notice.rateLimited', { seconds: notice.seconds }), true);
+      return say(m.text('webhook.notice.rateLimited', { minutes: Math.ceil(notice.seconds / 60) }), true);
     case 'pending':
       return say(m.text('webhook.notice.pending'), true);
     case 'replayRunning':

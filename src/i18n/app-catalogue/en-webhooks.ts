@@ -113,7 +113,7 @@ export const enWebhooks = {
   'webhook.notice.redelivered': 'The event is queued for delivery again. Reload this page to see its attempts.',
   'webhook.notice.replayed':
     '{count, plural, =0 {No event since then to replay.} one {# event is being delivered again.} other {# events are being delivered again.}}',
-  'webhook.notice.rateLimited': 'Too many of these in a short time. Try again in {seconds, plural, one {# second} other {# seconds}}.',
+  'webhook.notice.rateLimited': 'Too many of these in a short time. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
   'webhook.notice.pending': 'This delivery, or a redelivery of its event, is still being attempted. Try again once it has ended.',
   'webhook.notice.replayRunning': 'A replay of this subscription is still running; one runs at a time. Try again once it has ended.',
 
