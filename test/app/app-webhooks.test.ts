@@ -1,4 +1,6 @@
 /**
+ * One file although long: each verb, each refusal and each mistake share one receiver and one stack.
+ *
  * The application's webhooks pages over the real stack, against a local receiver: owners and
  * administrators add a subscription (its secret shown on one answer only), send a test event that
  * the receiver refuses and see its answer among the deliveries, redeliver it once the receiver is
@@ -6,8 +8,6 @@
  * sees the subscriptions and their deliveries, and a member or a viewer is refused every form and
  * forged post; another company's subscription or delivery is not found; a form with a mistake is
  * shown again and makes nothing.
- *
- * One file although long: each verb, each refusal and each mistake share one receiver and one stack.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -321,7 +321,9 @@ describe('the webhooks pages', () => {
       }
       const before = await subscriptionsOf(company.id);
       await person.get(`/app/webhooks/${id}`);
-      expect((await person.create({ url: hookUrl(), events: ['envelope.sent'] })).status).toBe(403);
+      const forged = await person.create({ url: hookUrl(), events: ['envelope.sent'] });
+      expect(forged.status).toBe(403);
+      expect(forged.body).toContain('Only owners and administrators manage webhooks');
       for (const [path, fields] of [
         [`/app/webhooks/${id}/test`, {}],
         [`/app/webhooks/${id}/replay`, { since: new Date(stack.clock.now().getTime() - 3600_000).toISOString().slice(0, 16) }],
@@ -330,7 +332,9 @@ describe('the webhooks pages', () => {
         [`/app/webhooks/${id}/delete`, {}],
       ] as const) {
         await person.get(`/app/webhooks/${id}`);
-        expect((await person.post(path, fields)).status, path).toBe(403);
+        const answer = await person.post(path, fields);
+        expect(answer.status, path).toBe(403);
+        expect(answer.body).toContain('Only owners and administrators manage webhooks');
       }
       expect(await subscriptionsOf(company.id)).toEqual(before);
       expect(await stack.services.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, id))).toHaveLength(1);
