@@ -154,7 +154,7 @@ describe('the webhooks pages', () => {
     expect(page.body).toContain('Nothing has been delivered to this subscription yet.');
     const tested = await owner.post(`/app/webhooks/${row!.id}/test`);
     expect(tested.status).toBe(200);
-    expect(tested.body).toContain('The test event was not delivered: HTTP 500 · Refused: Answered 500.');
+    expect(tested.body).toContain('The test event was not delivered: HTTP 500 · Refused: Answered 500.</p>');
     expect(tested.body).toContain('webhook.test');
     const [failed] = await stack.services.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, row!.id));
     expect(failed).toMatchObject({ statusCode: 500, errorType: 'http_status', attempt: 1 });

@@ -44,7 +44,9 @@ function noticeOf(m: AppMessages, notice: WebhookNotice): Html {
     case 'tested': {
       const { attempt } = notice;
       if (attempt.delivered) return say(m.text('webhook.notice.tested', { status: attempt.status_code ?? 0, ms: attempt.duration_ms ?? 0 }));
-      return say(m.text('webhook.notice.testFailed', { result: [answerOf(m, attempt), attempt.error].filter(Boolean).join(': ') }), true);
+      // The recorded message ends its own sentence; the notice's words end it once.
+      const result = [answerOf(m, attempt), attempt.error?.replace(/\.$/, '')].filter(Boolean).join(': ');
+      return say(m.text('webhook.notice.testFailed', { result }), true);
     }
     case 'redelivered':
       return say(m.text('webhook.notice.redelivered'));
