@@ -42,8 +42,10 @@ export function auditSentence(m: AppMessages, entry: AuditEntry): string {
     who,
     title: entry.envelopeTitle ?? str(data.envelope_id),
     recipient: entry.recipientName ?? (str(data.email) || m.text('audit.who.someone')),
-    name: entry.subjectKey ? (entry.subjectKey.name ?? m.text('audit.unnamedKey')) : m.text('audit.unknownKey'),
-    prefix: entry.subjectKey?.prefix ?? str(data.api_key_id),
+    // A key by its name and prefix; one without a name (made by the admin API) by its prefix.
+    key: entry.subjectKey?.name
+      ? m.text('audit.key.named', { name: entry.subjectKey.name, prefix: entry.subjectKey.prefix })
+      : m.text('audit.key.unnamed', { prefix: entry.subjectKey?.prefix ?? str(data.api_key_id) }),
     reason,
     hasReason: reason ? 'yes' : 'no',
     reminder: data.reminder === true ? 'yes' : 'no',

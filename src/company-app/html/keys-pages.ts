@@ -30,7 +30,7 @@ ${
   keys.length === 0
     ? html`<p>${m.text('keys.none')}</p>`
     : html`<div class="table-scroll" role="region" aria-labelledby="keys-title" tabindex="0">
-<table class="list">
+<table class="list list-stacking">
 <thead><tr><th scope="col">${m.text('keys.name')}</th><th scope="col">${m.text('keys.prefix')}</th><th scope="col">${m.text('keys.owner')}</th><th scope="col">${m.text('keys.scopes')}</th><th scope="col">${m.text('keys.created')}</th><th scope="col">${m.text('keys.lastUsed')}</th><th scope="col">${m.text('keys.status')}</th><th scope="col"><span class="visually-hidden">${m.text('keys.actions')}</span></th></tr></thead>
 <tbody>
 ${keys.map((key) => keyRow(m, key))}
@@ -47,13 +47,13 @@ function keyRow(m: AppMessages, key: CompanyApiKey): Html {
   const name = keyName(m, key);
   return html`<tr>
 <th scope="row">${name}</th>
-<td><code>${key.prefix}…</code></td>
-<td>${key.owner.name}<br><span class="hint">${key.owner.email}</span></td>
-<td><ul class="scope-list">${key.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></td>
-<td>${m.date(key.createdAt, { withTime: true })}</td>
-<td>${key.lastUsed ? html`${m.date(key.lastUsed.at, { withTime: true })}${key.lastUsed.client ? html`<br><span class="hint">${m.text('keys.from', { client: key.lastUsed.client })}</span>` : ''}` : m.text('keys.never')}</td>
-<td><span class="key-status key-${key.status}">${m.text(`keys.status.${key.status}`)}</span></td>
-<td>${
+<td data-label="${m.text('keys.prefix')}"><code>${key.prefix}…</code></td>
+<td data-label="${m.text('keys.owner')}">${key.owner.name}<br><span class="hint">${key.owner.email}</span></td>
+<td data-label="${m.text('keys.scopes')}"><ul class="scope-list">${key.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></td>
+<td data-label="${m.text('keys.created')}">${m.date(key.createdAt, { withTime: true })}</td>
+<td data-label="${m.text('keys.lastUsed')}">${key.lastUsed ? html`${m.date(key.lastUsed.at, { withTime: true })}${key.lastUsed.client ? html`<br><span class="hint">${m.text('keys.from', { client: key.lastUsed.client })}</span>` : ''}` : m.text('keys.never')}</td>
+<td data-label="${m.text('keys.status')}"><span class="key-status key-${key.status}">${m.text(`keys.status.${key.status}`)}</span></td>
+<td class="key-actions">${
     key.status === 'active'
       ? html`<a href="/app/keys/${key.id}/rotate" aria-label="${m.text('keys.rotateNamed', { name })}">${m.text('keys.rotate')}</a>
 <a href="/app/keys/${key.id}/revoke" aria-label="${m.text('keys.revokeNamed', { name })}">${m.text('keys.revoke')}</a>`
