@@ -221,6 +221,13 @@ results.push(
   await measure('GET /app/webhooks/{id}', () => browse('GET', `/app/webhooks/${hook.id}`), true, 200),
 );
 
+// The settings page (brand, origins and usage read at once) and the e-mail preview it frames.
+for (const path of ['/app/settings', '/app/settings/email-preview']) await browse('GET', path);
+results.push(
+  await measure('GET /app/settings', () => browse('GET', '/app/settings'), true, 200),
+  await measure('GET /app/settings/email-preview', () => browse('GET', '/app/settings/email-preview'), true, 200),
+);
+
 const SESSION_READ = /app_sessions/;
 console.log(`The company application's database reads per page (embedded PGlite, the demo seed, ${envelopeIds.length} envelopes sent; signed in as ${OWNER})`);
 console.log(

@@ -143,7 +143,7 @@ function previewSection(m: AppMessages): Html {
   return html`<section class="settings-part" aria-labelledby="preview-title">
 <h2 id="preview-title">${m.text('settings.preview.title')}</h2>
 <p>${m.text('settings.preview.lead')}</p>
-<iframe class="email-preview" src="/app/settings/email-preview" title="${m.text('settings.preview.frame')}" sandbox loading="lazy"></iframe>
+<iframe class="email-preview" src="/app/settings/email-preview" title="${m.text('settings.preview.frame')}" sandbox></iframe>
 <p><a href="/app/settings/email-preview">${m.text('settings.preview.open')}</a></p>
 </section>`;
 }
