@@ -55,7 +55,7 @@ async function postLogo(client: ReturnType<typeof appClient>, bytes: Uint8Array 
   const page = await client.get('/app/settings');
   const form = new FormData();
   form.append('form_token', formTokenIn(page.body));
-  if (bytes) form.append('logo', new Blob([bytes], { type }), 'logo.png');
+  if (bytes) form.append('logo', new Blob([new Uint8Array(bytes)], { type }), 'logo.png');
   const cookie = [...client.jar].map(([name, value]) => `${name}=${value}`).join('; ');
   return call<string>(stack, 'POST', '/app/settings/logo', {
     rawBody: form,
