@@ -276,6 +276,16 @@ describe('every kind reads', () => {
     if (!sentenceKeyOf(kind)) expect(sentence).toContain(kind);
   });
 
+  it('names the user a change is about, and the roles in words', () => {
+    expect(auditSentence(m, { ...entry('user.role_changed'), data: { email: 'ann@example.test', from: 'member', to: 'admin' } })).toBe(
+      'Pat changed the role of ann@example.test from member to administrator',
+    );
+    expect(auditSentence(m, { ...entry('user.invited'), data: { email: 'bo@example.test', role: 'viewer' } })).toBe('Pat invited bo@example.test as viewer');
+    expect(auditSentence(m, { ...entry('user.seat_changed'), data: { email: 'bo@example.test', from: true, to: false } })).toBe(
+      'Pat took the e-signing seat of bo@example.test',
+    );
+  });
+
   it('a kind written since, without words, is named as it is stored', () => {
     expect(sentenceKeyOf('user.invited_elsewhere')).toBeNull();
     expect(auditSentence(m, entry('user.invited_elsewhere'))).toBe('Pat: user.invited_elsewhere');

@@ -5,9 +5,10 @@
  * refused, on the pages and on a forged post; another company's key is not found; a form with a
  * mistake is shown again and makes nothing; the last use of a key is its last exchange.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditEvents } from '../../src/data/schema.js';
+import { revokeApiKey, rotateApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { scopes } from '../../src/domain/auth/scopes.js';
 import { putUser } from '../../src/domain/users/put-user.js';
 import { appClient, freshEmail, signIn } from '../support/app-client.js';
@@ -220,5 +221,37 @@ describe('the API keys pages', () => {
     const answer = await client.get('/app/keys');
     expect(answer.status).toBe(303);
     expect(answer.headers.get('location')).toBe('/app');
+  });
+});
+
+describe('the verbs given the company the page read', () => {
+  const auditOf = (keyId: string) =>
+    stack.services.database.db
+      .select({ kind: auditEvents.kind })
+      .from(auditEvents)
+      .where(eq(sql`${auditEvents.data}->>'api_key_id'`, keyId));
+  const asUserOf = (companyId: string) => ({
+    ...asOperator(stack, companyId),
+    actor: { kind: 'user' as const, userId: crypto.randomUUID(), sessionId: 'session' },
+  });
+
+  it("change only a key of that company: another company's key is not found, unchanged and unrecorded", async () => {
+    const theirs = await addKeyHolder(stack, other.id, { role: 'owner' });
+    const before = await auditOf(theirs.id);
+    for (const verb of [rotateApiKey, revokeApiKey]) {
+      await expect(verb(asUserOf(company.id), { apiKeyId: theirs.id })).rejects.toMatchObject({ code: 'api_key_not_found' });
+    }
+    const [row] = await stack.services.database.db.select().from(apiKeys).where(eq(apiKeys.id, theirs.id));
+    expect(row?.revokedAt).toBeNull();
+    expect(row?.version).toBe(1);
+    expect(await auditOf(theirs.id)).toEqual(before);
+  });
+
+  it('record a revoke once: a key revoked already is not found, and no second row is written', async () => {
+    const ours = await addKeyHolder(stack, company.id, { role: 'owner' });
+    await revokeApiKey(asUserOf(company.id), { apiKeyId: ours.id });
+    await expect(revokeApiKey(asUserOf(company.id), { apiKeyId: ours.id })).rejects.toMatchObject({ code: 'api_key_not_found' });
+    await expect(rotateApiKey(asUserOf(company.id), { apiKeyId: ours.id })).rejects.toMatchObject({ code: 'api_key_not_found' });
+    expect((await auditOf(ours.id)).map((row) => row.kind).sort()).toEqual(['api_key.created', 'api_key.revoked']);
   });
 });

@@ -16,6 +16,10 @@ export function sentenceKeyOf(kind: string): AppMessageKey | null {
   return kind !== 'other' && key in appEn ? (key as AppMessageKey) : null;
 }
 
+const roles: readonly unknown[] = ['owner', 'admin', 'member', 'viewer'];
+/** A role by its name in words; a value that is no role (a seat's true or false) as it is. */
+const roleName = (m: AppMessages, role: unknown) => (roles.includes(role) ? m.text(`audit.role.${role as 'owner'}`) : str(role));
+
 export function whoOf(m: AppMessages, entry: AuditEntry): string {
   switch (entry.actorType) {
     case 'user':
@@ -50,6 +54,13 @@ export function auditSentence(m: AppMessages, entry: AuditEntry): string {
     hasReason: reason ? 'yes' : 'no',
     reminder: data.reminder === true ? 'yes' : 'no',
     count: Number(data.count) || 0,
+    // A user of the company a `user.*` row is about, and the roles of an invitation or a change.
+    email: str(data.email) || m.text('audit.who.someone'),
+    role: roleName(m, data.role),
+    from: roleName(m, data.from),
+    to: roleName(m, data.to),
+    seat: data.to === true ? 'yes' : 'no',
+    fields: Array.isArray(data.fields) ? data.fields.map(str).join(', ') : '',
   };
   return m.text(key, values) || m.text('audit.kind.other', { who, kind: entry.kind });
 }

@@ -6,7 +6,7 @@ import { insertWhen } from '../../data/insert-when.js';
 import type { AuditKind } from '../../data/event-kinds.js';
 import { apiKeys, auditEvents, users } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
-import { isApiKeyId } from '../../lib/ids.js';
+import { isApiKeyId, uuidFromName } from '../../lib/ids.js';
 import type { CompanyContext, VerbContext } from '../verb-context.js';
 import { displayPrefix, generateApiKey, hashApiKey, newApiKeyId } from './api-key-format.js';
 import type { Scope } from './scopes.js';
@@ -90,20 +90,16 @@ async function changeActiveKey(
   ctx: VerbContext,
   companyId: string,
   apiKeyId: string,
-  change: { set: PgUpdateSetSource<typeof apiKeys>; kind: 'api_key.rotated' | 'api_key.revoked'; took: SQL },
+  change: { set: PgUpdateSetSource<typeof apiKeys>; kind: 'api_key.rotated' | 'api_key.revoked'; took: SQL; rowId?: string },
 ): Promise<boolean> {
+  const row = { ...auditRow(ctx, companyId, change.kind, apiKeyId), ...(change.rowId ? { id: change.rowId } : {}) };
   const [updated] = await ctx.services.database.atomic((q) => [
     q
       .update(apiKeys)
       .set(change.set)
       .where(and(eq(apiKeys.id, apiKeyId), eq(apiKeys.companyId, companyId), isNull(apiKeys.revokedAt)))
       .returning({ id: apiKeys.id }),
-    insertWhen(
-      q,
-      auditEvents,
-      auditRow(ctx, companyId, change.kind, apiKeyId),
-      sql`exists (select 1 from ${apiKeys} where ${and(eq(apiKeys.id, apiKeyId), change.took)})`,
-    ),
+    insertWhen(q, auditEvents, row, sql`exists (select 1 from ${apiKeys} where ${and(eq(apiKeys.id, apiKeyId), change.took)})`),
   ]);
   return (updated as unknown[]).length > 0;
 }
@@ -145,7 +141,14 @@ export async function revokeApiKey(
 ): Promise<{ id: string; revoked_at: string }> {
   const { now } = ctx;
   const companyId = await keyCompany(ctx, apiKeyId);
-  const took = await changeActiveKey(ctx, companyId, apiKeyId, { set: { revokedAt: now }, kind: 'api_key.revoked', took: eq(apiKeys.revokedAt, now) });
+  // A key is revoked once: its row's id is named after it, so a revoke that did not take (the key
+  // revoked already, even at the same instant) adds no second row.
+  const took = await changeActiveKey(ctx, companyId, apiKeyId, {
+    set: { revokedAt: now },
+    kind: 'api_key.revoked',
+    took: eq(apiKeys.revokedAt, now),
+    rowId: await uuidFromName(`${apiKeyId}:api_key.revoked`),
+  });
   if (!took) throw keyNotFound(apiKeyId);
   return { id: apiKeyId, revoked_at: now.toISOString() };
 }

@@ -65,6 +65,18 @@ export const enAudit = {
   'audit.kind.user.session_ended':
     '{reason, select, user_deactivated {{who} was signed out: their user was deactivated} user_removed {{who} was signed out: their user was removed} role_changed {{who} was signed out: their role was changed} other {{who} was signed out}}',
 
+  'audit.role.owner': 'owner',
+  'audit.role.admin': 'administrator',
+  'audit.role.member': 'member',
+  'audit.role.viewer': 'viewer',
+  'audit.kind.user.invited': '{who} invited {email} as {role}',
+  'audit.kind.user.role_changed': '{who} changed the role of {email} from {from} to {to}',
+  'audit.kind.user.seat_changed': '{seat, select, yes {{who} gave {email} an e-signing seat} other {{who} took the e-signing seat of {email}}}',
+  'audit.kind.user.deactivated': '{who} deactivated {email}',
+  'audit.kind.user.reactivated': '{who} reactivated {email}',
+  'audit.kind.settings.brand_changed': '{who} changed the brand: {fields}',
+  'audit.kind.settings.embedding_changed': '{who} changed the sites allowed to embed signing',
+
   'envelope.copyLater': 'Gets a copy when finished',
   'envelope.copySent': 'Copy e-mailed',
   'envelope.copyNever': 'No copy: the envelope was not finished',
