@@ -73,7 +73,7 @@ function brandSection(m: AppMessages, shell: Shell, view: SettingsView): Html {
 ${hidden(shell)}
 <div class="field${errors.displayName ? ' field-invalid' : ''}">
 <label for="display_name">${m.text('settings.brand.displayName')}</label>
-<p class="hint" id="display_name-hint">${m.text('settings.brand.displayNameHint', { company: shell.session.user.companyName, max: MAX_DISPLAY_NAME_CHARS })}</p>
+<p class="hint" id="display_name-hint">${m.text('settings.brand.displayNameHint', { max: MAX_DISPLAY_NAME_CHARS })}</p>
 ${errors.displayName ? fieldError(m, 'display_name-error', errors.displayName) : ''}
 <input id="display_name" name="display_name" type="text" maxlength="${MAX_DISPLAY_NAME_CHARS}" autocomplete="organization" value="${form.displayName}"${invalid(errors.displayName, 'display_name', 'display_name-hint')}${focus('displayName')}>
 </div>

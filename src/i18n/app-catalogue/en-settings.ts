@@ -13,7 +13,7 @@ export const enSettings = {
   'settings.brand.title': 'Brand',
   'settings.brand.lead': 'Your signers see these in the e-mails that ask them to sign and on the signing page.',
   'settings.brand.displayName': 'Display name',
-  'settings.brand.displayNameHint': 'The name e-mails come from. Leave it empty to use the company name, {company}. At most {max} characters, one line.',
+  'settings.brand.displayNameHint': "The name e-mails come from. Leave it empty to use the company's name. At most {max} characters, one line.",
   'settings.brand.displayNameInvalid': 'Give a name of at most {max} characters, on one line.',
   'settings.brand.accent': 'Accent colour',
   'settings.brand.accentHint': 'The colour of buttons and headings, as #rrggbb.',
