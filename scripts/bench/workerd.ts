@@ -105,6 +105,8 @@ async function start(subject: Subject, bindings: Record<string, string>, inspect
     compatibilityFlags,
     bindings: { ...tomlVars, ...bindings },
     serviceBindings: { PDF: { name: 'esign-pdf', entrypoint: 'PdfMaker' } },
+    // The document store's bucket, as wrangler.toml binds it: the Worker refuses to start without it.
+    r2Buckets: { DOCUMENTS: 'esign-documents' },
   };
   const options = (worker: object) => ({ workers: [worker, pdfStandin], ...(inspect ? { inspectorPort: 0 } : {}) });
   if ('script' in subject) {

@@ -374,7 +374,12 @@ export const auditEvents = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_events_company').on(t.companyId, t.createdAt), index('audit_events_envelope').on(t.envelopeId)],
+  (t) => [
+    index('audit_events_company').on(t.companyId, t.createdAt),
+    // The application's audit log pages a company's rows by seq, newest first.
+    index('audit_events_company_seq').on(t.companyId, t.seq),
+    index('audit_events_envelope').on(t.envelopeId),
+  ],
 );
 
 export const webhookSubscriptions = pgTable(

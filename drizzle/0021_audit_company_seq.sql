@@ -1,0 +1,1 @@
+CREATE INDEX "audit_events_company_seq" ON "audit_events" USING btree ("company_id","seq");
