@@ -189,7 +189,12 @@ export const templateRoles = pgTable(
   (t) => [uniqueIndex('template_roles_name').on(t.templateId, t.name)],
 );
 
-export type FieldType = 'signature' | 'initials' | 'date_signed' | 'text' | 'checkbox' | 'name' | 'email';
+export type FieldType = 'signature' | 'initials' | 'date_signed' | 'text' | 'checkbox' | 'name' | 'email' | 'date' | 'number' | 'dropdown' | 'radio';
+
+/** A radio group's option: its value and its own box on the field's page (PDF points from the page's top-left). */
+export type RadioOption = { value: string; x: number; y: number; width: number; height: number };
+/** What a kind of field needs beyond its place: a number's bounds, a dropdown's or a radio group's options; null for the other kinds. */
+export type FieldSettings = { min?: number; max?: number } | { options: string[] } | { options: RadioOption[] };
 
 export const templateFields = pgTable(
   'template_fields',
@@ -211,6 +216,7 @@ export const templateFields = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     required: boolean('required').notNull().default(true),
+    settings: jsonb('settings').$type<FieldSettings | null>(),
   },
   (t) => [index('template_fields_template').on(t.templateId)],
 );
@@ -320,6 +326,8 @@ export const envelopeFields = pgTable(
     height: integer('height').notNull(),
     required: boolean('required').notNull(),
     value: text('value'),
+    /** Copied from the template's field at the send; last, as the migration added it (the send's INSERT … SELECT lists the columns in order). */
+    settings: jsonb('settings').$type<FieldSettings | null>(),
   },
   (t) => [index('envelope_fields_envelope').on(t.envelopeId)],
 );

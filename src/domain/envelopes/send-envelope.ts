@@ -258,7 +258,7 @@ function copyTemplateFields(q: Db, to: { companyId: string; envelopeId: string; 
   return [
     q.insert(envelopeFields).select(sql`
     select gen_random_uuid(), ${to.companyId}::uuid, ${to.envelopeId}, case f.role_id ${recipientOfRole} end,
-      f.type, f.label, f.page, f.x, f.y, f.width, f.height, f.required, null
+      f.type, f.label, f.page, f.x, f.y, f.width, f.height, f.required, null, f.settings
     from template_fields f
     where f.template_id = ${to.templateId} and f.company_id = ${to.companyId}
       and f.role_id in (${sql.join(
