@@ -136,6 +136,12 @@ export const templates = pgTable(
     shareSigningLinks: boolean('share_signing_links').notNull().default(false),
     /** The language of e-mails and the signing page for envelopes of this template; else the company's. */
     language: text('language'),
+    /** The latest version: its document, roles and fields are the rows of this number; each save adds one. */
+    version: integer('version').notNull().default(1),
+    /** Set once archived: the template leaves the API, and its sent envelopes finish as usual. */
+    archivedAt: timestamp('archived_at', { withTimezone: true, precision: 3 }),
+    /** Who saved the latest version in the application; null for an import, a seed or the operator. */
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
@@ -144,24 +150,29 @@ export const templates = pgTable(
 
 export type PageSize = { width: number; height: number };
 
-export const templateDocuments = pgTable('template_documents', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  companyId: companyId(),
-  templateId: uuid('template_id')
-    .notNull()
-    .unique()
-    .references(() => templates.id, { onDelete: 'cascade' }),
-  fileName: text('file_name').notNull(),
-  /** The PDF in the document store (src/ports/document-store.ts); null only for a row still to be moved there. */
-  storageKey: text('storage_key'),
-  /** Bytes, as the store counted them. */
-  size: integer('size'),
-  /** Where the PDF lived before the store: emptied as the row moves (src/domain/documents/move-documents.ts). */
-  content: bytea('content'),
-  sha256: text('sha256').notNull(),
-  pages: jsonb('pages').$type<PageSize[]>().notNull(),
-  createdAt: createdAt(),
-});
+/** One row per version of a template; a version that keeps the document repeats its row (the bytes are stored once). */
+export const templateDocuments = pgTable(
+  'template_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    templateId: uuid('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull().default(1),
+    fileName: text('file_name').notNull(),
+    /** The PDF in the document store (src/ports/document-store.ts); null only for a row still to be moved there. */
+    storageKey: text('storage_key'),
+    /** Bytes, as the store counted them. */
+    size: integer('size'),
+    /** Where the PDF lived before the store: emptied as the row moves (src/domain/documents/move-documents.ts). */
+    content: bytea('content'),
+    sha256: text('sha256').notNull(),
+    pages: jsonb('pages').$type<PageSize[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('template_documents_version').on(t.templateId, t.version)],
+);
 
 export type RoleType = 'signer' | 'cc';
 
@@ -177,6 +188,8 @@ export const templateRoles = pgTable(
     templateId: uuid('template_id')
       .notNull()
       .references(() => templates.id, { onDelete: 'cascade' }),
+    /** The template version the role belongs to: each version has its own roles. */
+    version: integer('version').notNull().default(1),
     name: text('name').notNull(),
     type: text('type').$type<RoleType>().notNull(),
     order: integer('order').notNull(),
@@ -186,7 +199,7 @@ export const templateRoles = pgTable(
     recipientEmail: text('recipient_email'),
     verification: text('verification').$type<VerificationMethod>().notNull().default('none'),
   },
-  (t) => [uniqueIndex('template_roles_name').on(t.templateId, t.name)],
+  (t) => [uniqueIndex('template_roles_name').on(t.templateId, t.version, t.name)],
 );
 
 export type FieldType = 'signature' | 'initials' | 'date_signed' | 'text' | 'checkbox' | 'name' | 'email' | 'date' | 'number' | 'dropdown' | 'radio';
@@ -204,6 +217,8 @@ export const templateFields = pgTable(
     templateId: uuid('template_id')
       .notNull()
       .references(() => templates.id, { onDelete: 'cascade' }),
+    /** The version of its role. */
+    version: integer('version').notNull().default(1),
     roleId: uuid('role_id')
       .notNull()
       .references(() => templateRoles.id, { onDelete: 'cascade' }),
@@ -218,7 +233,7 @@ export const templateFields = pgTable(
     required: boolean('required').notNull().default(true),
     settings: jsonb('settings').$type<FieldSettings | null>(),
   },
-  (t) => [index('template_fields_template').on(t.templateId)],
+  (t) => [index('template_fields_template').on(t.templateId, t.version)],
 );
 
 export const contacts = pgTable(
@@ -245,6 +260,8 @@ export const envelopes = pgTable(
     templateId: uuid('template_id')
       .notNull()
       .references(() => templates.id),
+    /** The template version it was sent with: its document and fields stay those, whatever is saved later. */
+    templateVersion: integer('template_version').notNull().default(1),
     apiKeyId: text('api_key_id').references(() => apiKeys.id),
     senderUserId: uuid('sender_user_id')
       .notNull()
