@@ -9,20 +9,16 @@ import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { readAuditQuery } from '../../src/company-app/audit-query.js';
 import { auditPage, auditRefusedPage } from '../../src/company-app/html/audit-page.js';
 import { appMessages } from '../../src/company-app/messages.js';
-import { shellOf } from '../../src/company-app/session.js';
-import { can } from '../../src/domain/app-access/roles.js';
+import { companyReads, permittedShell } from '../../src/company-app/page-access.js';
 import { auditPeople, companyAuditLog } from '../../src/domain/audit/company-audit-log.js';
 
 export async function showAuditLog(c: Context<CompanyAppEnv>): Promise<Response> {
-  const shell = await shellOf(c);
-  if (!shell) return c.redirect('/app', 303);
-  const m = appMessages();
-  if (!can(shell.session.user.role, 'audit:read')) return c.html(auditRefusedPage(m, shell), 403);
+  const shell = await permittedShell(c, 'audit:read', auditRefusedPage);
+  if (shell instanceof Response) return shell;
   const list = readAuditQuery((name) => c.req.query(name));
-  const services = c.get('services');
-  const ctx = { services, now: services.clock.now(), companyId: shell.session.user.companyId };
+  const ctx = companyReads(c, shell);
   const [people, page] = await Promise.all([auditPeople(ctx), list.problems.length > 0 ? null : companyAuditLog(ctx, list.query)]);
   if (list.query.userId && !people.some((person) => person.id === list.query.userId)) list.problems.push('user');
   const refused = list.problems.length > 0;
-  return c.html(auditPage(m, shell, { list, people, page: refused ? null : page }), refused ? 400 : 200);
+  return c.html(auditPage(appMessages(), shell, { list, people, page: refused ? null : page }), refused ? 400 : 200);
 }

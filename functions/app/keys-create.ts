@@ -6,13 +6,14 @@
 import type { Context } from 'hono';
 import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { isScope, keyShownPage, type NewKeyErrors, type NewKeyForm, newKeyPage } from '../../src/company-app/html/keys-pages.js';
-import { keysReadContext, keysShell } from '../../src/company-app/keys-access.js';
+import { keysShell } from '../../src/company-app/keys-access.js';
 import { appMessages } from '../../src/company-app/messages.js';
 import { appVerbContext } from '../../src/company-app/session.js';
 import { possibleKeyOwners } from '../../src/domain/auth/company-api-keys.js';
 import { createApiKey } from '../../src/domain/auth/manage-api-keys.js';
 import { requiredSingleLineText } from '../../src/domain/shared/text-fields.js';
 import { readForm, singleValue } from '../../src/http/page-forms.js';
+import { companyReads } from '../../src/company-app/page-access.js';
 
 const keyNameRule = requiredSingleLineText(100);
 
@@ -26,7 +27,7 @@ export async function createKey(c: Context<CompanyAppEnv>): Promise<Response> {
     scopes: entries.filter(([field]) => field === 'scope').map(([, value]) => (typeof value === 'string' ? value : '')),
     owner: singleValue(entries, 'owner') ?? '',
   };
-  const owners = await possibleKeyOwners(keysReadContext(c, shell));
+  const owners = await possibleKeyOwners(companyReads(c, shell));
   const owner = owners.find((candidate) => candidate.id === form.owner);
   const name = keyNameRule.safeParse(form.name);
   const errors: NewKeyErrors = {

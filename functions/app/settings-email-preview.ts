@@ -8,15 +8,16 @@
 import type { Context } from 'hono';
 import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { appMessages } from '../../src/company-app/messages.js';
-import { settingsReadContext, settingsShell } from '../../src/company-app/settings-access.js';
+import { settingsShell } from '../../src/company-app/settings-access.js';
 import { signingEmailPreview } from '../../src/domain/emails/signing-email-preview.js';
 import { contentSecurityPolicy } from '../../src/http/page-security.js';
+import { companyReads } from '../../src/company-app/page-access.js';
 
 export async function showEmailPreview(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await settingsShell(c);
   if (shell instanceof Response) return shell;
   const m = appMessages();
-  const email = await signingEmailPreview(settingsReadContext(c, shell), {
+  const email = await signingEmailPreview(companyReads(c, shell), {
     senderEmail: shell.session.email,
     title: m.text('settings.preview.sampleTitle'),
     subject: m.text('settings.preview.sampleSubject'),

@@ -7,13 +7,14 @@ import type { Context } from 'hono';
 import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { DESCRIPTION_MAX, type NewWebhookErrors, type NewWebhookForm, newWebhookPage, secretShownPage } from '../../src/company-app/html/webhook-pages.js';
 import { appMessages } from '../../src/company-app/messages.js';
-import { webhooksManageShell, webhooksVerbContext } from '../../src/company-app/webhooks-access.js';
+import { webhooksManageShell } from '../../src/company-app/webhooks-access.js';
 import { singleLineText } from '../../src/domain/shared/text-fields.js';
 import { type EventKind, eventKinds } from '../../src/domain/webhooks/event-catalog.js';
 import { subscribe } from '../../src/domain/webhooks/subscriptions.js';
 import { SUBSCRIPTIONS_PER_COMPANY } from '../../src/domain/webhooks/webhook-bounds.js';
 import { DomainError, type Issue } from '../../src/errors.js';
 import { readForm, singleValue } from '../../src/http/page-forms.js';
+import { companyChanges } from '../../src/company-app/page-access.js';
 
 const descriptionRule = singleLineText(DESCRIPTION_MAX);
 const isEventKind = (value: string): value is EventKind => (eventKinds as readonly string[]).includes(value);
@@ -40,7 +41,7 @@ export async function createWebhook(c: Context<CompanyAppEnv>): Promise<Response
   };
   if (Object.keys(errors).length > 0 || !description.success) return again(errors);
   try {
-    const made = await subscribe(webhooksVerbContext(c, shell), {
+    const made = await subscribe(companyChanges(c, shell), {
       url: form.url,
       events: form.events.filter(isEventKind),
       description: description.data === '' ? null : description.data,

@@ -6,15 +6,16 @@
 import type { Context } from 'hono';
 import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { webhookNotFoundAnswer } from '../../src/company-app/webhook-answer.js';
-import { webhooksManageShell, webhooksVerbContext } from '../../src/company-app/webhooks-access.js';
+import { webhooksManageShell } from '../../src/company-app/webhooks-access.js';
 import { unsubscribe } from '../../src/domain/webhooks/subscriptions.js';
 import { DomainError } from '../../src/errors.js';
+import { companyChanges } from '../../src/company-app/page-access.js';
 
 export async function deleteWebhook(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await webhooksManageShell(c);
   if (shell instanceof Response) return shell;
   try {
-    await unsubscribe(webhooksVerbContext(c, shell), { id: c.req.param('id') ?? '' });
+    await unsubscribe(companyChanges(c, shell), { id: c.req.param('id') ?? '' });
   } catch (err) {
     if (err instanceof DomainError && err.code === 'webhook_not_found') return webhookNotFoundAnswer(c);
     throw err;

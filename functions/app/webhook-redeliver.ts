@@ -7,16 +7,17 @@
 import type { Context } from 'hono';
 import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { showWebhook, webhookNotFoundAnswer } from '../../src/company-app/webhook-answer.js';
-import { webhooksManageShell, webhooksVerbContext } from '../../src/company-app/webhooks-access.js';
+import { webhooksManageShell } from '../../src/company-app/webhooks-access.js';
 import { redeliver } from '../../src/domain/webhooks/redeliver.js';
 import { DomainError } from '../../src/errors.js';
+import { companyChanges } from '../../src/company-app/page-access.js';
 
 export async function redeliverDelivery(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await webhooksManageShell(c);
   if (shell instanceof Response) return shell;
   const id = c.req.param('id') ?? '';
   try {
-    await redeliver(webhooksVerbContext(c, shell), { subscriptionId: id, deliveryId: c.req.param('deliveryId') ?? '' });
+    await redeliver(companyChanges(c, shell), { subscriptionId: id, deliveryId: c.req.param('deliveryId') ?? '' });
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     if (err.code === 'webhook_not_found' || err.code === 'delivery_not_found') return webhookNotFoundAnswer(c);

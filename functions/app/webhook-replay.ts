@@ -10,11 +10,12 @@ import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { timeText } from '../../src/company-app/html/envelope-format.js';
 import { appMessages } from '../../src/company-app/messages.js';
 import { showWebhook, webhookNotFoundAnswer } from '../../src/company-app/webhook-answer.js';
-import { webhooksManageShell, webhooksVerbContext } from '../../src/company-app/webhooks-access.js';
+import { webhooksManageShell } from '../../src/company-app/webhooks-access.js';
 import { EVENT_RETENTION_MS } from '../../src/domain/webhooks/event-retention.js';
 import { startReplay } from '../../src/domain/webhooks/replay-events.js';
 import { DomainError } from '../../src/errors.js';
 import { readForm, singleValue } from '../../src/http/page-forms.js';
+import { companyChanges } from '../../src/company-app/page-access.js';
 
 const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(\.\d{1,3})?)?$/;
 
@@ -38,7 +39,7 @@ export async function replayWebhook(c: Context<CompanyAppEnv>): Promise<Response
   const since = utcInstant(typed);
   const mistake = (error: string) => showWebhook(c, shell, id, { replay: { since: typed, error }, status: 422 });
   if (!since) return mistake(m.text('webhook.replaySinceInvalid'));
-  const ctx = webhooksVerbContext(c, shell);
+  const ctx = companyChanges(c, shell);
   try {
     const { replayed } = await startReplay(ctx, { subscriptionId: id, request: { since } });
     return showWebhook(c, shell, id, { notice: { kind: 'replayed', count: replayed } });

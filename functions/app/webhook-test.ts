@@ -6,16 +6,17 @@
 import type { Context } from 'hono';
 import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { showWebhook, webhookNotFoundAnswer } from '../../src/company-app/webhook-answer.js';
-import { webhooksManageShell, webhooksVerbContext } from '../../src/company-app/webhooks-access.js';
+import { webhooksManageShell } from '../../src/company-app/webhooks-access.js';
 import { sendTestEvent } from '../../src/domain/webhooks/deliveries.js';
 import { DomainError } from '../../src/errors.js';
+import { companyChanges } from '../../src/company-app/page-access.js';
 
 export async function testWebhook(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await webhooksManageShell(c);
   if (shell instanceof Response) return shell;
   const id = c.req.param('id') ?? '';
   try {
-    const attempt = await sendTestEvent(webhooksVerbContext(c, shell), { id });
+    const attempt = await sendTestEvent(companyChanges(c, shell), { id });
     return showWebhook(c, shell, id, { notice: { kind: 'tested', attempt } });
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;

@@ -12,7 +12,7 @@ import type { Shell } from './html/layout.js';
 import { type SettingsView, settingsPage } from './html/settings-page.js';
 import { appMessages } from './messages.js';
 import { APP_CSP } from './security.js';
-import { settingsReadContext } from './settings-access.js';
+import { companyReads } from './page-access.js';
 
 export const SETTINGS_CSP = `${APP_CSP}; frame-src 'self'`;
 
@@ -22,7 +22,7 @@ export async function settingsAnswer(
   posted: Omit<SettingsView, 'brand' | 'origins' | 'usage'> = {},
   status: 200 | 422 = 200,
 ): Promise<Response> {
-  const ctx = settingsReadContext(c, shell);
+  const ctx = companyReads(c, shell);
   const [brand, embedding, usage] = await Promise.all([getBrand(ctx), getEmbedding(ctx), companyUsage(ctx)]);
   c.set('pagePolicy', { contentSecurityPolicy: SETTINGS_CSP, frameOptions: 'DENY' });
   return c.html(settingsPage(appMessages(), shell, { brand, origins: embedding.allowed_origins, usage, ...posted }), status);

@@ -15,7 +15,7 @@ import type { Shell } from './html/layout.js';
 import { notFoundPage } from './html/notice-pages.js';
 import { type ReplayForm, type WebhookNotice, webhookPage } from './html/webhook-page.js';
 import { appMessages } from './messages.js';
-import { webhooksReadContext } from './webhooks-access.js';
+import { companyReads } from './page-access.js';
 
 export const DELIVERIES_PER_PAGE = 25;
 /** Past this page the list is better replayed than paged: the bound keeps OFFSET cheap. */
@@ -33,7 +33,7 @@ export async function showWebhook(
   id: string,
   options: { page?: number; notice?: WebhookNotice | undefined; replay?: ReplayForm; status?: ContentfulStatusCode } = {},
 ): Promise<Response> {
-  const ctx = webhooksReadContext(c, shell);
+  const ctx = companyReads(c, shell);
   const m = appMessages();
   try {
     const [row, deliveries] = await Promise.all([
