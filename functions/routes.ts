@@ -116,22 +116,24 @@ export async function signingPages(): Promise<Hono<AppEnv>> {
  * limit and security, loaded with all its endpoints on its first request.
  */
 export async function applicationPages(): Promise<Hono<AppEnv>> {
-  const [{ companyApp }, home, requestSignIn, showLink, spendLink, companies, choose, signOut, envelopes, keys, users, webhooks, settings, audit] = await Promise.all([
-    import('../src/company-app/company-app.js'),
-    import('./app/show-home.js'),
-    import('./app/request-sign-in.js'),
-    import('./app/show-sign-in-link.js'),
-    import('./app/spend-sign-in-link.js'),
-    import('./app/show-companies.js'),
-    import('./app/choose-company.js'),
-    import('./app/sign-out.js'),
-    import('./app/envelope-routes.js'),
-    import('./app/keys-routes.js'),
-    import('./app/user-routes.js'),
-    import('./app/webhook-routes.js'),
-    import('./app/settings-routes.js'),
-    import('./app/audit-routes.js'),
-  ]);
+  const [{ companyApp }, home, requestSignIn, showLink, spendLink, companies, choose, signOut, envelopes, keys, users, webhooks, settings, audit, templates] =
+    await Promise.all([
+      import('../src/company-app/company-app.js'),
+      import('./app/show-home.js'),
+      import('./app/request-sign-in.js'),
+      import('./app/show-sign-in-link.js'),
+      import('./app/spend-sign-in-link.js'),
+      import('./app/show-companies.js'),
+      import('./app/choose-company.js'),
+      import('./app/sign-out.js'),
+      import('./app/envelope-routes.js'),
+      import('./app/keys-routes.js'),
+      import('./app/user-routes.js'),
+      import('./app/webhook-routes.js'),
+      import('./app/settings-routes.js'),
+      import('./app/audit-routes.js'),
+      import('./app/template-routes.js'),
+    ]);
   return companyApp([
     ['/', 'GET', home.showHome],
     ['/sign-in', 'POST', requestSignIn.requestSignIn],
@@ -146,6 +148,7 @@ export async function applicationPages(): Promise<Hono<AppEnv>> {
     ...webhooks.webhookRoutes,
     ...settings.settingsRoutes,
     ...audit.auditRoutes,
+    ...templates.templateRoutes,
   ]) as unknown as Hono<AppEnv>;
 }
 

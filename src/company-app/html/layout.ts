@@ -18,10 +18,16 @@ export type Shell = { session: AppSession & { user: NonNullable<AppSession['user
  * The navigation's entries, each a page that exists: a page adds its entry here when it is built,
  * with the permission (src/domain/app-access/roles.ts) that shows it.
  */
-export type NavItem = { id: 'home' | 'envelopes' | 'keys' | 'users' | 'webhooks' | 'settings' | 'audit'; href: string; label: (m: AppMessages) => string; permission?: Permission };
+export type NavItem = {
+  id: 'home' | 'envelopes' | 'templates' | 'keys' | 'users' | 'webhooks' | 'settings' | 'audit';
+  href: string;
+  label: (m: AppMessages) => string;
+  permission?: Permission;
+};
 export const navigation: NavItem[] = [
   { id: 'home', href: '/app', label: (m) => m.text('shell.home') },
   { id: 'envelopes', href: '/app/envelopes', label: (m) => m.text('shell.envelopes'), permission: 'envelopes:read' },
+  { id: 'templates', href: '/app/templates', label: (m) => m.text('shell.templates'), permission: 'templates:read' },
   { id: 'keys', href: '/app/keys', label: (m) => m.text('shell.keys'), permission: 'keys:manage' },
   { id: 'users', href: '/app/users', label: (m) => m.text('shell.users'), permission: 'users:manage' },
   { id: 'webhooks', href: '/app/webhooks', label: (m) => m.text('shell.webhooks'), permission: 'webhooks:read' },

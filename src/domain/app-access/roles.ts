@@ -1,7 +1,7 @@
 /**
  * What each role may do in the company application, in one table: every page asks `can(role,
  * permission)` rather than naming roles. Owners and administrators manage keys, users, webhooks
- * and settings; members see templates and envelopes and act on the envelopes they sent; viewers
+ * and settings; members see envelopes, build templates and act on the envelopes they sent; viewers
  * only read.
  */
 import type { UserRole } from '../../data/schema.js';
@@ -13,6 +13,8 @@ export const permissions = [
   /** Void or remind any envelope of the company. */
   'envelopes:act-any',
   'templates:read',
+  /** Make templates in the builder, change and archive them. */
+  'templates:manage',
   'keys:manage',
   'users:manage',
   'webhooks:read',
@@ -28,7 +30,7 @@ const everything: readonly Permission[] = permissions;
 export const rolePermissions: Readonly<Record<UserRole, readonly Permission[]>> = {
   owner: everything,
   admin: everything,
-  member: ['envelopes:read', 'envelopes:act-own', 'templates:read', 'webhooks:read'],
+  member: ['envelopes:read', 'envelopes:act-own', 'templates:read', 'templates:manage', 'webhooks:read'],
   viewer: ['envelopes:read', 'templates:read', 'webhooks:read'],
 };
 

@@ -15,8 +15,8 @@ export type TemplateDocument = { fileName: string; bytes: DocumentSource };
 /** The PDF once in the document store, with the name it was uploaded under. */
 export type StoredTemplateDocument = { fileName: string; stored: StoredDocument };
 
-/** Who the audit trail names as the importer: an operator, or the service itself (a seed). */
-export type TemplateImporter = { type: 'admin' | 'system'; id?: string };
+/** Who the audit trail names as the importer: an operator, the service itself (a seed), or a user in the application. */
+export type TemplateImporter = { type: 'admin' | 'system' | 'user'; id?: string };
 
 /**
  * Writes a template's PDF to the document store as its bytes arrive, before the import that

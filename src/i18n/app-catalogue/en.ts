@@ -6,6 +6,7 @@
  */
 import { enAudit } from './en-audit.js';
 import { enSettings } from './en-settings.js';
+import { enTemplates } from './en-templates.js';
 import { enUsers } from './en-users.js';
 import { enWebhooks } from './en-webhooks.js';
 
@@ -15,6 +16,7 @@ export const appEn = {
   ...enWebhooks,
   ...enSettings,
   ...enAudit,
+  ...enTemplates,
 
   'page.skipLink': 'Skip to the content',
   'page.appName': 'E-signature',
@@ -202,6 +204,7 @@ export const appEn = {
   'email.signIn.linkAsText': 'If the button does not work, copy this link into your browser:',
   'email.signIn.notes': 'The link works once, within {minutes} minutes. If you did not ask for it, ignore this e-mail: nobody can sign in without the link.',
   'email.signIn.footer': 'You received this e-mail because a sign-in link to {app} was asked for with this address.',
+  'shell.templates': 'Templates',
   'shell.keys': 'API keys',
   'shell.users': 'Users',
   'shell.webhooks': 'Webhooks',

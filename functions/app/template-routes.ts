@@ -1,0 +1,17 @@
+/** The templates pages and the builder, their paths relative to `/app` (functions/routes.ts mounts them). */
+import type { AppPageRoute } from '../../src/company-app/company-app.js';
+import { buildTemplate, MAX_BUILDER_FORM_BYTES } from './template-build.js';
+import { downloadTemplateDocument, showTemplate } from './template-show.js';
+import { downloadUpload, MAX_UPLOAD_FORM_BYTES, showUpload, uploadTemplateDocument } from './template-upload.js';
+import { showTemplates } from './templates-list.js';
+
+export const templateRoutes: AppPageRoute[] = [
+  ['/templates', 'GET', showTemplates],
+  ['/templates/new', 'GET', showUpload],
+  // The form that carries the PDF: its body may be as large as the largest document the store keeps.
+  ['/templates/new', 'POST', uploadTemplateDocument, { maxBodyBytes: MAX_UPLOAD_FORM_BYTES }],
+  ['/templates/new/build', 'POST', buildTemplate, { maxBodyBytes: MAX_BUILDER_FORM_BYTES }],
+  ['/templates/upload.pdf', 'GET', downloadUpload],
+  ['/templates/:id', 'GET', showTemplate],
+  ['/templates/:id/document.pdf', 'GET', downloadTemplateDocument],
+];

@@ -1,0 +1,226 @@
+/**
+ * The application's templates pages over the real stack: the list and a template's page to every
+ * role; the builder without script: upload (refusals: no file, not a PDF, too large), the form's
+ * adds and removes, its mistakes (422, nothing saved), and the save that makes a template the API
+ * shows with its fields at their points; a viewer refused on the builder and on a forged post;
+ * another company's template not found; a forged document refused.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, templates } from '../../src/data/schema.js';
+import { putUser } from '../../src/domain/users/put-user.js';
+import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
+import { generateDocument } from '../../src/pdf/generate-document.js';
+import { MAX_TEMPLATE_DOCUMENT_BYTES } from '../../src/ports/document-limits.js';
+import { appClient, formTokenIn, freshEmail, signIn } from '../support/app-client.js';
+import { asOperator, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
+import { type Answer, call } from '../support/http.js';
+import { BASE_URL, openStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let company: TestCompany;
+let other: TestCompany;
+let pdf: Uint8Array;
+beforeAll(async () => {
+  stack = await openStack();
+  [company, other] = [await createTestCompany(stack), await createTestCompany(stack)];
+  pdf = await generateDocument('Lease', 2, nodeFontSource());
+});
+afterAll(() => stack.close());
+
+type Role = 'owner' | 'admin' | 'member' | 'viewer';
+
+async function signedIn(role: Role, companyId = company.id) {
+  const email = freshEmail(role);
+  await putUser(asOperator(stack, companyId), { email, input: { name: `Pat ${role}`, role, active: true, esign_seat: true } });
+  const client = appClient(stack);
+  expect((await signIn(stack, client, email)).status).toBe(303);
+  return client;
+}
+type Client = Awaited<ReturnType<typeof signedIn>>;
+
+/** A multipart post of `bytes` as the upload form's PDF, from the page last shown. */
+async function upload(client: Client, bytes: Uint8Array | null, name = 'lease.pdf'): Promise<Answer<string>> {
+  const page = await client.get('/app/templates/new');
+  const form = new FormData();
+  form.append('form_token', formTokenIn(page.body));
+  if (bytes) form.append('document', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name);
+  const cookie = [...client.jar].map(([key, value]) => `${key}=${value}`).join('; ');
+  return call<string>(stack, 'POST', '/app/templates/new', {
+    rawBody: form,
+    headers: { cookie, origin: new URL(BASE_URL).origin, 'sec-fetch-site': 'same-origin', 'x-test-client-ip': '198.51.100.78' },
+  });
+}
+
+const entitiesDecoded = (value: string) =>
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** What a browser would post from the page's form: its inputs, the options selected, the boxes ticked. */
+function formValuesIn(page: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [tag] of page.matchAll(/<input [^>]*>/g)) {
+    const name = /name="([^"]+)"/.exec(tag)?.[1];
+    if (!name || /type="(file|submit)"/.test(tag)) continue;
+    if (/type="checkbox"/.test(tag) && !/ checked/.test(tag)) continue;
+    values[name] = entitiesDecoded(/value="([^"]*)"/.exec(tag)?.[1] ?? '');
+  }
+  for (const [, name, options] of page.matchAll(/<select id="[^"]+" name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
+    values[name!] = entitiesDecoded(/<option value="([^"]*)" selected>/.exec(options!)?.[1] ?? /<option value="([^"]*)"/.exec(options!)?.[1] ?? '');
+  }
+  for (const [, name, text] of page.matchAll(/<textarea id="[^"]+" name="([^"]+)"[^>]*>([\s\S]*?)<\/textarea>/g)) values[name!] = entitiesDecoded(text!);
+  return values;
+}
+
+const build = (client: Client, values: Record<string, string>) => client.post('/app/templates/new/build', values);
+const templateApi = (id: string, token = company.owner.token) => call(stack, 'GET', `/v1/templates/${id}`, { token });
+
+describe('the templates list and a template page', () => {
+  it('lists the company’s templates to every role, with roles, last change and envelopes sent; a template’s page shows its roles and fields', async () => {
+    const template = await createTestTemplate(stack, company.id);
+    const foreign = await createTestTemplate(stack, other.id);
+    for (const role of ['owner', 'admin', 'member', 'viewer'] as const) {
+      const client = await signedIn(role);
+      const home = await client.get('/app');
+      expect(home.body).toContain('href="/app/templates"');
+      const list = await client.get('/app/templates');
+      expect(list.status).toBe(200);
+      expect(list.body).toContain(`href="/app/templates/${template.id}"`);
+      expect(list.body).toContain('Client, Witness, Counsel');
+      expect(list.body).not.toContain(foreign.id);
+      expect(list.body.includes('href="/app/templates/new"')).toBe(role !== 'viewer');
+      const page = await client.get(`/app/templates/${template.id}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain(template.name);
+      expect(page.body).toContain('Page 2, 72, 640 pt; 200 × 40 pt');
+      expect(page.body).toContain('Always Carl Counsel (counsel@example.test)');
+    }
+  });
+
+  it('answers another company’s template and an unknown id 404, as the same page', async () => {
+    const foreign = await createTestTemplate(stack, other.id);
+    const client = await signedIn('member');
+    const theirs = await client.get(`/app/templates/${foreign.id}`);
+    const unknown = await client.get(`/app/templates/${crypto.randomUUID()}`);
+    const malformed = await client.get('/app/templates/not-an-id');
+    expect([theirs.status, unknown.status, malformed.status]).toEqual([404, 404, 404]);
+    expect(theirs.body).toBe(unknown.body);
+    expect((await client.get(`/app/templates/${foreign.id}/document.pdf`)).status).toBe(404);
+  });
+
+  it('sends the signed-out to sign in', async () => {
+    const answer = await appClient(stack).get('/app/templates');
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('/app');
+  });
+});
+
+describe('the builder without script', () => {
+  it('refuses no file and a file that is not a PDF (422) and one past the limit (413), storing nothing', async () => {
+    const client = await signedIn('member');
+    const none = await upload(client, null);
+    expect(none.status).toBe(422);
+    expect(none.body).toContain('Choose the PDF to upload.');
+    const notPdf = await upload(client, new TextEncoder().encode('hello, not a PDF'), 'note.pdf');
+    expect(notPdf.status).toBe(422);
+    expect(notPdf.body).toContain('this file is not one');
+    const tooLarge = await upload(client, new Uint8Array(MAX_TEMPLATE_DOCUMENT_BYTES + 1));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toContain('larger than 25 MiB');
+  });
+
+  it('uploads, adds a role and a field, refuses mistakes with 422, and saves a template the API shows with its fields at their points', async () => {
+    const client = await signedIn('member');
+    const builder = await upload(client, pdf);
+    expect(builder.status).toBe(200);
+    expect(builder.body).toContain('lease.pdf: 2 pages');
+    expect(builder.body).toContain('data-width="612"');
+
+    const withRole = await build(client, { ...formValuesIn(builder.body), action: 'add-role' });
+    expect(withRole.status).toBe(200);
+    expect(withRole.body).toContain('id="role-1-name"');
+    const withField = await build(client, { ...formValuesIn(withRole.body), 'role-1-name': 'Tenant', action: 'add-field-signature' });
+    expect(withField.body).toContain('id="field-0-x"');
+
+    // Mistakes: a field off its page, a duplicate role name, an expiry past the bound: 422, nothing saved.
+    const name = `Lease ${crypto.randomUUID()}`;
+    const values = {
+      ...formValuesIn(withField.body),
+      name,
+      'field-0-role': 'Tenant',
+      'field-0-page': '2',
+      'field-0-x': '500',
+      'field-0-y': '700',
+      'field-0-width': '113',
+      'field-0-height': '40',
+    };
+    const offPage = await build(client, { ...values, action: 'save' });
+    expect(offPage.status).toBe(422);
+    expect(offPage.body).toContain('id="field-0-x-error"');
+    const twice = await build(client, { ...values, 'field-0-x': '499', 'role-1-name': 'Signer', expiry_days: '366', action: 'save' });
+    expect(twice.status).toBe(422);
+    expect(twice.body).toContain('id="role-1-name-error"');
+    expect(twice.body).toContain('id="expiry_days-error"');
+    expect(await stack.services.database.db.select().from(templates).where(eq(templates.name, name))).toEqual([]);
+
+    // At the page's edge exactly (612 pt wide) it fits; removing a field and adding it back keeps the form.
+    const saved = await build(client, {
+      ...values,
+      'field-0-x': '499',
+      expiry_days: '365',
+      'role-1-locked': 'yes',
+      'role-1-recipient_name': 'Tess Tenant',
+      'role-1-recipient_email': 'tess@example.test',
+      'role-1-verification': 'email_code',
+      action: 'save',
+    });
+    expect(saved.status).toBe(303);
+    const id = /\/app\/templates\/([0-9a-f-]{36})\?saved=1/.exec(saved.headers.get('location') ?? '')?.[1];
+    expect(id).toBeDefined();
+    const api = await templateApi(id!);
+    expect(api.status).toBe(200);
+    expect(api.body.name).toBe(name);
+    expect(api.body.expiry_days).toBe(365);
+    expect(api.body.roles.map((role: { name: string }) => role.name)).toEqual(['Signer', 'Tenant']);
+    expect(api.body.roles[1]).toMatchObject({ locked: true, recipient: { name: 'Tess Tenant', email: 'tess@example.test' }, verification: 'email_code' });
+    expect(api.body.fields).toEqual([
+      expect.objectContaining({ role: 'Tenant', type: 'signature', page: 2, x: 499, y: 700, width: 113, height: 40, required: true }),
+    ]);
+    const [audit] = await stack.services.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.companyId, company.id), eq(auditEvents.kind, 'template.imported')))
+      .orderBy(auditEvents.seq);
+    expect(audit).toBeDefined();
+    const list = await client.get('/app/templates');
+    expect(list.body).toContain('Pat member');
+    const page = await client.get(`/app/templates/${id}?saved=1`);
+    expect(page.body).toContain(`The template ${name} is saved.`);
+  });
+
+  it('removes a row on its button, and refuses a document the session did not upload (403)', async () => {
+    const client = await signedIn('admin');
+    const builder = await upload(client, pdf);
+    const two = await build(client, { ...formValuesIn(builder.body), action: 'add-field' });
+    const one = await build(client, { ...formValuesIn(two.body), action: 'remove-field-0' });
+    expect(one.body).not.toContain('id="field-0-x"');
+    const forged = await build(client, { ...formValuesIn(builder.body), document_key: 'someone-elses-key', action: 'save' });
+    expect(forged.status).toBe(403);
+    // Another session's signed document is not this session's.
+    const second = await signedIn('admin');
+    await second.get('/app/templates/new');
+    expect((await build(second, { ...formValuesIn(builder.body), action: 'save' })).status).toBe(403);
+  });
+
+  it('refuses a viewer the builder, on its pages and on a forged post', async () => {
+    const viewer = await signedIn('viewer');
+    expect((await viewer.get('/app/templates/new')).status).toBe(403);
+    expect((await upload(viewer, pdf)).status).toBe(403);
+    await viewer.get('/app/templates');
+    expect((await build(viewer, { name: 'Forged', action: 'save' })).status).toBe(403);
+  });
+});
