@@ -88,32 +88,37 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
-/** The sign-in links the dev mailbox holds for the demo owner, newest first. */
-export async function signInLinks(session: AppSession): Promise<(string | undefined)[]> {
+/** The sign-in links the dev mailbox holds for `email` (the demo owner unless named), newest first. */
+export async function signInLinks(session: AppSession, email = session.owner): Promise<(string | undefined)[]> {
   const response = await fetch(`${session.base}/dev/mailbox.json`);
   expect(response.status).toBe(200);
   return ((await response.json()) as { data: Mail[] }).data
-    .filter((mail) => mail.to.email === session.owner && mail.tags?.kind === 'app_sign_in')
+    .filter((mail) => mail.to.email === email && mail.tags?.kind === 'app_sign_in')
     .map((mail) => /https?:\/\/\S+\/app\/sign-in\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0]);
 }
 
 /** The link of the e-mail that arrived after `before` were there: it goes out after the page's answer. */
-export async function newSignInLink(session: AppSession, before: number): Promise<string> {
+export async function newSignInLink(session: AppSession, before: number, email = session.owner): Promise<string> {
   return vi.waitFor(async () => {
-    const links = await signInLinks(session);
+    const links = await signInLinks(session, email);
     if (links.length <= before || !links[0]) throw new Error('no new sign-in e-mail yet');
     return links[0];
   }, eventually);
 }
 
 /** The demo owner signs in as a person does: asks for a link and opens it from the dev mailbox. */
-export async function signInAsOwner(session: AppSession, page: Page): Promise<void> {
+export function signInAsOwner(session: AppSession, page: Page): Promise<void> {
+  return signInAs(session, page, session.owner);
+}
+
+/** A user of one company (`email`, a user of the demo seed) signs in as the demo owner does, from the dev mailbox. */
+export async function signInAs(session: AppSession, page: Page, email: string): Promise<void> {
   await page.goto(`${session.base}/app`);
-  const before = (await signInLinks(session)).length;
-  await page.getByLabel('E-mail address').fill(session.owner);
+  const before = (await signInLinks(session, email)).length;
+  await page.getByLabel('E-mail address').fill(email);
   await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
   await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-  await page.goto(await newSignInLink(session, before));
+  await page.goto(await newSignInLink(session, before, email));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${session.base}/app`);
 }
