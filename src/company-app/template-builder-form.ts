@@ -1,4 +1,7 @@
 /**
+ * One file although long: the form's rows, their reading, their changes and their checking share
+ * one shape and are read together.
+ *
  * The builder's form as posted: its text read into rows (settings, roles, fields), the row asked
  * to be added or removed, and the rows turned into a TemplateDefinition whose mistakes are named
  * by the inputs they belong to. The uploaded document travels in the form with an HMAC bound to

@@ -11,7 +11,7 @@ import { verificationMethods, type PageSize } from '../../data/schema.js';
 import { fieldTypes } from '../../domain/templates/template-definition.js';
 import type { AppMessageKey, AppMessages } from '../../i18n/app-messages.js';
 import { LANGUAGES, languageNames } from '../../i18n/languages.js';
-import type { BuilderErrors, BuilderForm, FieldRowForm, RoleRowForm, SignedDocument } from '../template-builder-form.js';
+import { type BuilderErrors, type BuilderForm, emptyField, type FieldRowForm, type RoleRowForm, type SignedDocument } from '../template-builder-form.js';
 import { type Html, layout, type Shell } from './layout.js';
 import { fieldError, kindName } from './templates-pages.js';
 
@@ -69,6 +69,7 @@ ${target.pages.map((page, index) => html`<li class="builder-page" data-page="${i
 </section>
 ${fieldsPart(e, form, target.pages.length)}
 </div>
+${newFieldTemplate(m, form, target.pages.length)}
 <div class="actions">
 <button type="submit" name="action" value="save">${m.text('builder.save')}</button>
 <a href="/app/templates">${m.text('builder.cancel')}</a>
@@ -184,6 +185,15 @@ ${form.fields.length === 0 ? html`<p class="hint">${m.text('builder.noFields')}<
 ${form.fields.map((field, index) => fieldRow(ctx, field, index, form.roles, signers.length > 0 ? signers.map(({ role }) => role) : form.roles, pageCount))}
 <div class="actions"><button type="submit" name="action" value="add-field" class="button-quiet">${m.text('builder.addField')}</button></div>
 </fieldset>`;
+}
+
+/** The row app-builder.js copies for a field placed from the palette, its index a stand-in it renumbers. */
+const NEW_ROW_INDEX = 9999;
+function newFieldTemplate(m: AppMessages, form: BuilderForm, pageCount: number): Html {
+  const signers = form.roles.filter((role) => role.type === 'signer');
+  const choices = signers.length > 0 ? signers : form.roles;
+  const ctx: Ctx = { m, errors: {}, first: undefined };
+  return html`<template id="builder-new-field" data-index="${NEW_ROW_INDEX}">${fieldRow(ctx, emptyField(choices[0]?.name ?? ''), NEW_ROW_INDEX, form.roles, choices, pageCount)}</template>`;
 }
 
 function fieldRow(ctx: Ctx, field: FieldRowForm, index: number, roles: RoleRowForm[], choices: RoleRowForm[], pageCount: number): Html {
