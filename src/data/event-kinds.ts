@@ -10,6 +10,9 @@ export const auditKinds = [
   'api_key.rotated',
   'api_key.revoked',
   'template.imported',
+  /** A template saved as a new version (its data names the version), and archived (src/domain/templates). */
+  'template.version_saved',
+  'template.archived',
   /** A company's settings changed by one of its users in the application: the brand (the fields set), the origins allowed to embed signing. */
   'settings.brand_changed',
   'settings.embedding_changed',

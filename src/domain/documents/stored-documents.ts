@@ -8,15 +8,15 @@ import type { StoredDocument } from '../../ports/document-store.js';
 import type { Services } from '../../services.js';
 import { moveSignedDocument, moveTemplateDocument } from './move-documents.js';
 
-/** The document of a company's template, or null when it has none. */
+/** The document of one version of a company's template (an envelope's: the version it was sent with), or null when it has none. */
 export async function templateDocumentOf(
   services: Services,
-  { templateId, companyId }: { templateId: string; companyId: string },
+  { templateId, companyId, templateVersion }: { templateId: string; companyId: string; templateVersion: number },
 ): Promise<StoredDocument | null> {
   const [row] = await services.database.db
     .select({ id: templateDocuments.id, key: templateDocuments.storageKey, size: templateDocuments.size, sha256: templateDocuments.sha256 })
     .from(templateDocuments)
-    .where(and(eq(templateDocuments.templateId, templateId), eq(templateDocuments.companyId, companyId)))
+    .where(and(eq(templateDocuments.templateId, templateId), eq(templateDocuments.companyId, companyId), eq(templateDocuments.version, templateVersion)))
     .limit(1);
   if (!row) return null;
   if (row.key && row.size !== null) return { key: row.key, size: row.size, sha256: row.sha256 };

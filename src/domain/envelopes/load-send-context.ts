@@ -16,6 +16,8 @@ export type SendTemplate = {
   reminders: Reminders | null;
   signingOrder: SigningOrder;
   shareSigningLinks: boolean;
+  /** Its latest version: the one whose roles, fields and document the send takes. */
+  version: number;
 };
 
 export type SendContext = Awaited<ReturnType<typeof loadSendContext>>;
@@ -66,10 +68,14 @@ function companyAndTemplate(db: Db) {
   return query;
 }
 
-/** The company's allowance, brand and text-message countries, with the template, its roles and its document's hash (null when not the company's). */
+/**
+ * The company's allowance, brand and text-message countries, with the template's latest version, its
+ * roles and its document's hash (null when not the company's, or archived).
+ */
 function prepareCompanyAndTemplate(db: Db) {
   const [companyId, templateId] = [sql.placeholder('companyId'), sql.placeholder('templateId')];
-  const ofThisCompany = sql`(select t.id from templates t where t.id = ${templateId}::uuid and t.company_id = ${companyId}::uuid)`;
+  const ofThisCompany = sql`(select t.id from templates t where t.id = ${templateId}::uuid and t.company_id = ${companyId}::uuid and t.archived_at is null)`;
+  const latest = sql`(select t.version from templates t where t.id = ${templateId}::uuid)`;
   return db
     .select({
       allowance: companies.apiSignatureRequestsPerPeriod,
@@ -77,10 +83,10 @@ function prepareCompanyAndTemplate(db: Db) {
       textMessageCountries: companies.textMessageCountries,
       template: sql<SendTemplate | null>`(
         select json_build_object('id', t.id, 'name', t.name, 'emailSubject', t.email_subject, 'emailMessage', t.email_message,
-          'expiryDays', t.expiry_days, 'reminders', t.reminders, 'signingOrder', t.signing_order, 'shareSigningLinks', t.share_signing_links)
-        from templates t where t.id = ${templateId}::uuid and t.company_id = ${companyId}::uuid)`,
-      roles: rolesJson(ofThisCompany),
-      documentSha256: sql<string | null>`(select d.sha256 from template_documents d where d.template_id = ${ofThisCompany})`,
+          'expiryDays', t.expiry_days, 'reminders', t.reminders, 'signingOrder', t.signing_order, 'shareSigningLinks', t.share_signing_links, 'version', t.version)
+        from templates t where t.id = ${templateId}::uuid and t.company_id = ${companyId}::uuid and t.archived_at is null)`,
+      roles: rolesJson(ofThisCompany, latest),
+      documentSha256: sql<string | null>`(select d.sha256 from template_documents d where d.template_id = ${ofThisCompany} and d.version = ${latest})`,
     })
     .from(companies)
     .leftJoin(brandSettings, and(eq(brandSettings.companyId, companies.id), eq(brandSettings.active, true)))

@@ -105,6 +105,7 @@ export async function sendEnvelope(ctx: ApiKeyContext, input: SendInput): Promis
         id: envelopeId,
         companyId: principal.companyId,
         templateId: template.id,
+        templateVersion: template.version,
         apiKeyId: principal.apiKeyId,
         senderUserId: sender.id,
         senderEmail: sender.email,
@@ -124,14 +125,19 @@ export async function sendEnvelope(ctx: ApiKeyContext, input: SendInput): Promis
         recipients,
         withIds.map((recipient) => recipientRow(recipient, principal.companyId, envelopeId)),
       ),
-      ...copyTemplateFields(q, { companyId: principal.companyId, envelopeId, templateId: template.id, recipients: withIds }),
+      ...copyTemplateFields(q, { companyId: principal.companyId, envelopeId, templateId: template.id, version: template.version, recipients: withIds }),
       q.insert(auditEvents).values({
         companyId: principal.companyId,
         envelopeId,
         kind: 'envelope.sent',
         actorType: 'api_key',
         actorId: principal.apiKeyId,
-        data: { template_id: template.id, sender_email: sender.email, recipients: withIds.map(({ id, role, email }) => ({ id, role, email })) },
+        data: {
+          template_id: template.id,
+          template_version: template.version,
+          sender_email: sender.email,
+          recipients: withIds.map(({ id, role, email }) => ({ id, role, email })),
+        },
         createdAt: now,
       }),
       q.insert(webhookEvents).values({
@@ -246,10 +252,13 @@ function recipientRow(recipient: EnvelopeRecipient & { id: string }, companyId: 
 }
 
 /**
- * The template's field layout, copied onto the envelope (so later template edits do not move it)
+ * The field layout of the template's version the send read, copied onto the envelope (so later versions do not move it)
  * inside the database, as one INSERT … SELECT: each field goes to the recipient of its role.
  */
-function copyTemplateFields(q: Db, to: { companyId: string; envelopeId: string; templateId: string; recipients: { roleId: string; id: string }[] }) {
+function copyTemplateFields(
+  q: Db,
+  to: { companyId: string; envelopeId: string; templateId: string; version: number; recipients: { roleId: string; id: string }[] },
+) {
   if (to.recipients.length === 0) return [];
   const recipientOfRole = sql.join(
     to.recipients.map((recipient) => sql`when ${recipient.roleId}::uuid then ${recipient.id}`),
@@ -260,7 +269,7 @@ function copyTemplateFields(q: Db, to: { companyId: string; envelopeId: string; 
     select gen_random_uuid(), ${to.companyId}::uuid, ${to.envelopeId}, case f.role_id ${recipientOfRole} end,
       f.type, f.label, f.page, f.x, f.y, f.width, f.height, f.required, null, f.settings
     from template_fields f
-    where f.template_id = ${to.templateId} and f.company_id = ${to.companyId}
+    where f.template_id = ${to.templateId} and f.version = ${to.version} and f.company_id = ${to.companyId}
       and f.role_id in (${sql.join(
         to.recipients.map((recipient) => sql`${recipient.roleId}::uuid`),
         sql`, `,

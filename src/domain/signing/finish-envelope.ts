@@ -8,6 +8,7 @@ import { templateDocumentOf } from '../documents/stored-documents.js';
 import { eventData } from '../webhooks/event-data.js';
 import { committed, type VerbContext } from '../verb-context.js';
 import { certificateTrail, consentSection, consentsGiven } from './certificate-trail.js';
+import { envelopeLanguage, finishedField } from './finished-values.js';
 import { boundedTrail } from './repeated-events.js';
 import { fileNameOf } from './signing-document.js';
 import { consent } from './signing-state.js';
@@ -30,6 +31,7 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
       id: envelopes.id,
       companyId: envelopes.companyId,
       templateId: envelopes.templateId,
+      templateVersion: envelopes.templateVersion,
       title: envelopes.title,
       senderEmail: envelopes.senderEmail,
       status: envelopes.status,
@@ -62,21 +64,15 @@ export async function finishEnvelope(ctx: VerbContext<{ kind: 'system' }>, body:
   if (!original || original.sha256 !== envelope.documentSha256) throw new Error(`The document of envelope ${envelopeId} is no longer the one that was sent.`);
 
   const completedAt = envelope.completedAt ?? now;
+  // Dates are drawn as the envelope's signers were spoken to.
+  const language = await envelopeLanguage(services, envelope);
   const finished = await services.pdf.finish({
     originalKey: original.key,
     envelopeId,
     title: envelope.title,
     senderEmail: envelope.senderEmail,
     senderName: look.displayName,
-    fields: fields.map((field) => ({
-      type: field.type,
-      page: field.page,
-      x: field.x,
-      y: field.y,
-      width: field.width,
-      height: field.height,
-      value: field.value,
-    })),
+    fields: fields.map((field) => finishedField(field, language)),
     recipients: certificateTrail(everyone, trail),
     // Each signer agreed to the consent in their page's language: every version given is printed.
     ...consentSection(consentsGiven(trail), consent),

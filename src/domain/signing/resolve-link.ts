@@ -76,7 +76,13 @@ async function readRest(services: Services, found: LinkHead): Promise<Link> {
     db
       .select({ pages: templateDocuments.pages })
       .from(templateDocuments)
-      .where(and(eq(templateDocuments.templateId, envelope.templateId), eq(templateDocuments.companyId, envelope.companyId)))
+      .where(
+        and(
+          eq(templateDocuments.templateId, envelope.templateId),
+          eq(templateDocuments.version, envelope.templateVersion),
+          eq(templateDocuments.companyId, envelope.companyId),
+        ),
+      )
       .limit(1),
     db
       .select({ template: templates.language, company: brandSettings.language })

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { templates } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
@@ -14,21 +14,36 @@ export type TemplateDetail = TemplateSummary & {
   fields: TemplateField[];
 };
 
+/** A template as one of its versions has it, with that version's number. */
+export type TemplateVersionDetail = TemplateDetail & { version: number };
+
 export const templateNotFound = (id: string) => new DomainError('template_not_found', 'No template with that id exists in this company.', { template_id: id });
 
-/** GET /v1/templates/{id}: one template with roles, settings and field layout, in one query; never the PDF bytes. */
-export async function getTemplate({ services, companyId }: CompanyReadContext, { templateId }: { templateId: string }): Promise<TemplateDetail> {
-  if (!isUuid(templateId)) throw templateNotFound(templateId);
+/** GET /v1/templates/{id}: one template's latest version with roles, settings and field layout, in one query; never the PDF bytes. */
+export async function getTemplate(ctx: CompanyReadContext, { templateId }: { templateId: string }): Promise<TemplateDetail> {
+  const { version: _latest, ...detail } = await readTemplate(ctx, templateId);
+  return detail;
+}
+
+/**
+ * One version of a company's template (its latest when none is named), in one query. An archived
+ * template, another company's, an id that is not one and a version it never had are all not found.
+ */
+export async function readTemplate({ services, companyId }: CompanyReadContext, templateId: string, version?: number): Promise<TemplateVersionDetail> {
+  if (!isUuid(templateId) || (version !== undefined && !(Number.isSafeInteger(version) && version >= 1))) throw templateNotFound(templateId);
   const id = sql`${templates.id}`;
+  const which = version === undefined ? sql`${templates.version}` : sql`${version}::int`;
   const [row] = await services.database.db
-    .select({ template: templates, roles: rolesJson(id), fields: fieldsJson(id), document: documentJson(id) })
+    .select({ template: templates, roles: rolesJson(id, which), fields: fieldsJson(id, which), document: documentJson(id, which) })
     .from(templates)
-    .where(and(eq(templates.id, templateId), eq(templates.companyId, companyId)))
+    .where(and(eq(templates.id, templateId), eq(templates.companyId, companyId), isNull(templates.archivedAt)))
     .limit(1);
-  if (!row) throw templateNotFound(templateId);
+  // Every saved version has a document row, so a version without one was never saved.
+  if (!row || (version !== undefined && !row.document)) throw templateNotFound(templateId);
   const { template, roles, fields, document } = row;
   return {
     ...toTemplateSummary(template, roles),
+    version: version ?? template.version,
     document: document ? { file_name: document.fileName, sha256: document.sha256, page_count: document.pages.length, pages: document.pages } : null,
     fields: fields.map((field) => ({ role: field.role, ...placementOf(field) })),
   };

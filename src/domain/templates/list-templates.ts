@@ -1,16 +1,16 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { templates } from '../../data/schema.js';
 import type { CompanyReadContext, PageRequest } from '../read-context.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 import { rolesJson } from './template-reads.js';
 import { type TemplateSummary, toTemplateSummary } from './template-record.js';
 
-/** GET /v1/templates: the company's templates, newest first, with roles but no field layout: one query. */
+/** GET /v1/templates: the company's templates but the archived, newest first, each its latest version's roles but no field layout: one query. */
 export async function listTemplates({ services, companyId }: CompanyReadContext, { page, perPage }: PageRequest): Promise<Page<TemplateSummary>> {
   const { db } = services.database;
-  const mine = eq(templates.companyId, companyId);
+  const mine = and(eq(templates.companyId, companyId), isNull(templates.archivedAt));
   const rows = await db
-    .select({ template: templates, roles: rolesJson(sql`${templates.id}`), total: totalOfAll() })
+    .select({ template: templates, roles: rolesJson(sql`${templates.id}`, sql`${templates.version}`), total: totalOfAll() })
     .from(templates)
     .where(mine)
     .orderBy(desc(templates.createdAt), desc(templates.id))
