@@ -38,6 +38,26 @@ function start() {
   const rows = () => [...form.querySelectorAll('.builder-field[data-field]')];
   const roleNames = () => [...form.querySelectorAll('.builder-roles input[id$="-name"]')].map((field) => field.value);
 
+  /** The signer roles as the role rows now name them: a field's role is chosen among them. */
+  function signerNames() {
+    return [...form.querySelectorAll('.builder-roles [data-role]')]
+      .filter((role) => role.querySelector('select[id$="-type"]')?.value === 'signer')
+      .map((role) => role.querySelector('input[id$="-name"]')?.value ?? '')
+      .filter((name) => name.trim() !== '');
+  }
+
+  /** A row's choice of role follows the roles' names as they are typed. */
+  function syncRoles(row) {
+    const select = input(row, 'role');
+    if (!(select instanceof HTMLSelectElement)) return;
+    const names = signerNames();
+    const chosen = select.value;
+    const index = select.selectedIndex;
+    const byPlace = select.options.length === names.length && index >= 0 ? names[index] : undefined;
+    select.replaceChildren(...names.map((name) => new Option(name, name)));
+    select.value = names.includes(chosen) ? chosen : (byPlace ?? names[0] ?? '');
+  }
+
   function colourOf(row) {
     const index = roleNames().indexOf(input(row, 'role')?.value ?? '');
     return Math.max(index, 0) % ROLE_COLOURS;
@@ -171,6 +191,7 @@ function start() {
     before.before(fragment);
     form.querySelector('.builder-fields > .hint')?.remove();
     input(row, 'type').value = kind;
+    syncRoles(row);
     const pageSelect = input(row, 'page');
     pageSelect.value = String(page.number);
     write(row, clamp(place, page));
@@ -225,7 +246,10 @@ function start() {
         const scale = scaleOf(page);
         // Dropped where the pointer is: the field's top-left corner under it.
         current = page;
-        addField(kind, page, { x: (ended.clientX - area.left) / scale, y: (ended.clientY - area.top) / scale, ...NEW_FIELD });
+        // Inside the sheet's border, where the page itself begins.
+        const left = area.left + page.sheet.clientLeft;
+        const top = area.top + page.sheet.clientTop;
+        addField(kind, page, { x: (ended.clientX - left) / scale, y: (ended.clientY - top) / scale, ...NEW_FIELD });
       };
       button.addEventListener('pointermove', follow);
       button.addEventListener('pointerup', stop);
@@ -235,7 +259,14 @@ function start() {
 
   for (const page of sheets) page.sheet.addEventListener('pointerdown', () => (current = page));
   // A role renamed or its type changed recolours the boxes.
-  form.querySelector('.builder-roles')?.addEventListener('input', () => rows().forEach(draw));
+  const rolesChanged = () => {
+    for (const row of rows()) {
+      syncRoles(row);
+      draw(row);
+    }
+  };
+  form.querySelector('.builder-roles')?.addEventListener('input', rolesChanged);
+  form.querySelector('.builder-roles')?.addEventListener('change', rolesChanged);
   rows().forEach(draw);
   drawPages(sheets).catch(() => {});
   let width = list.clientWidth;

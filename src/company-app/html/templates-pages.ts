@@ -78,7 +78,12 @@ function roleText(m: AppMessages, role: TemplateRole): Html {
 
 /** A field kind's name, also for kinds the catalogue does not know yet (shown as their code). */
 export const kindName = (m: AppMessages, kind: string) => (`field.kind.${kind}` in kindKeys ? m.text(`field.kind.${kind}` as AppMessageKey) : kind);
-const kindKeys = Object.fromEntries(['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email'].map((kind) => [`field.kind.${kind}`, true]));
+const kindKeys = Object.fromEntries(
+  ['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email', 'date', 'number', 'dropdown', 'radio'].map((kind) => [
+    `field.kind.${kind}`,
+    true,
+  ]),
+);
 
 export type TemplateVersionLine = { version: number; savedAt: Date; savedBy: string | null };
 

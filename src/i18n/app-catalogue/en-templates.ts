@@ -54,6 +54,10 @@ export const enTemplates = {
   'field.kind.checkbox': 'Checkbox',
   'field.kind.name': 'Name',
   'field.kind.email': 'E-mail address',
+  'field.kind.date': 'Date',
+  'field.kind.number': 'Number',
+  'field.kind.dropdown': 'Dropdown',
+  'field.kind.radio': 'Radio buttons',
   'field.place': 'Page {page}, {x}, {y} pt; {width} × {height} pt',
 
   'upload.title': 'Build a template',
