@@ -38,7 +38,7 @@ export const TemplateSummary = z
 const TemplateField = z
   .object({
     role: z.string(),
-    type: z.string(),
+    type: z.string().openapi({ description: 'signature, initials, date_signed, text, checkbox, name, email, date, number, dropdown or radio.' }),
     label: z.string().nullable(),
     page: z.number().int(),
     x: z.number().int(),
@@ -46,6 +46,20 @@ const TemplateField = z
     width: z.number().int(),
     height: z.number().int(),
     required: z.boolean(),
+    settings: z
+      .union([
+        z.object({ min: z.number().optional(), max: z.number().optional() }),
+        z.object({
+          options: z.array(
+            z.union([z.string(), z.object({ value: z.string(), x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() })]),
+          ),
+        }),
+      ])
+      .nullable()
+      .openapi({
+        description:
+          'What the kind takes beyond its place: `number` its optional `min` and `max`; `dropdown` its `options` (texts); `radio` its `options`, each a `value` with its own box on the field’s page. `null` for the other kinds, and for a number without bounds.',
+      }),
   })
   .openapi('TemplateField');
 

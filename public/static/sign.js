@@ -131,7 +131,11 @@ function updateBox(fieldId) {
     else shown = control.querySelector('[data-typed] input').value.trim();
   } else {
     const input = control?.querySelector('[data-field-input]');
-    if (input?.type === 'checkbox') shown = input.checked ? '✓' : '';
+    // A radio group's box shows the option chosen; a date's, the date as the picker shows it.
+    const chosen = control?.querySelector('input[type="radio"]:checked');
+    if (input?.type === 'radio') shown = chosen ? chosen.value : '';
+    else if (input?.type === 'date') shown = input.valueAsDate ? input.valueAsDate.toLocaleDateString(document.documentElement.lang, { timeZone: 'UTC', dateStyle: 'long' }) : '';
+    else if (input?.type === 'checkbox') shown = input.checked ? '✓' : '';
     else if (input) shown = input.value.trim();
   }
   if (drawing) {

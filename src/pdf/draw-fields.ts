@@ -15,6 +15,8 @@ const MIN_SIZE = 6;
 // No box shows more characters than this even at the smallest size, so longer input is cut before it is measured.
 const MAX_DRAWN_CHARS = 5_000;
 const UNREADABLE_IMAGE_TEXT = '[signature image unreadable]';
+/** A radio option's mark: a letter, so that the finished PDF's text says which option was chosen. */
+const RADIO_MARK = 'X';
 
 /**
  * Draws every field's value on its page. Values never make this throw (they come from signers);
@@ -37,7 +39,11 @@ export async function drawFields(lib: PdfLib, pdf: PDFDocument, type: Typesetter
     if (field.value === null) continue;
     const box = pdfBox(page, field);
     const value = field.value;
-    if (field.type === 'checkbox') {
+    if (field.type === 'radio') {
+      // The mark goes in the chosen option's own box, and nothing in the others'.
+      const chosen = field.options?.find((option) => option.value === value);
+      if (chosen) drawFitted(type, page, RADIO_MARK, pdfBox(page, chosen), { maxSize: TEXT_MAX_SIZE, color: black });
+    } else if (field.type === 'checkbox') {
       if (value === 'true') drawCross(page, box, black);
     } else if ((field.type === 'signature' || field.type === 'initials') && isPngDataUrl(value)) {
       if (!images.has(value)) images.set(value, embedPng(pdf, value));
@@ -53,7 +59,7 @@ export async function drawFields(lib: PdfLib, pdf: PDFDocument, type: Typesetter
 }
 
 /** Placements are measured from the top-left of the page's MediaBox (the size the import checked). */
-function pdfBox(page: PDFPage, field: FinishedField): Box {
+function pdfBox(page: PDFPage, field: Box): Box {
   const media = page.getMediaBox();
   return { x: media.x + field.x, y: media.y + media.height - field.y - field.height, width: field.width, height: field.height };
 }
@@ -66,6 +72,7 @@ const padding = (box: Box) => Math.min(2, box.width / 4, box.height / 4);
  */
 export const fieldTexts = (fields: readonly FinishedField[]): string[] => [
   UNREADABLE_IMAGE_TEXT,
+  RADIO_MARK,
   ...fields.flatMap((field) => (field.value === null || isPngDataUrl(field.value) ? [] : [drawableText(field.value.slice(0, MAX_DRAWN_CHARS))])),
 ];
 

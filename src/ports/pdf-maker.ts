@@ -19,8 +19,10 @@ export type FinishedField = {
   y: number;
   width: number;
   height: number;
-  /** signature/initials: a typed value as plain text, or a drawn one as 'data:image/png;base64,...'; checkbox: 'true' | 'false'; date_signed: 'YYYY-MM-DD'; others: text. null = left empty (optional field). */
+  /** signature/initials: a typed value as plain text, or a drawn one as 'data:image/png;base64,...'; checkbox: 'true' | 'false'; date_signed: 'YYYY-MM-DD'; date: the date as the envelope's language writes it; radio: the option chosen; others: text. null = left empty (optional field). */
   value: string | null;
+  /** radio: each option's value and box (same measure as the field's); the chosen one is marked. */
+  options?: { value: string; x: number; y: number; width: number; height: number }[];
 };
 
 export type CertificateRecipient = {

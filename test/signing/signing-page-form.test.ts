@@ -183,7 +183,7 @@ describe('hostile input: a page, never a 500', () => {
     expect(answer.status).toBe(303);
     expect((await storedValues(stack, clientId))[ids.signature]).toMatch(/^\ufffd+$/);
     // Whatever reaches the domain as text is checked there all the same, by whichever way it came.
-    const fields = [{ id: 'a', type: 'text', label: null, page: 1, x: 0, y: 0, width: 10, height: 10, required: true, prefill: null }] as const;
+    const fields = [{ id: 'a', type: 'text', label: null, page: 1, x: 0, y: 0, width: 10, height: 10, required: true, settings: null, prefill: null }] as const;
     const refusal = (values: Record<string, string>) => {
       try {
         acceptSubmission([...fields], { consent: true, values });

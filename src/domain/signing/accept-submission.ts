@@ -5,6 +5,8 @@
  * comes back as problems by field, in the codes the page words.
  */
 import { redrawPngDataUrl } from '../../lib/drawn-png.js';
+import { numberBounds, optionValues } from '../templates/field-kinds.js';
+import { chosenValue, dateValue, numberValue } from './field-values.js';
 import { isStorableText } from '../../lib/storable-text.js';
 import {
   MAX_DRAWN_SIGNATURE_CHARS,
@@ -32,8 +34,10 @@ export function acceptSubmission(fields: SigningField[], submission: SigningSubm
   for (const field of fields) {
     const posted = submission.values[field.id];
     const result = field.prefill !== null ? { value: field.prefill } : postedValue(field, typeof posted === 'string' ? posted : '');
-    if ('problem' in result) problems.push({ field: field.id, code: result.problem, ...(result.max ? { max: result.max } : {}) });
-    else values.set(field.id, result.value);
+    if ('problem' in result) {
+      const { problem: code, ...bounds } = result;
+      problems.push({ field: field.id, code, ...bounds });
+    } else values.set(field.id, result.value);
   }
   if (problems.length > 0) throw new SigningRefused(problems);
   return values;
@@ -47,7 +51,7 @@ export function acceptDeclineReason(reason: string): string {
   return text;
 }
 
-type Outcome = { value: string | null } | { problem: ProblemCode; max?: number };
+type Outcome = { value: string | null } | { problem: ProblemCode; max?: number; min?: number };
 
 /** Text Postgres can keep as given, within `max` characters. */
 function textOutcome(value: string, max: number): Outcome {
@@ -64,7 +68,11 @@ function postedValue(field: SigningField, raw: string): Outcome {
     return field.required && !checked ? { problem: 'tick_required' } : { value: checked ? 'true' : 'false' };
   }
   const value = raw.trim();
-  if (value === '') return field.required ? { problem: 'fill_in' } : { value: null };
+  const choice = field.type === 'dropdown' || field.type === 'radio';
+  if (value === '') return field.required ? { problem: choice ? 'choose_one' : 'fill_in' } : { value: null };
+  if (field.type === 'date') return dateValue(value) ?? { problem: 'date_invalid' };
+  if (field.type === 'number') return numberValue(value, numberBounds(field.settings));
+  if (choice) return chosenValue(raw, optionValues(field.settings)) ?? { problem: 'option_unknown' };
   if (field.type === 'signature' || field.type === 'initials') return value.startsWith('data:') ? drawn(value) : textOutcome(value, MAX_TYPED_SIGNATURE_CHARS);
   return textOutcome(value, MAX_TEXT_VALUE_CHARS);
 }

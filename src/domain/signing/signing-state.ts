@@ -122,8 +122,15 @@ export type ProblemCode =
   | 'drawn_not_png'
   | 'drawn_too_large'
   | 'drawn_unreadable'
-  | 'reason_missing';
-export type Problem = { field: string | null; code: ProblemCode; max?: number };
+  | 'reason_missing'
+  // The kinds with a value of their own shape (field-values.ts).
+  | 'choose_one'
+  | 'option_unknown'
+  | 'date_invalid'
+  | 'number_invalid'
+  | 'number_below'
+  | 'number_above';
+export type Problem = { field: string | null; code: ProblemCode; max?: number; min?: number };
 
 /** A submission that cannot be accepted as it is; the page shows it again with these problems. */
 export class SigningRefused extends Error {

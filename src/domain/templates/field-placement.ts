@@ -1,4 +1,4 @@
-import type { FieldType } from '../../data/schema.js';
+import type { FieldSettings, FieldType } from '../../data/schema.js';
 
 export type FieldPlacement = {
   type: FieldType;
@@ -9,10 +9,14 @@ export type FieldPlacement = {
   width: number;
   height: number;
   required: boolean;
+  /** A number's bounds, a dropdown's or radio group's options; null for the kinds that take none. */
+  settings: FieldSettings | null;
 };
 
 /** What a field is and where it sits, the same in a definition, a template and an envelope. */
-export const placementOf = (field: Omit<FieldPlacement, 'label'> & { label?: string | null | undefined }): FieldPlacement => ({
+export const placementOf = (
+  field: Omit<FieldPlacement, 'label' | 'settings'> & { label?: string | null | undefined; settings?: FieldSettings | null | undefined },
+): FieldPlacement => ({
   type: field.type,
   label: field.label ?? null,
   page: field.page,
@@ -21,4 +25,5 @@ export const placementOf = (field: Omit<FieldPlacement, 'label'> & { label?: str
   width: field.width,
   height: field.height,
   required: field.required,
+  settings: field.settings ?? null,
 });

@@ -5,6 +5,7 @@ import { logError } from '../../lib/log-error.js';
 import { MAX_TEMPLATE_DOCUMENT_BYTES } from '../../ports/document-limits.js';
 import { type DocumentSource, DocumentTooLarge, type StoredDocument } from '../../ports/document-store.js';
 import type { CompanyContext } from '../verb-context.js';
+import { settingsOf } from './field-kinds.js';
 import { placementOf } from './field-placement.js';
 import { getTemplate, type TemplateDetail } from './get-template.js';
 import type { TemplateDefinition } from './template-definition.js';
@@ -119,6 +120,7 @@ async function insertTemplate(
                 templateId,
                 roleId: roleIds.get(field.role)!,
                 ...placementOf(field),
+                settings: settingsOf(field),
               })),
             ),
           ]

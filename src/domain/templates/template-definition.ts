@@ -6,13 +6,12 @@ import { z } from 'zod';
 import { emailAddress, multiLineText, requiredSingleLineText, singleLineText } from '../shared/text-fields.js';
 import { LANGUAGES } from '../../i18n/languages.js';
 import { verificationMethods } from '../../data/schema.js';
+import { checkFieldKind, fieldKindKeys } from './field-kinds.js';
+import { MAX_FIELD_PAGE, MAX_PAGE_POINTS } from './page-bounds.js';
 
-export const fieldTypes = ['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email'] as const;
+export const fieldTypes = ['signature', 'initials', 'date_signed', 'text', 'checkbox', 'name', 'email', 'date', 'number', 'dropdown', 'radio'] as const;
 
-/** A PDF page is at most 14,400 points (200 inches) a side, so no field that fits a page is larger or further out. */
-export const MAX_PAGE_POINTS = 14_400;
-/** More pages than any document a template is made from; it keeps the number well inside a database integer. */
-export const MAX_FIELD_PAGE = 10_000;
+export { MAX_FIELD_PAGE, MAX_PAGE_POINTS };
 
 const Role = z.strictObject({
   name: requiredSingleLineText(25),
@@ -37,6 +36,7 @@ const Field = z.strictObject({
   width: z.number().int().min(1).max(MAX_PAGE_POINTS),
   height: z.number().int().min(1).max(MAX_PAGE_POINTS),
   required: z.boolean().default(true),
+  ...fieldKindKeys,
 });
 
 export const TemplateDefinition = z
@@ -85,6 +85,7 @@ export const TemplateDefinition = z
       else if (role.type !== 'signer') {
         ctx.addIssue({ code: 'custom', path: ['fields', index, 'role'], message: 'Only signer roles have fields.' });
       }
+      for (const issue of checkFieldKind(field)) ctx.addIssue({ code: 'custom', path: ['fields', index, ...issue.path], message: issue.message });
     });
   });
 

@@ -10,6 +10,7 @@ import { MAX_TEXT_VALUE_CHARS, type Problem, type SigningField, type SigningStat
 import type { MessageKey, Messages } from '../../i18n/index.js';
 import type { PageBrand } from './brand-header.js';
 import type { PageEmbed } from './embed-meta.js';
+import { kindControl, localDate } from './kind-controls.js';
 import { type Html, type LanguageLinks, dateText, layout } from './layout.js';
 
 export type SignState = Extract<SigningState, { kind: 'sign' }>;
@@ -37,12 +38,14 @@ export type SignPageModel = {
 };
 
 export const DECLINE_FIELD = 'reason';
+export const inputIdOf = (fieldId: string) => `input-${fieldId}`;
+export const errorIdOf = (fieldId: string) => `error-${fieldId}`;
 export const CONSENT_FIELD = 'consent';
 
 /** The sender's label, else the field's kind in the signer's language. */
-const labelOf = (m: Messages, field: Pick<SigningField, 'label' | 'type'>) => field.label?.trim() || m.text(`field.label.${field.type}` as MessageKey);
+export const labelOf = (m: Messages, field: Pick<SigningField, 'label' | 'type'>) => field.label?.trim() || m.text(`field.label.${field.type}` as MessageKey);
 const boxTextOf = (m: Messages, type: FieldType) =>
-  type === 'checkbox'
+  type === 'checkbox' || type === 'radio'
     ? ''
     : m.text((type === 'signature' || type === 'initials' || type === 'name' || type === 'email' ? `field.box.${type}` : `field.label.${type}`) as MessageKey);
 const inputId = (fieldId: string) => `input-${fieldId}`;
@@ -53,7 +56,10 @@ const DRAWN = /^data:image\/png;base64,/;
 export function problemText(m: Messages, problem: Problem, fields: SigningField[]): ShownProblem {
   const field = fields.find((candidate) => candidate.id === problem.field);
   const name = field ? labelOf(m, field) : '';
-  return { field: problem.field, message: m.text(`problem.${problem.code}` as MessageKey, { name, max: problem.max ?? MAX_TEXT_VALUE_CHARS }) };
+  return {
+    field: problem.field,
+    message: m.text(`problem.${problem.code}` as MessageKey, { name, max: problem.max ?? MAX_TEXT_VALUE_CHARS, min: problem.min ?? 0 }),
+  };
 }
 
 /** The hidden part of both forms: the page's language, which names the consent the signer saw. */
@@ -155,20 +161,20 @@ function fieldBox(m: Messages, field: SigningField, value: string | undefined): 
   const filledIn = field.type === 'name' || field.type === 'email' || field.type === 'date_signed' ? field.prefill : null;
   // A check box's box is too small for words: it shows a tick once checked.
   const placeholder = filledIn ?? (field.type === 'checkbox' ? '' : field.label?.trim() || boxTextOf(m, field.type));
-  const typed = value && !DRAWN.test(value) && field.type !== 'checkbox' ? value : null;
+  const typed = value && !DRAWN.test(value) && field.type !== 'checkbox' ? (field.type === 'date' ? localDate(m, value) : value) : null;
   return html`<a class="field-box field-box-${field.type}${field.required ? ' field-box-required' : ''}" href="#field-${field.id}" data-field-box="${field.id}" data-x="${field.x}" data-y="${field.y}" data-w="${field.width}" data-h="${field.height}" data-placeholder="${placeholder}"><span class="field-box-text" data-box-text>${
     typed ?? placeholder
   }</span><span class="visually-hidden"> ${m.text('field.goTo', { label: labelOf(m, field) })}</span></a>`;
 }
 
-const describedBy = (...ids: (string | null)[]) => {
+export const describedBy = (...ids: (string | null)[]) => {
   const present = ids.filter((id): id is string => id !== null);
   return present.length > 0 ? html` aria-describedby="${present.join(' ')}"` : '';
 };
-const invalid = (problems: string[]) => (problems.length > 0 ? html` aria-invalid="true"` : '');
-const requiredMark = (m: Messages, field: SigningField) => (field.required ? html` <span class="required-mark">${m.text('field.required')}</span>` : '');
+export const invalid = (problems: string[]) => (problems.length > 0 ? html` aria-invalid="true"` : '');
+export const requiredMark = (m: Messages, field: SigningField) => (field.required ? html` <span class="required-mark">${m.text('field.required')}</span>` : '');
 
-function errorText(m: Messages, key: string, problems: string[]): Html | string {
+export function errorText(m: Messages, key: string, problems: string[]): Html | string {
   if (problems.length === 0) return '';
   return html`<p class="field-error" id="${errorId(key)}"><span class="visually-hidden">${m.text('field.errorPrefix')} </span>${problems.join(' ')}</p>`;
 }
@@ -193,6 +199,11 @@ ${errorText(m, field.id, problems)}
 <label for="${id}">${labelOf(m, field)}${requiredMark(m, field)}</label>
 ${errorText(m, field.id, problems)}
 </div>`;
+    case 'date':
+    case 'number':
+    case 'dropdown':
+    case 'radio':
+      return kindControl(m, field, value, problems);
     case 'date_signed':
     case 'name':
     case 'email': {
