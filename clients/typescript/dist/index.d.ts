@@ -126,6 +126,18 @@ export declare class ESignClient {
             width: number;
             height: number;
             required: boolean;
+            settings: {
+                min?: number | undefined;
+                max?: number | undefined;
+            } | {
+                options: (string | {
+                    value: string;
+                    x: number;
+                    y: number;
+                    width: number;
+                    height: number;
+                })[];
+            } | null;
         }[];
     }>;
     listContacts(query?: Query<'listContacts'>): Promise<{

@@ -673,6 +673,7 @@ export interface components {
         };
         TemplateField: {
             role: string;
+            /** @description signature, initials, date_signed, text, checkbox, name, email, date, number, dropdown or radio. */
             type: string;
             label: string | null;
             page: number;
@@ -681,6 +682,19 @@ export interface components {
             width: number;
             height: number;
             required: boolean;
+            /** @description What the kind takes beyond its place: `number` its optional `min` and `max`; `dropdown` its `options` (texts); `radio` its `options`, each a `value` with its own box on the field’s page. `null` for the other kinds, and for a number without bounds. */
+            settings: {
+                min?: number;
+                max?: number;
+            } | {
+                options: (string | {
+                    value: string;
+                    x: number;
+                    y: number;
+                    width: number;
+                    height: number;
+                })[];
+            } | null;
         };
         Contact: {
             /** Format: uuid */
