@@ -97,8 +97,8 @@ describe('GET /v1/templates/{id}', () => {
     expect(answer.body.id).toBe(template.id);
     expect(answer.body.roles).toHaveLength(3);
     expect(answer.body.fields).toEqual([
-      { role: 'Client', type: 'signature', label: null, page: 2, x: 72, y: 640, width: 200, height: 40, required: true },
-      { role: 'Witness', type: 'signature', label: null, page: 2, x: 72, y: 700, width: 200, height: 40, required: true },
+      { role: 'Client', type: 'signature', label: null, page: 2, x: 72, y: 640, width: 200, height: 40, required: true, settings: null },
+      { role: 'Witness', type: 'signature', label: null, page: 2, x: 72, y: 700, width: 200, height: 40, required: true, settings: null },
     ]);
     expect(answer.body.document).toMatchObject({
       file_name: 'nda.pdf',

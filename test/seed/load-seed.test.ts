@@ -152,7 +152,7 @@ function describeExampleLoad(label: string, path: string) {
           expect(answer.body.roles).toEqual(roles.map((role: object) => ({ recipient: null, verification: 'none', contact_number_required: false, ...role })));
           // The API gives fields in reading order: page, then top to bottom, then left to right.
           const readingOrder = [...fields].sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x);
-          expect(answer.body.fields).toEqual(readingOrder.map((field: object) => ({ label: null, ...field })));
+          expect(answer.body.fields).toEqual(readingOrder.map((field: object) => ({ label: null, settings: null, ...field })));
 
           const { title, pages } = source.generate;
           const expectedBytes = await generateDocument(title, pages, nodeFontSource());
