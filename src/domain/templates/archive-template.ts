@@ -16,27 +16,17 @@ export async function archiveTemplate(ctx: CompanyContext, { templateId }: { tem
   const { services, companyId, now } = ctx;
   if (!isUuid(templateId)) throw templateNotFound(templateId);
   const actor = templateChangeActor(ctx.actor);
-  const [archived] = (await services.database.atomic((q) => [
-    q
-      .update(templates)
-      .set({ archivedAt: now })
-      .where(and(eq(templates.id, templateId), eq(templates.companyId, companyId), isNull(templates.archivedAt)))
-      .returning({ id: templates.id }),
-    // The audit row only of the archiving this batch did: the template archived at this very instant.
+  const mine = and(eq(templates.id, templateId), eq(templates.companyId, companyId), isNull(templates.archivedAt));
+  const [, archived] = (await services.database.atomic((q) => [
+    // The audit row first, while the template is still unarchived: only an archiving that happens writes one.
     insertWhen(
       q,
       auditEvents,
-      {
-        companyId,
-        kind: 'template.archived',
-        actorType: actor.actorType,
-        actorId: actor.actorId,
-        data: { template_id: templateId },
-        createdAt: now,
-      },
-      sql`exists (select 1 from ${templates} where ${templates.id} = ${templateId} and ${templates.companyId} = ${companyId} and ${templates.archivedAt} = ${now.toISOString()}::timestamptz)`,
+      { companyId, kind: 'template.archived', actorType: actor.actorType, actorId: actor.actorId, data: { template_id: templateId }, createdAt: now },
+      sql`exists (select 1 from ${templates} where ${mine})`,
     ),
-  ])) as [{ id: string }[], unknown];
+    q.update(templates).set({ archivedAt: now }).where(mine).returning({ id: templates.id }),
+  ])) as [unknown, { id: string }[]];
   if (archived.length === 0) throw templateNotFound(templateId);
   return { template_id: templateId, archived_at: now.toISOString() };
 }
