@@ -115,48 +115,9 @@ export async function signingPages(): Promise<Hono<AppEnv>> {
 }
 
 /**
- * The company application (`/app` and its pages, relative to `/app`): HTML for a company's people,
- * signed in with a session, in one app (src/company-app/company-app.ts) with its own errors, body
- * limit and security, loaded with all its endpoints on its first request.
+ * Every route of the API Worker but the queue callbacks, which only the Worker serves. The company
+ * application (`/app`) is not here: it is served by a Worker of its own (functions/application-routes.ts).
  */
-export async function applicationPages(): Promise<Hono<AppEnv>> {
-  const [{ companyApp }, home, requestSignIn, showLink, spendLink, companies, choose, signOut, envelopes, keys, users, webhooks, settings, audit, templates] =
-    await Promise.all([
-      import('../src/company-app/company-app.js'),
-      import('./app/show-home.js'),
-      import('./app/request-sign-in.js'),
-      import('./app/show-sign-in-link.js'),
-      import('./app/spend-sign-in-link.js'),
-      import('./app/show-companies.js'),
-      import('./app/choose-company.js'),
-      import('./app/sign-out.js'),
-      import('./app/envelope-routes.js'),
-      import('./app/keys-routes.js'),
-      import('./app/user-routes.js'),
-      import('./app/webhook-routes.js'),
-      import('./app/settings-routes.js'),
-      import('./app/audit-routes.js'),
-      import('./app/template-routes.js'),
-    ]);
-  return companyApp([
-    ['/', 'GET', home.showHome],
-    ['/sign-in', 'POST', requestSignIn.requestSignIn],
-    ['/sign-in/:token', 'GET', showLink.showSignInLink],
-    ['/sign-in/:token', 'POST', spendLink.spendLink],
-    ['/company', 'GET', companies.showCompanies],
-    ['/company', 'POST', choose.chooseCompany],
-    ['/sign-out', 'POST', signOut.signOutHandler],
-    ...envelopes.envelopeRoutes,
-    ...keys.keyRoutes,
-    ...users.userRoutes,
-    ...webhooks.webhookRoutes,
-    ...settings.settingsRoutes,
-    ...audit.auditRoutes,
-    ...templates.templateRoutes,
-  ]) as unknown as Hono<AppEnv>;
-}
-
-/** Every route of the service but the queue callbacks, which only the Worker serves. */
 export const routes: RouteEntry[] = [
   document('/v1/openapi.json', async (services) => {
     const [{ publicDocument }, endpoints] = await Promise.all([import('./docs/openapi-documents.js'), loadEndpoints(v1Endpoints)]);
@@ -170,8 +131,6 @@ export const routes: RouteEntry[] = [
   ...adminEndpoints,
   // The signing page behind the links: HTML with its own body limit, errors and security headers.
   pages('/sign/*', signingPages),
-  // The company application: HTML for a company's people, signed in with a session.
-  pages('/app/*', applicationPages),
   // The brand's logo and accent colour, which e-mails and the signing page load.
   pages('/brand/*', async () => (await import('./brand/brand-routes.js')).brandRoutes),
   // The API reference: Redoc over the public document.

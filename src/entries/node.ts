@@ -10,6 +10,7 @@ import { FileDocumentStore } from '../adapters/embedded/file-document-store.js';
 import { nodeHostResolver } from '../adapters/node/dns-resolver.js';
 import { openPgliteDatabase } from '../adapters/embedded/pglite-database.js';
 import { createApp } from '../app.js';
+import { applicationRoute } from '../../functions/application-routes.js';
 import { developmentPages, routes } from '../../functions/routes.js';
 import { nodeExecutionContext } from '../http/execution-context.js';
 import { jsonLineLog } from '../http/request-log.js';
@@ -69,7 +70,8 @@ async function main() {
     throw new Error(`Cannot load the seed file ${seedFile}: ${describeFailure(err)}`);
   });
 
-  const app = createApp(services, [...routes, developmentPages(services)]);
+  // One process: the company application is mounted here with the rest, not a Worker of its own.
+  const app = createApp(services, [...routes, applicationRoute, developmentPages(services)]);
   appReady(app);
   // What a request that died left in the outbox is relayed within a quarter of a minute.
   const stopHousekeeping = runHousekeepingEvery(services, HOUSEKEEPING_INTERVAL_MS);

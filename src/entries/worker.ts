@@ -7,10 +7,12 @@
  * endpoint, the signing pages and the queue callbacks are evaluated on their own first request
  * (src/app.ts). `import()` is what defers that work: the bundler wraps each module reached only
  * this way in a function that runs on the first call. The PDF code is not in this Worker at all
- * (workerd compiles every module of a Worker when it starts): the PDF Worker does that work.
+ * (workerd compiles every module of a Worker when it starts): the PDF Worker does that work. Nor
+ * is the company application's: `/app` is forwarded to its Worker (app-worker.ts).
  */
 import { env } from 'cloudflare:workers';
 import { boundPdfMaker } from '../adapters/production/bound-pdf-maker.js';
+import { applicationService, isApplicationPath } from './application-binding.js';
 import { documentsBucket } from './documents-binding.js';
 import { readWorkerConfig } from './worker-config.js';
 
@@ -19,6 +21,8 @@ const config = readWorkerConfig(env);
 const pdf = boundPdfMaker(env.PDF);
 // Checked at start, as the variables are: a Worker deployed without its bucket fails to start, saying so.
 const bucket = documentsBucket(env, 'The API Worker');
+// The company application (`/app`) is a Worker of its own (app-worker.ts), reached through `APP`.
+const application = applicationService(env);
 
 async function buildApp() {
   const [{ productionServices }, { R2DocumentStore }, { createApp }, { queueCallbacks, routes }, { jsonLineLog }] = await Promise.all([
@@ -51,6 +55,8 @@ function ready(): Promise<Built> {
 
 export default {
   async fetch(...args: Parameters<Built['app']['fetch']>) {
+    // Forwarded as it came (method, headers, body, the caller's address): the application answers it whole.
+    if (isApplicationPath(args[0])) return application.fetch(args[0]);
     return (await ready()).app.fetch(...args);
   },
   /** The Cron Trigger: relays what requests that died left in the outbox (see housekeeping). */

@@ -16,7 +16,8 @@ import { devMailboxRoutes } from '../../src/dev-pages/mailbox-page.js';
 import { devWebhookRoutes } from '../../src/dev-pages/webhook-inbox-page.js';
 import { queueCallbackRoutes } from '../../src/http/queue-callback.js';
 import { createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
-import { applicationPages, signingPages } from '../../functions/routes.js';
+import { signingPages } from '../../functions/routes.js';
+import { applicationPages } from '../../functions/application-routes.js';
 import { asPathSegment, body, expectDocumentedAnswer, pathId, query, uniqueRoutes, who } from '../support/hostile-input.js';
 import { ADMIN_TOKEN, openStack, type TestStack } from '../support/stack.js';
 

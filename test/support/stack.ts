@@ -19,6 +19,8 @@ import { embeddedServices, type EmbeddedServices } from '../../src/adapters/embe
 import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
 import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
 import { createApp } from '../../src/app.js';
+import { routes } from '../../functions/routes.js';
+import { applicationRoute } from '../../functions/application-routes.js';
 import { FileDocumentStore } from '../../src/adapters/embedded/file-document-store.js';
 import { MemoryDocumentStore } from '../../src/adapters/embedded/memory-document-store.js';
 import type { DocumentStore } from '../../src/ports/document-store.js';
@@ -108,7 +110,8 @@ export async function openStack(options: StackOptions = {}): Promise<TestStack> 
     const redis = openUpstashRedis(redisRest.url, REDIS_TOKEN, REDIS_WAIT_MS);
     services.sendLimits = new UpstashSendLimits(redis, (companyId, period) => sendsInPeriod(database.db, companyId, period), REDIS_WAIT_MS);
   }
-  const app = createApp(services);
+  // Every route of `npm start`: the API's and the company application's, in one app.
+  const app = createApp(services, [...routes, applicationRoute]);
   const afterAnswers = new Set<Promise<unknown>>();
   return {
     app,
