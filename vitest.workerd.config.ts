@@ -29,6 +29,17 @@ async function servePdfFont(request: Request): Promise<Response> {
   );
 }
 
+/**
+ * The company application's Worker (wrangler.app.toml), which wrangler.toml's `APP` binding names,
+ * stood in for: it answers with what reached it, so that test/workerd/app-forwarding.test.ts sees
+ * that the API Worker forwards `/app` requests unchanged (the application itself is tested on Node
+ * and, whole, under `npm run dev`).
+ */
+async function applicationStandin(request: Request): Promise<Response> {
+  const received = { method: request.method, url: request.url, headers: Object.fromEntries(request.headers), body: await request.text() };
+  return new Response(JSON.stringify(received), { status: 200, headers: { 'content-type': 'application/json', 'x-answered-by': 'esign-app' } });
+}
+
 export default defineConfig({
   plugins: [
     cloudflareTest(({ inject }) => {
@@ -70,8 +81,9 @@ export default defineConfig({
               r2Buckets: { DOCUMENTS: 'esign-documents' },
             },
           ],
-          // The same font files for the suites that make a finished PDF inside the test isolate itself.
-          serviceBindings: { FONTS: servePdfFont },
+          // The same font files for the suites that make a finished PDF inside the test isolate itself;
+          // the application's Worker, stood in for.
+          serviceBindings: { FONTS: servePdfFont, APP: applicationStandin },
         },
       };
     }),

@@ -98,17 +98,20 @@ const pdfStandin = {
   compatibilityDate,
 };
 
+/** The API Worker's `APP` binding, likewise: the application's Worker stood in for; no route measured here is under /app. */
+const appStandin = { name: 'esign-app', modules: true, script: 'export default { fetch: () => new Response(null, { status: 404 }) };', compatibilityDate };
+
 async function start(subject: Subject, bindings: Record<string, string>, inspect = false): Promise<Miniflare> {
   const base = {
     name: 'bench',
     compatibilityDate,
     compatibilityFlags,
     bindings: { ...tomlVars, ...bindings },
-    serviceBindings: { PDF: { name: 'esign-pdf', entrypoint: 'PdfMaker' } },
+    serviceBindings: { PDF: { name: 'esign-pdf', entrypoint: 'PdfMaker' }, APP: 'esign-app' },
     // The document store's bucket, as wrangler.toml binds it: the Worker refuses to start without it.
     r2Buckets: { DOCUMENTS: 'esign-documents' },
   };
-  const options = (worker: object) => ({ workers: [worker, pdfStandin], ...(inspect ? { inspectorPort: 0 } : {}) });
+  const options = (worker: object) => ({ workers: [worker, pdfStandin, appStandin], ...(inspect ? { inspectorPort: 0 } : {}) });
   if ('script' in subject) {
     const mf = new Miniflare(options({ ...base, modules: true, script: subject.script }));
     await mf.ready;
@@ -150,6 +153,7 @@ export async function measureWorkerd(options: {
   try {
     const bundle = await buildDeployBundle(join(tmp, 'worker'));
     const pdfBundle = await buildDeployBundle(join(tmp, 'pdf-worker'), 'wrangler.pdf.toml');
+    const appBundle = await buildDeployBundle(join(tmp, 'app-worker'), 'wrangler.app.toml');
     await mkdir(join(tmp, 'stack-floor-config'));
     const floor = await buildDeployBundle(join(tmp, 'stack-floor'), await writeStackFloorConfig(join(tmp, 'stack-floor-config')));
     const trivial = { script: "export default { fetch: () => new Response('ok') };" };
@@ -280,6 +284,7 @@ export async function measureWorkerd(options: {
     return {
       bundle: { raw_kib: bundle.rawKiB, gzip_kib: bundle.gzipKiB, modules: bundle.files.length, budget_gzip_kib: BUDGET_GZIP_KIB },
       pdf_worker_bundle: { raw_kib: pdfBundle.rawKiB, gzip_kib: pdfBundle.gzipKiB, modules: pdfBundle.files.length, budget_gzip_kib: BUDGET_GZIP_KIB },
+      app_worker_bundle: { raw_kib: appBundle.rawKiB, gzip_kib: appBundle.gzipKiB, modules: appBundle.files.length, budget_gzip_kib: BUDGET_GZIP_KIB },
       stack_floor_bundle: { raw_kib: floor.rawKiB, gzip_kib: floor.gzipKiB, modules: floor.files.length },
       cold_start: {
         first_request: options.firstRequest.name,
