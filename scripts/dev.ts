@@ -185,16 +185,21 @@ async function main() {
     SEAL_CERT_PEM: seal.certPem,
     TSA_URL: config.TSA_URL ?? standins.timestampAuthority!.url,
   });
+  // The application's Worker (`/app`, which the API Worker forwards to it): the API Worker's variables.
+  const appConfig = await appWorkerDevConfig(config.DATA_DIR, vars);
 
   const wrangler = spawn(
     join(root, 'node_modules', '.bin', 'wrangler'),
     [
       'dev',
-      // Both Workers in one session: the API Worker, and the PDF Worker its `PDF` binding calls.
+      // The three Workers in one session: the API Worker, the PDF Worker its `PDF` binding calls,
+      // and the application's Worker its `APP` binding forwards `/app` to.
       '--config',
       'wrangler.toml',
       '--config',
       pdfConfig,
+      '--config',
+      appConfig,
       '--ip',
       '127.0.0.1',
       '--port',
@@ -273,6 +278,28 @@ async function pdfWorkerDevConfig(dir: string, secrets: Record<string, string>):
     vars: secrets,
   };
   const path = join(dir, 'wrangler-pdf.dev.json');
+  await writeFile(path, JSON.stringify(config, null, 2), { mode: 0o600 });
+  return path;
+}
+
+/**
+ * wrangler.app.toml as this session runs it, with the API Worker's variables and secrets among its
+ * vars (--env-file reaches only the first Worker of a session), in a file inside DATA_DIR readable
+ * by this user alone. Its bindings (the PDF Worker, the documents' bucket) are wrangler.app.toml's.
+ */
+async function appWorkerDevConfig(dir: string, vars: Record<string, string>): Promise<string> {
+  const file = join(root, 'wrangler.app.toml');
+  const read = unstable_readConfig({ config: file }, { hideWarnings: true });
+  const config = {
+    name: read.name,
+    main: read.main,
+    compatibility_date: read.compatibility_date,
+    compatibility_flags: read.compatibility_flags,
+    r2_buckets: read.r2_buckets,
+    services: read.services,
+    vars: { ...read.vars, ...vars },
+  };
+  const path = join(dir, 'wrangler-app.dev.json');
   await writeFile(path, JSON.stringify(config, null, 2), { mode: 0o600 });
   return path;
 }
