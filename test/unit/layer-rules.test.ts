@@ -92,6 +92,7 @@ const layerRules: Rule[] = [
         [home]: 'the home itself',
         ...(endpoints ? { [endpoints]: 'its endpoints' } : {}),
         'functions/routes.ts': 'the routing table, which mounts the pages',
+        'functions/application-routes.ts': "the company application's place in the table, apart for its own Worker",
         'src/entries/': 'the entries, which serve the static files with the same headers as the pages',
       },
       refuse: [home],
@@ -210,10 +211,10 @@ describe('the layer rules', () => {
   });
 
   it('name the homes of pages, and the routing table mounts each that exists', () => {
-    const table = readFileSync(join(root, 'functions/routes.ts'), 'utf8');
+    const tables = ['functions/routes.ts', 'functions/application-routes.ts'].flatMap((file) => importsOf(file, readFileSync(join(root, file), 'utf8')));
     const built = pageHomes.filter(({ home }) => existsSync(join(root, home)));
     expect(built.map(({ home }) => home)).toEqual(['src/signing-page/', 'src/dev-pages/', 'src/company-app/']);
-    for (const { home } of built) expect(importsOf('functions/routes.ts', table).some((found) => found.target.startsWith(home))).toBe(true);
+    for (const { home } of built) expect(tables.some((found) => found.target.startsWith(home))).toBe(true);
     // The API's edge holds no page: each of those files has moved to its home.
     expect(files.filter((file) => /^src\/http\/(signing|dev)-/.test(file))).toEqual([]);
   });
