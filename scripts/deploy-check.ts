@@ -1,9 +1,9 @@
 /**
  * `npm run deploy:check`: checks what a deploy would run with, and deploys nothing. The committed
- * `[vars]` of wrangler.toml and wrangler.pdf.toml, and the secrets from this environment (or
- * `--env-file FILE`, a file of NAME=value lines kept out of the repository): the same values given
- * to `wrangler secret put` (the seal's to the PDF Worker, the rest to the API Worker), and the R2
- * bucket both Workers keep documents in.
+ * `[vars]` of wrangler.toml, wrangler.pdf.toml and wrangler.app.toml, and the secrets from this
+ * environment (or `--env-file FILE`, a file of NAME=value lines kept out of the repository): the
+ * same values given to `wrangler secret put` (the seal's to the PDF Worker, the rest to the API
+ * Worker and to the application Worker), and the R2 bucket the three Workers keep documents in.
  * Exits 1 if any check fails. See docs/deploy.md.
  */
 import { existsSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { describeDatabaseFailure } from '../src/adapters/postgres/database-failu
 import { migrationsFolder } from '../src/data/migrations.js';
 import {
   type CheckResult,
+  checkApplicationConfiguration,
   checkConfiguration,
   checkMigrations,
   checkPdfConfiguration,
@@ -41,22 +42,25 @@ async function appliedMigrations(url: string): Promise<number[] | undefined> {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { 'env-file': { type: 'string' }, wrangler: { type: 'string' }, 'pdf-wrangler': { type: 'string' } } });
+  const { values } = parseArgs({ options: { 'env-file': { type: 'string' }, wrangler: { type: 'string' }, 'pdf-wrangler': { type: 'string' }, 'app-wrangler': { type: 'string' } } });
   if (values['env-file']) {
     if (!existsSync(values['env-file'])) throw new Error(`No file ${values['env-file']}`);
     process.loadEnvFile(values['env-file']);
   }
   const apiWrangler = values.wrangler ?? `${root}wrangler.toml`;
   const pdfWrangler = values['pdf-wrangler'] ?? `${root}wrangler.pdf.toml`;
+  const appWrangler = values['app-wrangler'] ?? `${root}wrangler.app.toml`;
   const vars = await readWranglerVars(apiWrangler);
   const results: CheckResult[] = [];
   const configuration = checkConfiguration(vars, process.env);
   results.push(configuration);
   results.push(checkPdfConfiguration(await readWranglerVars(pdfWrangler), process.env));
+  results.push(checkApplicationConfiguration(await readWranglerVars(appWrangler), vars, process.env));
   results.push(
     checkBucketBindings([
       { name: 'The API Worker', file: apiWrangler, buckets: readBucketBindings(apiWrangler) },
       { name: 'The PDF Worker', file: pdfWrangler, buckets: readBucketBindings(pdfWrangler) },
+      { name: 'The application Worker', file: appWrangler, buckets: readBucketBindings(appWrangler) },
     ]),
   );
   const env = { ...process.env, ...vars };

@@ -33,6 +33,6 @@ export function checkBucketBindings(workers: { name: string; file: string; bucke
   return {
     name: 'document bucket',
     ok: true,
-    detail: `${DOCUMENTS_BINDING} is R2 bucket ${[...buckets][0]} on both Workers (create it once: npx wrangler r2 bucket create ${[...buckets][0]})`,
+    detail: `${DOCUMENTS_BINDING} is R2 bucket ${[...buckets][0]} on ${workers.length === 2 ? 'both' : `all ${workers.length}`} Workers (create it once: npx wrangler r2 bucket create ${[...buckets][0]})`,
   };
 }

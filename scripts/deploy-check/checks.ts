@@ -52,6 +52,23 @@ export function checkConfiguration(vars: Record<string, string>, secrets: Record
   return { name: 'configuration', ok: true, detail: `every variable present and well-formed (BASE_URL ${config.BASE_URL})`, config };
 }
 
+/**
+ * The application Worker's configuration (wrangler.app.toml's `[vars]` and the same secrets as the
+ * API Worker's, set on it too): the API Worker's checks, and the same BASE_URL, on which the links
+ * of its mail are built.
+ */
+export function checkApplicationConfiguration(
+  vars: Record<string, string>,
+  apiVars: Record<string, string>,
+  secrets: Record<string, string | undefined>,
+): CheckResult {
+  const checked = checkConfiguration(vars, secrets);
+  const problems = checked.ok ? [] : checked.detail.split('\n').map((line) => line.replace('in wrangler.toml', 'in wrangler.app.toml'));
+  if (vars.BASE_URL && apiVars.BASE_URL && vars.BASE_URL !== apiVars.BASE_URL) problems.push("BASE_URL must be the same in wrangler.app.toml as in wrangler.toml: the application's links point at the API Worker");
+  if (problems.length > 0) return { name: 'application Worker configuration', ok: false, detail: problems.join('\n') };
+  return { name: 'application Worker configuration', ok: true, detail: `every variable present and well-formed (BASE_URL ${vars.BASE_URL})` };
+}
+
 /** The PDF Worker's configuration (wrangler.pdf.toml's `[vars]` and its secrets): the seal, and the authority if any. */
 export function checkPdfConfiguration(vars: Record<string, string>, secrets: Record<string, string | undefined>): CheckResult {
   const env: Record<string, string> = { ...vars };

@@ -8,7 +8,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQStashStandin } from '../../local/standins/qstash.js';
 import { type ServedStandin, serveStandin } from '../../local/standins/standin.js';
+import { readBucketBindings } from '../../scripts/deploy-check/bucket-bindings.js';
 import {
+  checkApplicationConfiguration,
   checkConfiguration,
   checkPdfConfiguration,
   checkMigrations,
@@ -105,6 +107,27 @@ describe('checkPdfConfiguration', () => {
     expect(swapped.detail).not.toMatch(/MII/);
     // Only the seal's variables are the PDF Worker's: the API Worker's secrets are not read here.
     expect(checkPdfConfiguration({}, { SEAL_KEY_PEM: TEST_SEAL_KEY_PEM, SEAL_CERT_PEM: TEST_SEAL_CERT_PEM }).ok).toBe(true);
+  });
+});
+
+describe('the application Worker (wrangler.app.toml)', () => {
+  it('is bound in wrangler.toml as APP, and binds the PDF Worker and the documents’ bucket', async () => {
+    const api = await readFile(new URL('../../wrangler.toml', import.meta.url), 'utf8');
+    expect(api).toMatch(/\[\[services\]\]\nbinding = "APP"\nservice = "esign-app"/);
+    const app = await readFile(new URL('../../wrangler.app.toml', import.meta.url), 'utf8');
+    expect(app).toMatch(/^name = "esign-app"$/m);
+    expect(app).toMatch(/^workers_dev = false$/m);
+    expect(app).toMatch(/\[\[services\]\]\nbinding = "PDF"\nservice = "esign-pdf"/);
+    expect(readBucketBindings(new URL('../../wrangler.app.toml', import.meta.url).pathname)).toEqual([{ binding: 'DOCUMENTS', bucket_name: 'esign-documents' }]);
+  });
+
+  it('passes the API Worker’s secrets with the same BASE_URL, and names what is missing or differs', () => {
+    expect(checkApplicationConfiguration(vars, vars, secrets)).toMatchObject({ name: 'application Worker configuration', ok: true });
+    const missing = checkApplicationConfiguration({ ...vars, BASE_URL: '' }, vars, { ...secrets, TOKEN_SECRET: undefined });
+    expect(missing).toMatchObject({ ok: false, detail: expect.stringContaining('TOKEN_SECRET is required') });
+    expect(missing.detail).toContain('wrangler.app.toml');
+    const other = checkApplicationConfiguration({ ...vars, BASE_URL: 'https://other.example.com' }, vars, secrets);
+    expect(other).toMatchObject({ ok: false, detail: expect.stringContaining('BASE_URL must be the same') });
   });
 });
 
