@@ -23,12 +23,17 @@ export type BuilderTarget =
 /** The colours roles are told apart by: the role's place in the list picks one (app.css). */
 const ROLE_COLOURS = 8;
 
-export function builderPage(m: AppMessages, shell: Shell, options: { target: BuilderTarget; form: BuilderForm; errors?: BuilderErrors }): Html {
+export function builderPage(
+  m: AppMessages,
+  shell: Shell,
+  options: { target: BuilderTarget; form: BuilderForm; errors?: BuilderErrors; conflict?: boolean },
+): Html {
   const { target, form } = options;
   const errors = options.errors ?? {};
   const failed = Object.keys(errors).length > 0;
   const title = m.text(target.kind === 'new' ? 'builder.title' : 'builder.editTitle');
-  const action = target.kind === 'new' ? '/app/templates/new/build' : `/app/templates/${target.templateId}/edit`;
+  // A change posts to a path of its own without the id (which travels in the form), as the form's body limit is set by path.
+  const action = target.kind === 'new' ? '/app/templates/new/build' : '/app/templates/edit';
   const fileName = target.kind === 'new' ? target.document.fileName : target.fileName;
   const documentUrl = target.kind === 'new' ? uploadUrl(target.document) : `/app/templates/${target.templateId}/document.pdf`;
   const first = Object.keys(errors)[0];
@@ -52,8 +57,9 @@ ${
 <input type="hidden" name="document_sha256" value="${target.document.stored.sha256}">
 <input type="hidden" name="document_name" value="${target.document.fileName}">
 <input type="hidden" name="document_mac" value="${target.document.signature}">`
-    : ''
+    : html`<input type="hidden" name="template_id" value="${target.templateId}">`
 }
+${options.conflict ? html`<p class="notice notice-warning" role="alert">${m.text('builder.conflict')}</p>` : ''}
 ${settingsPart(e, form)}
 ${rolesPart(e, form)}
 <div class="builder-work">
