@@ -11,7 +11,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../../src/data/migrations.js';
 
-const MIGRATION = '0022_template_versions';
+const MIGRATION = '0023_template_versions';
 let scratch: string | undefined;
 afterAll(() => (scratch ? rm(scratch, { recursive: true, force: true }) : undefined));
 
