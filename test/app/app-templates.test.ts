@@ -281,3 +281,22 @@ describe('changing and archiving a template', () => {
     expect((await templateApi(foreign.id, other.owner.token)).body.fields[0]).toMatchObject({ y: 640 });
   });
 });
+
+describe('what a kind of field needs', () => {
+  it('saves a dropdown with its options, one a line, and refuses one without (422)', async () => {
+    const client = await signedIn('member');
+    const builder = await upload(client, pdf);
+    const added = await build(client, { ...formValuesIn(builder.body), action: 'add-field-dropdown' });
+    const values = { ...formValuesIn(added.body), name: `Survey ${crypto.randomUUID()}` };
+    expect(values['field-0-type']).toBe('dropdown');
+    const without = await build(client, { ...values, action: 'save' });
+    expect(without.status).toBe(422);
+    expect(without.body).toContain('id="field-0-options-error"');
+    const saved = await build(client, { ...values, 'field-0-options': 'Yes\r\nNo\r\n', action: 'save' });
+    expect(saved.status).toBe(303);
+    const id = /\/app\/templates\/([0-9a-f-]{36})/.exec(saved.headers.get('location') ?? '')![1]!;
+    const [field] = (await templateApi(id)).body.fields;
+    expect(field.type).toBe('dropdown');
+    expect(JSON.stringify(field)).toContain('["Yes","No"]');
+  });
+});

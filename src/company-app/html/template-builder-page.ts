@@ -235,6 +235,16 @@ ${textInput(ctx, id('width'), m.text('builder.width'), field.width, { type: 'num
 ${textInput(ctx, id('height'), m.text('builder.height'), field.height, { type: 'number', className: 'field-short' })}
 </div>
 ${textInput(ctx, id('label'), m.text('builder.label'), field.label, { max: 100 })}
+<div class="${fieldClass(ctx, id('options'))}">
+<label for="${id('options')}">${m.text('builder.options')}</label>
+<p class="hint" id="${id('options')}-hint">${m.text('builder.optionsHint')}</p>
+${errorOf(ctx, id('options'))}
+<textarea id="${id('options')}" name="${id('options')}" rows="3" maxlength="5100"${marks(ctx, id('options'), `${id('options')}-hint`)}>${field.options}</textarea>
+</div>
+<div class="builder-place">
+${textInput(ctx, id('min'), m.text('builder.min'), field.min, { className: 'field-short' })}
+${textInput(ctx, id('max'), m.text('builder.max'), field.max, { className: 'field-short' })}
+</div>
 ${check(ctx, id('required'), m.text('builder.required'), field.required)}
 <div class="actions"><button type="submit" name="action" value="remove-field-${index}" class="button-quiet">${m.text('builder.removeField', { number: index + 1 })}</button></div>
 </fieldset>`;

@@ -123,6 +123,10 @@ export const enTemplates = {
   'builder.height': 'Height (pt)',
   'builder.label': 'Label',
   'builder.required': 'Required',
+  'builder.options': 'Options, one a line',
+  'builder.optionsHint': 'For a dropdown: the choices the signer picks from.',
+  'builder.min': 'Lowest number',
+  'builder.max': 'Highest number',
   'builder.addField': 'Add a field',
   'builder.removeField': 'Remove field {number}',
   'builder.noFields': 'No fields yet.',
@@ -152,5 +156,8 @@ export const enTemplates = {
   'builder.error.field.role': 'Choose a signer role of this template.',
   'builder.error.field.label': 'At most 100 characters on one line.',
   'builder.error.field.page': 'A page of the document.',
+  'builder.error.field.options':
+    'A dropdown needs 1 to 50 options of at most 100 characters each; a radio group needs options with their own boxes, which only the API sets; other kinds take none.',
+  'builder.error.field.bounds': 'For a number field: numbers, the lowest not above the highest; other kinds take none.',
   'builder.error.field.place': 'Whole numbers of points that keep the field inside its page.',
 } as const;
