@@ -6,7 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 
-type Field = { role: string; type: string; label?: string | null; page: number; x: number; y: number; width: number; height: number };
+type Box = { x: number; y: number; width: number; height: number };
+type Field = Box & { role: string; type: string; label?: string | null; page: number; options?: (string | (Box & { value: string }))[] };
 
 const here = new URL('./', import.meta.url);
 const PAGE: [number, number] = [612, 792];
@@ -51,6 +52,17 @@ async function main() {
     const page = pages[field.page - 1]!;
     const bottom = PAGE[1] - field.y - field.height;
     const caption = field.label ?? captions[field.type] ?? field.type;
+    if (field.type === 'radio') {
+      // Each option its own box, with its value beside it: the mark goes in the chosen one.
+      for (const option of field.options ?? []) {
+        if (typeof option === 'string') continue;
+        const optionBottom = PAGE[1] - option.y - option.height;
+        page.drawRectangle({ x: option.x, y: optionBottom, width: option.width, height: option.height, borderColor: rgb(0.3, 0.3, 0.3), borderWidth: 1 });
+        page.drawText(option.value, { x: option.x + option.width + 8, y: optionBottom + 4, size: 10, font: regular });
+      }
+      page.drawText(caption, { x: field.x, y: bottom - 11, size: 8, font: regular, color: rgb(0.4, 0.4, 0.4) });
+      continue;
+    }
     if (field.type === 'checkbox') {
       page.drawRectangle({ x: field.x, y: bottom, width: field.width, height: field.height, borderColor: rgb(0.3, 0.3, 0.3), borderWidth: 1 });
       page.drawText(caption, { x: field.x + field.width + 8, y: bottom + 4, size: 10, font: regular });

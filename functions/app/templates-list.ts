@@ -12,6 +12,12 @@ export async function showTemplates(c: Context<CompanyAppEnv>): Promise<Response
   if (shell instanceof Response) return shell;
   const { templates, more } = await companyTemplates(templatesReadContext(c, shell));
   return c.html(
-    templatesListPage(appMessages(), shell, { templates, more, shown: TEMPLATES_SHOWN, mayManage: can(shell.session.user.role, 'templates:manage') }),
+    templatesListPage(appMessages(), shell, {
+      templates,
+      more,
+      shown: TEMPLATES_SHOWN,
+      mayManage: can(shell.session.user.role, 'templates:manage'),
+      archived: c.req.query('archived') === '1',
+    }),
   );
 }

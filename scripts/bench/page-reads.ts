@@ -188,7 +188,15 @@ const [shown, voided] = envelopeIds as [string, string];
 for (const path of ['/app', '/app/envelopes', `/app/envelopes/${shown}`, '/app/keys', '/app/keys/new']) await browse('GET', path);
 const ownerId = /<option value="([^"]+)"[^>]*>[^<]*\(olivia@acme\.test\)<\/option>/.exec(lastPage)?.[1];
 if (!ownerId) throw new Error('The new key page offers no owner');
-for (const path of ['/app/users', `/app/users/${ownerId}`, '/app/audit']) await browse('GET', path);
+for (const path of [
+  '/app/users',
+  `/app/users/${ownerId}`,
+  '/app/audit',
+  '/app/templates',
+  `/app/templates/${NDA_TEMPLATE}`,
+  `/app/templates/${NDA_TEMPLATE}/edit`,
+])
+  await browse('GET', path);
 
 const results: Measured[] = [
   await measure('GET /app', () => browse('GET', '/app'), true, 200),
@@ -198,6 +206,9 @@ const results: Measured[] = [
   await measure('GET /app/users', () => browse('GET', '/app/users'), true, 200),
   await measure('GET /app/users/{id}', () => browse('GET', `/app/users/${ownerId}`), true, 200),
   await measure('GET /app/audit', () => browse('GET', '/app/audit'), true, 200),
+  await measure('GET /app/templates', () => browse('GET', '/app/templates'), true, 200),
+  await measure('GET /app/templates/{id}', () => browse('GET', `/app/templates/${NDA_TEMPLATE}`), true, 200),
+  await measure('GET /app/templates/{id}/edit', () => browse('GET', `/app/templates/${NDA_TEMPLATE}/edit`), true, 200),
   await measure('GET /app/audit (filtered)', () => browse('GET', `/app/audit?group=keys&user=${ownerId}`), true, 200),
   await measure('POST /app/envelopes/{id}/void', () => browse('POST', `/app/envelopes/${voided}/void`, { reason: 'Sent by mistake' }), false, 303),
   await measure('POST /app/keys', () => browse('POST', '/app/keys', { name: 'Bench key', scope: 'contacts:read', owner: ownerId }), false, 200),

@@ -21,7 +21,21 @@ export const MAX_ROLES = 50;
 export const MAX_FIELDS = 500;
 
 export type RoleRowForm = { name: string; type: string; order: string; locked: boolean; recipient_name: string; recipient_email: string; verification: string };
-export type FieldRowForm = { type: string; role: string; page: string; x: string; y: string; width: string; height: string; label: string; required: boolean };
+/** `options` one a line (a dropdown's), `min` and `max` a number field's bounds: what a kind needs beyond its place. */
+export type FieldRowForm = {
+  type: string;
+  role: string;
+  page: string;
+  x: string;
+  y: string;
+  width: string;
+  height: string;
+  label: string;
+  required: boolean;
+  options: string;
+  min: string;
+  max: string;
+};
 export type BuilderForm = {
   name: string;
   email_subject: string;
@@ -82,6 +96,9 @@ export const emptyField = (role: string): FieldRowForm => ({
   height: '36',
   label: '',
   required: true,
+  options: '',
+  min: '',
+  max: '',
 });
 
 export const emptyForm = (): BuilderForm => ({
@@ -129,6 +146,12 @@ export function formOfTemplate(template: TemplateDetail): BuilderForm {
       height: String(field.height),
       label: field.label ?? '',
       required: field.required,
+      options:
+        field.settings && 'options' in field.settings
+          ? field.settings.options.map((option) => (typeof option === 'string' ? option : option.value)).join('\n')
+          : '',
+      min: field.settings && 'min' in field.settings && field.settings.min !== undefined ? String(field.settings.min) : '',
+      max: field.settings && 'max' in field.settings && field.settings.max !== undefined ? String(field.settings.max) : '',
     })),
   };
 }
@@ -164,6 +187,9 @@ export function readBuilderForm(entries: FormEntries): BuilderForm {
       height: at('height'),
       label: at('label'),
       required: isTicked(entries, `field-${i}-required`),
+      options: at('options'),
+      min: at('min'),
+      max: at('max'),
     });
   }
   return {
@@ -260,6 +286,7 @@ export function definitionOf(form: BuilderForm, pages: PageSize[]): { definition
       width: whole(field.width),
       height: whole(field.height),
       required: field.required,
+      ...kindSettings(field),
     })),
   };
   const parsed = TemplateDefinition.safeParse(candidate);
@@ -286,6 +313,22 @@ export function definitionOf(form: BuilderForm, pages: PageSize[]): { definition
   return { definition: parsed.data };
 }
 
+/** A decimal number as typed, or NaN (refused by the definition's rules). */
+const decimal = (value: string) => (/^\s*-?\d{1,15}(\.\d{1,6})?\s*$/.test(value) ? Number(value) : Number.NaN);
+
+/** What the row's kind takes beyond its place; the other kinds are given none, as the rules require. */
+function kindSettings(field: FieldRowForm): { options?: string[]; min?: number; max?: number } {
+  if (field.type === 'dropdown')
+    return {
+      options: field.options
+        .split(/\r?\n/)
+        .map((option) => option.trim())
+        .filter((option) => option !== ''),
+    };
+  if (field.type !== 'number') return {};
+  return { ...(field.min.trim() === '' ? {} : { min: decimal(field.min) }), ...(field.max.trim() === '' ? {} : { max: decimal(field.max) }) };
+}
+
 const settingsKeys: Record<string, string> = {
   name: 'builder.error.name',
   email_subject: 'builder.error.email_subject',
@@ -303,8 +346,11 @@ function roleKey(part: PropertyKey | undefined): string {
   return part === 'type' || part === 'order' || part === 'recipient' || part === 'verification' ? part : 'name';
 }
 function fieldInput(part: PropertyKey | undefined): string {
-  return part === 'type' || part === 'role' || part === 'label' || part === 'page' ? part : 'x';
+  if (part === 'settings') return 'options';
+  return part === 'type' || part === 'role' || part === 'label' || part === 'page' || part === 'options' || part === 'min' || part === 'max' ? part : 'x';
 }
 function fieldKey(part: PropertyKey | undefined): string {
+  if (part === 'options' || part === 'settings') return 'options';
+  if (part === 'min' || part === 'max') return 'bounds';
   return part === 'type' || part === 'role' || part === 'label' || part === 'page' ? part : 'place';
 }

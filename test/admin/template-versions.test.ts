@@ -147,9 +147,16 @@ describe('a new version', () => {
 
   it('keeps the current document when the form has none, and records the save', async () => {
     const v1 = await createTestTemplate(stack, company.id, { signing_order: 'parallel' });
-    const saved = await admin('POST', `${base(company.id, v1.id)}/versions`, versionForm({ ...movedDefinition('Kept'), id: v1.id }));
+    const kept = movedDefinition('Kept');
+    const withNumber = {
+      ...kept,
+      id: v1.id,
+      fields: [...kept.fields, { role: 'Client', type: 'number', page: 1, x: 10, y: 10, width: 50, height: 20, min: 1, max: 9 }],
+    };
+    const saved = await admin('POST', `${base(company.id, v1.id)}/versions`, versionForm(withNumber));
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
     expect(saved.body).toMatchObject({ version: 2, document: { sha256: v1.document!.sha256, file_name: 'nda.pdf' } });
+    expect(saved.body.fields.find((field: { type: string }) => field.type === 'number')).toMatchObject({ settings: { min: 1, max: 9 } });
     const rows = await stack.services.database.db.select().from(templateDocuments).where(eq(templateDocuments.templateId, v1.id));
     expect(rows.map((row) => [row.version, row.storageKey])).toEqual(
       expect.arrayContaining([
@@ -159,6 +166,7 @@ describe('a new version', () => {
     );
     const audit = await stack.services.database.db.select().from(auditEvents).where(eq(auditEvents.kind, 'template.version_saved'));
     expect(audit.find((row) => row.data.template_id === v1.id)).toMatchObject({ actorType: 'admin', data: { version: 2, name: 'Kept' } });
+    expect(saved.body.versions[0]).toMatchObject({ version: 2, field_count: 3 });
     // A v2 with the same document still sends, with the moved field.
     const next = await send(v1.id);
     expect(next.status).toBe(201);

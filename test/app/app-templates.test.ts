@@ -224,3 +224,79 @@ describe('the builder without script', () => {
     expect((await build(viewer, { name: 'Forged', action: 'save' })).status).toBe(403);
   });
 });
+
+describe('changing and archiving a template', () => {
+  it('saves a change as a new version the API shows, listed on the template’s page; mistakes come back 422', async () => {
+    const template = await createTestTemplate(stack, company.id);
+    const client = await signedIn('member');
+    const edit = await client.get(`/app/templates/${template.id}/edit`);
+    expect(edit.status).toBe(200);
+    expect(edit.body).toContain('action="/app/templates/edit"');
+    const values = formValuesIn(edit.body);
+    expect(values['field-0-y']).toBe('640');
+    const wrong = await client.post('/app/templates/edit', { ...values, 'field-0-y': '760', action: 'save' });
+    expect(wrong.status).toBe(422);
+    const saved = await client.post('/app/templates/edit', { ...values, 'field-0-y': '600', action: 'save' });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe(`/app/templates/${template.id}?saved=1`);
+    const api = await templateApi(template.id);
+    expect(api.body.fields[0]).toMatchObject({ role: 'Client', page: 2, x: 72, y: 600 });
+    const page = await client.get(`/app/templates/${template.id}`);
+    expect(page.body).toContain('id="versions-title"');
+    expect(page.body).toMatch(/<th scope="row">2<\/th>[\s\S]*<th scope="row">1<\/th>/);
+  });
+
+  it('archives a template from its confirmation page: it leaves the list and its page is not found', async () => {
+    const template = await createTestTemplate(stack, company.id);
+    const viewer = await signedIn('viewer');
+    expect((await viewer.get(`/app/templates/${template.id}/archive`)).status).toBe(403);
+    await viewer.get(`/app/templates/${template.id}`);
+    expect((await viewer.post(`/app/templates/${template.id}/archive`)).status).toBe(403);
+    expect((await templateApi(template.id)).status).toBe(200);
+
+    const admin = await signedIn('admin');
+    const confirm = await admin.get(`/app/templates/${template.id}/archive`);
+    expect(confirm.status).toBe(200);
+    const archived = await admin.post(`/app/templates/${template.id}/archive`);
+    expect(archived.status).toBe(303);
+    expect(archived.headers.get('location')).toBe('/app/templates?archived=1');
+    const list = await admin.get('/app/templates?archived=1');
+    expect(list.body).toContain('The template is archived.');
+    expect(list.body).not.toContain(template.id);
+    expect((await admin.get(`/app/templates/${template.id}`)).status).toBe(404);
+    await admin.get('/app/templates');
+    expect((await admin.post(`/app/templates/${template.id}/archive`)).status).toBe(404);
+  });
+
+  it('answers another company’s template 404 on its change and its archiving, changing nothing', async () => {
+    const foreign = await createTestTemplate(stack, other.id);
+    const client = await signedIn('owner');
+    expect((await client.get(`/app/templates/${foreign.id}/edit`)).status).toBe(404);
+    expect((await client.get(`/app/templates/${foreign.id}/archive`)).status).toBe(404);
+    await client.get('/app/templates');
+    expect((await client.post(`/app/templates/${foreign.id}/archive`)).status).toBe(404);
+    const own = await createTestTemplate(stack, company.id);
+    const values = formValuesIn((await client.get(`/app/templates/${own.id}/edit`)).body);
+    expect((await client.post('/app/templates/edit', { ...values, template_id: foreign.id, action: 'save' })).status).toBe(404);
+    expect((await templateApi(foreign.id, other.owner.token)).body.fields[0]).toMatchObject({ y: 640 });
+  });
+});
+
+describe('what a kind of field needs', () => {
+  it('saves a dropdown with its options, one a line, and refuses one without (422)', async () => {
+    const client = await signedIn('member');
+    const builder = await upload(client, pdf);
+    const added = await build(client, { ...formValuesIn(builder.body), action: 'add-field-dropdown' });
+    const values = { ...formValuesIn(added.body), name: `Survey ${crypto.randomUUID()}` };
+    expect(values['field-0-type']).toBe('dropdown');
+    const without = await build(client, { ...values, action: 'save' });
+    expect(without.status).toBe(422);
+    expect(without.body).toContain('id="field-0-options-error"');
+    const saved = await build(client, { ...values, 'field-0-options': 'Yes\r\nNo\r\n', action: 'save' });
+    expect(saved.status).toBe(303);
+    const id = /\/app\/templates\/([0-9a-f-]{36})/.exec(saved.headers.get('location') ?? '')![1]!;
+    const [field] = (await templateApi(id)).body.fields;
+    expect(field.type).toBe('dropdown');
+    expect(JSON.stringify(field)).toContain('["Yes","No"]');
+  });
+});

@@ -69,6 +69,11 @@ for (const [stack, command] of APP_STACKS) {
         const context = await deviceContext(session, device);
         const page = await context.newPage();
         const errors = watchErrors(page);
+        // Which address failed, should one: the console names only the status.
+        const failed: string[] = [];
+        page.on('response', (response) => {
+          if (response.status() >= 500) failed.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+        });
         await signInAsOwner(session, page);
         await uploadPdf(page);
         await looked(page, `${device}-1-uploaded`);
@@ -125,6 +130,7 @@ for (const [stack, command] of APP_STACKS) {
         const second = await savedTemplateId(page);
         expect(await fieldsOf(second)).toEqual([expect.objectContaining({ role: 'Signer', type: 'initials', page: 1, x: 73, y: 82, width: 180, height: 36 })]);
 
+        expect(failed).toEqual([]);
         expect(errors).toEqual([]);
         await context.close();
       });

@@ -23,12 +23,17 @@ export type BuilderTarget =
 /** The colours roles are told apart by: the role's place in the list picks one (app.css). */
 const ROLE_COLOURS = 8;
 
-export function builderPage(m: AppMessages, shell: Shell, options: { target: BuilderTarget; form: BuilderForm; errors?: BuilderErrors }): Html {
+export function builderPage(
+  m: AppMessages,
+  shell: Shell,
+  options: { target: BuilderTarget; form: BuilderForm; errors?: BuilderErrors; conflict?: boolean },
+): Html {
   const { target, form } = options;
   const errors = options.errors ?? {};
   const failed = Object.keys(errors).length > 0;
   const title = m.text(target.kind === 'new' ? 'builder.title' : 'builder.editTitle');
-  const action = target.kind === 'new' ? '/app/templates/new/build' : `/app/templates/${target.templateId}/edit`;
+  // A change posts to a path of its own without the id (which travels in the form), as the form's body limit is set by path.
+  const action = target.kind === 'new' ? '/app/templates/new/build' : '/app/templates/edit';
   const fileName = target.kind === 'new' ? target.document.fileName : target.fileName;
   const documentUrl = target.kind === 'new' ? uploadUrl(target.document) : `/app/templates/${target.templateId}/document.pdf`;
   const first = Object.keys(errors)[0];
@@ -52,8 +57,9 @@ ${
 <input type="hidden" name="document_sha256" value="${target.document.stored.sha256}">
 <input type="hidden" name="document_name" value="${target.document.fileName}">
 <input type="hidden" name="document_mac" value="${target.document.signature}">`
-    : ''
+    : html`<input type="hidden" name="template_id" value="${target.templateId}">`
 }
+${options.conflict ? html`<p class="notice notice-warning" role="alert">${m.text('builder.conflict')}</p>` : ''}
 ${settingsPart(e, form)}
 ${rolesPart(e, form)}
 <div class="builder-work">
@@ -229,6 +235,16 @@ ${textInput(ctx, id('width'), m.text('builder.width'), field.width, { type: 'num
 ${textInput(ctx, id('height'), m.text('builder.height'), field.height, { type: 'number', className: 'field-short' })}
 </div>
 ${textInput(ctx, id('label'), m.text('builder.label'), field.label, { max: 100 })}
+<div class="${fieldClass(ctx, id('options'))}">
+<label for="${id('options')}">${m.text('builder.options')}</label>
+<p class="hint" id="${id('options')}-hint">${m.text('builder.optionsHint')}</p>
+${errorOf(ctx, id('options'))}
+<textarea id="${id('options')}" name="${id('options')}" rows="3" maxlength="5100"${marks(ctx, id('options'), `${id('options')}-hint`)}>${field.options}</textarea>
+</div>
+<div class="builder-place">
+${textInput(ctx, id('min'), m.text('builder.min'), field.min, { className: 'field-short' })}
+${textInput(ctx, id('max'), m.text('builder.max'), field.max, { className: 'field-short' })}
+</div>
 ${check(ctx, id('required'), m.text('builder.required'), field.required)}
 <div class="actions"><button type="submit" name="action" value="remove-field-${index}" class="button-quiet">${m.text('builder.removeField', { number: index + 1 })}</button></div>
 </fieldset>`;

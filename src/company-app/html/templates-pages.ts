@@ -6,6 +6,7 @@ import { html } from 'hono/html';
 import type { CompanyTemplate } from '../../domain/templates/company-templates.js';
 import type { TemplateDetail } from '../../domain/templates/get-template.js';
 import type { TemplateRole } from '../../domain/templates/template-record.js';
+import type { TemplateVersionSummary } from '../../domain/templates/template-versions.js';
 import type { AppMessageKey, AppMessages } from '../../i18n/app-messages.js';
 import { languageNames } from '../../i18n/languages.js';
 import { type Html, layout, noticePage, type Shell } from './layout.js';
@@ -27,14 +28,14 @@ export function templatesRefusedPage(m: AppMessages, shell: Shell): Html {
 export function templatesListPage(
   m: AppMessages,
   shell: Shell,
-  options: { templates: CompanyTemplate[]; more: boolean; shown: number; mayManage: boolean; saved?: string | undefined },
+  options: { templates: CompanyTemplate[]; more: boolean; shown: number; mayManage: boolean; archived?: boolean },
 ): Html {
   return layout({
     m,
     title: m.text('templates.title'),
     shell,
     main: html`<section class="panel panel-wide" aria-labelledby="templates-title">
-${options.saved !== undefined ? html`<p class="status" role="status">${m.text('templates.saved', { name: options.saved })}</p>` : ''}
+${options.archived ? html`<p class="status" role="status">${m.text('templates.archived')}</p>` : ''}
 <h1 id="templates-title">${m.text('templates.title')}</h1>
 <p>${m.text('templates.lead')}</p>
 ${options.mayManage ? html`<p><a class="button-link" href="/app/templates/new">${m.text('templates.new')}</a></p>` : ''}
@@ -85,12 +86,10 @@ const kindKeys = Object.fromEntries(
   ]),
 );
 
-export type TemplateVersionLine = { version: number; savedAt: Date; savedBy: string | null };
-
 export function templatePage(
   m: AppMessages,
   shell: Shell,
-  options: { template: TemplateDetail; mayManage: boolean; saved?: boolean; versions?: TemplateVersionLine[] },
+  options: { template: TemplateDetail; mayManage: boolean; saved?: boolean; versions: TemplateVersionSummary[] },
 ): Html {
   const { template } = options;
   return layout({
@@ -101,7 +100,12 @@ export function templatePage(
 <p><a href="/app/templates">${m.text('templates.back')}</a></p>
 ${options.saved ? html`<p class="status" role="status">${m.text('templates.saved', { name: template.name })}</p>` : ''}
 <h1 id="template-title">${template.name}</h1>
-${options.mayManage && template.document ? html`<p><a class="button-link" href="/app/templates/${template.id}/edit">${m.text('template.edit')}</a></p>` : ''}
+${
+  options.mayManage
+    ? html`<p class="actions">${template.document ? html`<a class="button-link" href="/app/templates/${template.id}/edit">${m.text('template.edit')}</a>` : ''}
+<a href="/app/templates/${template.id}/archive">${m.text('template.archive')}</a></p>`
+    : ''
+}
 <h2>${m.text('template.settings')}</h2>
 <dl class="details">
 <div><dt>${m.text('template.document')}</dt><dd>${template.document ? html`${template.document.file_name} (${m.text('template.pages', { count: template.document.page_count })})` : m.text('template.none')}</dd></div>
@@ -140,6 +144,46 @@ ${
 </table>
 </div>`
 }
+${versionsPart(m, options.versions)}
+</section>`,
+  });
+}
+
+function versionsPart(m: AppMessages, versions: TemplateVersionSummary[]): Html {
+  const by = (version: TemplateVersionSummary) =>
+    version.saved_by.type === 'user' ? (version.saved_by.email ?? m.text('templates.byUnknown')) : m.text(`template.savedBy.${version.saved_by.type}`);
+  return html`<h2 id="versions-title">${m.text('template.versions')}</h2>
+<div class="table-scroll" role="region" aria-labelledby="versions-title" tabindex="0">
+<table class="list list-stacking">
+<thead><tr><th scope="col">${m.text('template.version')}</th><th scope="col">${m.text('template.versionSaved')}</th><th scope="col">${m.text('template.versionBy')}</th><th scope="col">${m.text('template.versionSize')}</th></tr></thead>
+<tbody>${versions.map(
+    (version) => html`<tr>
+<th scope="row">${version.version}</th>
+<td data-label="${m.text('template.versionSaved')}">${m.date(new Date(version.saved_at), { withTime: true })}</td>
+<td data-label="${m.text('template.versionBy')}">${by(version)}</td>
+<td data-label="${m.text('template.versionSize')}">${m.text('template.versionCounts', { roles: version.role_count, fields: version.field_count })}</td>
+</tr>`,
+  )}</tbody>
+</table>
+</div>`;
+}
+
+export function archivePage(m: AppMessages, shell: Shell, template: { id: string; name: string }): Html {
+  const title = m.text('archive.title', { name: template.name });
+  return layout({
+    m,
+    title,
+    shell,
+    main: html`<section class="panel" aria-labelledby="archive-title">
+<h1 id="archive-title">${title}</h1>
+<p>${m.text('archive.lead')}</p>
+<form method="post" action="/app/templates/${template.id}/archive">
+${hidden(shell)}
+<div class="actions">
+<button type="submit" class="button-danger">${m.text('archive.submit')}</button>
+<a href="/app/templates/${template.id}">${m.text('archive.cancel')}</a>
+</div>
+</form>
 </section>`,
   });
 }

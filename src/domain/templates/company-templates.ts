@@ -3,7 +3,7 @@
  * by which user of the company (when a user changed it in the application), and how many
  * envelopes were sent from it. One query: the parts are subqueries of the row.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { templateDocuments, templates } from '../../data/schema.js';
 import type { CompanyReadContext } from '../read-context.js';
 import { rolesJson } from './template-reads.js';
@@ -32,7 +32,8 @@ export async function companyTemplates({ services, companyId }: CompanyReadConte
       envelopesSent: sql<number>`(select count(*)::int from envelopes e where e.company_id = templates.company_id and e.template_id = templates.id)`,
     })
     .from(templates)
-    .where(eq(templates.companyId, companyId))
+    // An archived template is no longer the company's to use: it leaves the list.
+    .where(and(eq(templates.companyId, companyId), isNull(templates.archivedAt)))
     .orderBy(desc(templates.updatedAt), desc(templates.id))
     .limit(TEMPLATES_SHOWN + 1);
   return {
@@ -43,11 +44,13 @@ export async function companyTemplates({ services, companyId }: CompanyReadConte
   };
 }
 
-/** Where a template of the company keeps its PDF, to stream it; null for another company's, an unknown id, or none. */
+/** Where a template of the company keeps its latest PDF, to stream it; null for another company's, an unknown id, an archived one, or none. */
 export async function templateDocumentOf({ services, companyId }: CompanyReadContext, { templateId }: { templateId: string }) {
   const [row] = await services.database.db
     .select({ fileName: templateDocuments.fileName, key: templateDocuments.storageKey, size: templateDocuments.size, sha256: templateDocuments.sha256 })
     .from(templateDocuments)
+    // The latest version's document, of a template not archived.
+    .innerJoin(templates, and(eq(templates.id, templateDocuments.templateId), eq(templates.version, templateDocuments.version), isNull(templates.archivedAt)))
     .where(and(eq(templateDocuments.templateId, templateId), eq(templateDocuments.companyId, companyId)))
     .limit(1);
   if (!row?.key || row.size === null) return null;

@@ -1,12 +1,13 @@
 import { templateDocuments, templateFields, templateRoles, templates, auditEvents } from '../../data/schema.js';
 import { isUniqueViolation } from '../../data/errors.js';
-import { DomainError, type Issue, validationFailed } from '../../errors.js';
+import { DomainError, validationFailed } from '../../errors.js';
 import { logError } from '../../lib/log-error.js';
 import { MAX_TEMPLATE_DOCUMENT_BYTES } from '../../ports/document-limits.js';
 import { type DocumentSource, DocumentTooLarge, type StoredDocument } from '../../ports/document-store.js';
 import type { CompanyContext } from '../verb-context.js';
 import { settingsOf } from './field-kinds.js';
 import { placementOf } from './field-placement.js';
+import { fieldsOutsidePages } from './fields-on-pages.js';
 import { getTemplate, type TemplateDetail } from './get-template.js';
 import type { TemplateDefinition } from './template-definition.js';
 
@@ -130,7 +131,7 @@ async function insertTemplate(
         kind: 'template.imported',
         actorType: actor.type,
         actorId: actor.id ?? null,
-        data: { template_id: templateId, name: definition.name, document_sha256: sha256 },
+        data: { template_id: templateId, name: definition.name, version: 1, document_sha256: sha256 },
         createdAt: now,
       }),
     ])
@@ -139,21 +140,4 @@ async function insertTemplate(
       throw err;
     });
   return templateId;
-}
-
-/** Fields are placed in PDF points from the page's top-left corner and must fit on their page. */
-function fieldsOutsidePages(definition: TemplateDefinition, pages: { width: number; height: number }[]): Issue[] {
-  const issues: Issue[] = [];
-  definition.fields.forEach((field, index) => {
-    const page = pages[field.page - 1];
-    if (!page) {
-      issues.push({ path: `fields[${index}].page`, message: `The document has ${pages.length} page(s).` });
-    } else if (field.x + field.width > page.width || field.y + field.height > page.height) {
-      issues.push({
-        path: `fields[${index}]`,
-        message: `The field runs off page ${field.page}, which is ${page.width}×${page.height} points.`,
-      });
-    }
-  });
-  return issues;
 }

@@ -1,5 +1,6 @@
 import type { Db, Statement } from '../../data/database.js';
 import { templateFields, templateRoles } from '../../data/schema.js';
+import { settingsOf } from './field-kinds.js';
 import { placementOf } from './field-placement.js';
 import type { TemplateDefinition } from './template-definition.js';
 
@@ -29,6 +30,15 @@ export function versionRoleAndFieldRows(
   if (definition.fields.length === 0) return [roles];
   const fields = q
     .insert(templateFields)
-    .values(definition.fields.map((field) => ({ companyId, templateId, version, roleId: roleIds.get(field.role)!, ...placementOf(field) })));
+    .values(
+      definition.fields.map((field) => ({
+        companyId,
+        templateId,
+        version,
+        roleId: roleIds.get(field.role)!,
+        ...placementOf(field),
+        settings: settingsOf(field),
+      })),
+    );
   return [roles, fields];
 }

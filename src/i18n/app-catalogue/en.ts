@@ -29,7 +29,7 @@ export const appEn = {
   'role.viewer': 'Viewer',
   'role.owner.summary': 'You manage API keys, users, webhooks and the settings, and see every envelope.',
   'role.admin.summary': 'You manage API keys, users, webhooks and the settings, and see every envelope.',
-  'role.member.summary': 'You see templates and envelopes, and may void or remind the envelopes you sent.',
+  'role.member.summary': 'You build templates, see envelopes, and may void or remind the envelopes you sent.',
   'role.viewer.summary': 'You see templates and envelopes; you cannot change anything.',
 
   'signIn.title': 'Sign in',
