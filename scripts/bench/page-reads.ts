@@ -20,6 +20,8 @@ import type { ExecutionContext } from 'hono';
 import { embeddedServices } from '../../src/adapters/embedded/embedded-services.js';
 import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.js';
 import { createApp } from '../../src/app.js';
+import { applicationRoute } from '../../functions/application-routes.js';
+import { routes } from '../../functions/routes.js';
 import { ManualClock } from '../../src/ports/clock.js';
 import { loadSeedFile } from '../../src/seed/load-seed.js';
 import { projectRoot } from '../../local/embedded-server.js';
@@ -43,7 +45,8 @@ const services = embeddedServices({
 });
 const [key] = await loadSeedFile(services, `${projectRoot}/seed/demo.json`);
 if (!key) throw new Error('The demo seed made no API key');
-const app = createApp(services);
+// The routes of `npm start`: the company application's with the API's.
+const app = createApp(services, [...routes, applicationRoute]);
 
 /** Work the app hands to waitUntil (the e-mails after an answer), awaited before the next request. */
 const pending = new Set<Promise<unknown>>();
