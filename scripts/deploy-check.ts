@@ -42,7 +42,9 @@ async function appliedMigrations(url: string): Promise<number[] | undefined> {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { 'env-file': { type: 'string' }, wrangler: { type: 'string' }, 'pdf-wrangler': { type: 'string' }, 'app-wrangler': { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { 'env-file': { type: 'string' }, wrangler: { type: 'string' }, 'pdf-wrangler': { type: 'string' }, 'app-wrangler': { type: 'string' } },
+  });
   if (values['env-file']) {
     if (!existsSync(values['env-file'])) throw new Error(`No file ${values['env-file']}`);
     process.loadEnvFile(values['env-file']);

@@ -64,7 +64,8 @@ export function checkApplicationConfiguration(
 ): CheckResult {
   const checked = checkConfiguration(vars, secrets);
   const problems = checked.ok ? [] : checked.detail.split('\n').map((line) => line.replace('in wrangler.toml', 'in wrangler.app.toml'));
-  if (vars.BASE_URL && apiVars.BASE_URL && vars.BASE_URL !== apiVars.BASE_URL) problems.push("BASE_URL must be the same in wrangler.app.toml as in wrangler.toml: the application's links point at the API Worker");
+  if (vars.BASE_URL && apiVars.BASE_URL && vars.BASE_URL !== apiVars.BASE_URL)
+    problems.push("BASE_URL must be the same in wrangler.app.toml as in wrangler.toml: the application's links point at the API Worker");
   if (problems.length > 0) return { name: 'application Worker configuration', ok: false, detail: problems.join('\n') };
   return { name: 'application Worker configuration', ok: true, detail: `every variable present and well-formed (BASE_URL ${vars.BASE_URL})` };
 }

@@ -118,7 +118,9 @@ describe('the application Worker (wrangler.app.toml)', () => {
     expect(app).toMatch(/^name = "esign-app"$/m);
     expect(app).toMatch(/^workers_dev = false$/m);
     expect(app).toMatch(/\[\[services\]\]\nbinding = "PDF"\nservice = "esign-pdf"/);
-    expect(readBucketBindings(new URL('../../wrangler.app.toml', import.meta.url).pathname)).toEqual([{ binding: 'DOCUMENTS', bucket_name: 'esign-documents' }]);
+    expect(readBucketBindings(new URL('../../wrangler.app.toml', import.meta.url).pathname)).toEqual([
+      { binding: 'DOCUMENTS', bucket_name: 'esign-documents' },
+    ]);
   });
 
   it('passes the API Worker’s secrets with the same BASE_URL, and names what is missing or differs', () => {
