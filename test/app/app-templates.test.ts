@@ -287,7 +287,7 @@ describe('what a kind of field needs', () => {
     const client = await signedIn('member');
     const builder = await upload(client, pdf);
     const added = await build(client, { ...formValuesIn(builder.body), action: 'add-field-dropdown' });
-    const values = { ...formValuesIn(added.body), name: `Survey ${crypto.randomUUID()}` };
+    const values: Record<string, string> = { ...formValuesIn(added.body), name: `Survey ${crypto.randomUUID()}` };
     expect(values['field-0-type']).toBe('dropdown');
     const without = await build(client, { ...values, action: 'save' });
     expect(without.status).toBe(422);
