@@ -1,4 +1,7 @@
 /**
+ * One file although long: the templates pages share one signed-in client, one upload and one form
+ * reader, and are read as one walk.
+ *
  * The application's templates pages over the real stack: the list and a template's page to every
  * role; the builder without script: upload (refusals: no file, not a PDF, too large), the form's
  * adds and removes, its mistakes (422, nothing saved), and the save that makes a template the API
@@ -287,7 +290,7 @@ describe('what a kind of field needs', () => {
     const client = await signedIn('member');
     const builder = await upload(client, pdf);
     const added = await build(client, { ...formValuesIn(builder.body), action: 'add-field-dropdown' });
-    const values = { ...formValuesIn(added.body), name: `Survey ${crypto.randomUUID()}` };
+    const values: Record<string, string> = { ...formValuesIn(added.body), name: `Survey ${crypto.randomUUID()}` };
     expect(values['field-0-type']).toBe('dropdown');
     const without = await build(client, { ...values, action: 'save' });
     expect(without.status).toBe(422);

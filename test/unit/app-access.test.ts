@@ -17,7 +17,13 @@ describe('the roles of the application', () => {
   });
 
   it('let members read, build templates, and act on the envelopes they sent only', () => {
-    expect(permissions.filter((permission) => can('member', permission))).toEqual(['envelopes:read', 'envelopes:act-own', 'templates:read', 'templates:manage', 'webhooks:read']);
+    expect(permissions.filter((permission) => can('member', permission))).toEqual([
+      'envelopes:read',
+      'envelopes:act-own',
+      'templates:read',
+      'templates:manage',
+      'webhooks:read',
+    ]);
   });
 
   it('let viewers only read', () => {

@@ -28,17 +28,15 @@ export function versionRoleAndFieldRows(
     })),
   );
   if (definition.fields.length === 0) return [roles];
-  const fields = q
-    .insert(templateFields)
-    .values(
-      definition.fields.map((field) => ({
-        companyId,
-        templateId,
-        version,
-        roleId: roleIds.get(field.role)!,
-        ...placementOf(field),
-        settings: settingsOf(field),
-      })),
-    );
+  const fields = q.insert(templateFields).values(
+    definition.fields.map((field) => ({
+      companyId,
+      templateId,
+      version,
+      roleId: roleIds.get(field.role)!,
+      ...placementOf(field),
+      settings: settingsOf(field),
+    })),
+  );
   return [roles, fields];
 }
