@@ -39,6 +39,15 @@ async function sentOnPage(page: Page): Promise<number> {
   return Number(/^(\d+) of \d+$/.exec(text.trim())?.[1] ?? Number.NaN);
 }
 
+/** The image's width once it has loaded (0 if it fails): the page may show before its images arrive. */
+const loadedWidth = (image: HTMLImageElement): number | Promise<number> =>
+  image.complete
+    ? image.naturalWidth
+    : new Promise((resolve) => {
+        image.addEventListener('load', () => resolve(image.naturalWidth), { once: true });
+        image.addEventListener('error', () => resolve(0), { once: true });
+      });
+
 for (const [stack, command] of APP_STACKS) {
   describe.skipIf(chromiumMissing !== null)(`the application's settings in Chromium, on ${stack}`, () => {
     const session = appSession('esign-app-settings-', command);
@@ -100,10 +109,10 @@ for (const [stack, command] of APP_STACKS) {
         await page.getByRole('button', { name: 'Upload the logo' }).click();
         await page.getByText('The logo is saved.').waitFor();
         const logo = page.getByRole('img', { name: 'The current logo' });
-        await expect(logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).resolves.toBe(96);
+        await expect(logo.evaluate(loadedWidth)).resolves.toBe(96);
         const inMail = preview.getByRole('img', { name });
         await inMail.waitFor();
-        await expect(inMail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).resolves.toBe(96);
+        await expect(inMail.evaluate(loadedWidth)).resolves.toBe(96);
         await looked(page, shot(device, '3-logo-uploaded'));
         // The preview on its own too: a full-page screenshot leaves the sandboxed frame's content out.
         const alone = await context.newPage();
