@@ -4,7 +4,7 @@
  * every query can be scoped by tenant without a join (docs/api-reference.md, section 9.1).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { AuditKind, WebhookEventKind } from './event-kinds.js';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array | string }>({
@@ -150,6 +150,35 @@ export const templates = pgTable(
 
 export type PageSize = { width: number; height: number };
 
+/**
+ * Each saved version's settings, as that version was saved, never changed after: the `templates`
+ * row holds the latest's (what a send copies), this table every version's, so that an envelope
+ * keeps speaking the language of the version it was sent with and an old version reads as it was.
+ */
+export const templateVersions = pgTable(
+  'template_versions',
+  {
+    companyId: companyId(),
+    templateId: uuid('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    emailSubject: text('email_subject'),
+    emailMessage: text('email_message'),
+    expiryDays: integer('expiry_days'),
+    reminders: jsonb('reminders').$type<Reminders | null>(),
+    signingOrder: text('signing_order').$type<SigningOrder>().notNull(),
+    shareSigningLinks: boolean('share_signing_links').notNull(),
+    language: text('language'),
+    savedAt: timestamp('saved_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** The user who saved it in the application; null for an import, a seed or the operator. */
+    savedBy: uuid('saved_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [primaryKey({ columns: [t.templateId, t.version], name: 'template_versions_pk' })],
+);
+
+
 /** One row per version of a template; a version that keeps the document repeats its row (the bytes are stored once). */
 export const templateDocuments = pgTable(
   'template_documents',
@@ -172,6 +201,23 @@ export const templateDocuments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('template_documents_version').on(t.templateId, t.version)],
+);
+
+/**
+ * A PDF uploaded to start a template in the builder, stored before any template names it. Claimed
+ * when a template or a version is saved from it; housekeeping removes from the store those left
+ * unclaimed for a day (src/domain/templates/abandoned-uploads.ts).
+ */
+export const pendingUploads = pgTable(
+  'pending_uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: companyId(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('pending_uploads_created').on(t.createdAt), index('pending_uploads_key').on(t.storageKey)],
 );
 
 export type RoleType = 'signer' | 'cc';
