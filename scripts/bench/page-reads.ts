@@ -258,7 +258,9 @@ for (const r of results) {
   const weighty = r.shipped.gzipBytes > MAX_SHIPPED_BYTES;
   tooManyWaves ||= over;
   heavy ||= weighty;
-  const shipped = `${(r.shipped.gzipBytes / 1024).toFixed(1)} KiB (${r.shipped.assets.join(', ') || 'none'})${weighty ? ' OVER THE AIM' : ''}`;
+  const loaded =
+    r.shipped.loaded.length > 0 ? `; its scripts then load ${(r.shipped.loadedGzipBytes / 1024).toFixed(1)} KiB (${r.shipped.loaded.join(', ')})` : '';
+  const shipped = `${(r.shipped.gzipBytes / 1024).toFixed(1)} KiB (${r.shipped.assets.join(', ') || 'none'})${weighty ? ' OVER THE AIM' : ''}${loaded}`;
   console.log(
     `${r.page.padEnd(32)}${String(r.status).padStart(7)}${String(r.queries).padStart(9)}${String(r.waves.length).padStart(7)}  ${afterSession} (${readWaves} read, ${r.waves.length - readWaves} write)${over ? '  OVER THE AIM' : ''}; ${shipped}`,
   );
@@ -269,6 +271,9 @@ for (const r of results) {
 }
 console.log(`\nAim: a GET page waits for at most ${MAX_WAVES} waves of reads, the session's included: ${tooManyWaves ? 'DOES NOT HOLD' : 'holds'}`);
 console.log(`Aim: a page ships at most ${MAX_SHIPPED_BYTES / 1024} KiB of script and style (gzip): ${heavy ? 'DOES NOT HOLD' : 'holds'}`);
+// The builder's pdf.js is loaded by its script once the page is shown, as the signing page loads it: weighed, not held to the aim.
+const loadedByScript = results.filter((r) => r.shipped.loaded.length > 0).map((r) => `${r.page} ${(r.shipped.loadedGzipBytes / 1024).toFixed(1)} KiB`);
+if (loadedByScript.length > 0) console.log(`Loaded by a page's script after it is shown (gzip, not held to the aim): ${loadedByScript.join('; ')}`);
 await services.inProcessQueue.close();
 await database.close();
 process.exitCode = tooManyWaves || heavy ? 1 : 0;
