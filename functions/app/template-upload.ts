@@ -13,18 +13,19 @@ import { notFoundPage } from '../../src/company-app/html/notice-pages.js';
 import { uploadPage } from '../../src/company-app/html/templates-pages.js';
 import type { Shell } from '../../src/company-app/html/layout.js';
 import { appMessages } from '../../src/company-app/messages.js';
-import { documentOf, emptyForm, signDocument } from '../../src/company-app/template-builder-form.js';
+import { documentOf, emptyForm, type SignedDocument, signDocument } from '../../src/company-app/template-builder-form.js';
+import type { PageSize } from '../../src/data/schema.js';
 import { templatesShell, templatesVerbContext } from '../../src/company-app/templates-access.js';
 import { discardTemplateDocument, storeTemplateDocument } from '../../src/domain/templates/import-template.js';
 import { DomainError } from '../../src/errors.js';
 import { documentAnswer } from '../../src/http/document-answer.js';
-import { readForm } from '../../src/http/page-forms.js';
+import { type FormEntries, readForm } from '../../src/http/page-forms.js';
 import { isStorableText } from '../../src/lib/storable-text.js';
 import { MAX_TEMPLATE_DOCUMENT_BYTES } from '../../src/ports/document-limits.js';
 
 /** The body the upload takes: the largest PDF the store keeps and the form around it. */
 export const MAX_UPLOAD_FORM_BYTES = MAX_TEMPLATE_DOCUMENT_BYTES + 64 * 1024;
-const LIMIT = `${MAX_TEMPLATE_DOCUMENT_BYTES / 1024 / 1024} MiB`;
+export const LIMIT = `${MAX_TEMPLATE_DOCUMENT_BYTES / 1024 / 1024} MiB`;
 const UNNAMED_DOCUMENT = 'document.pdf';
 
 export async function showUpload(c: Context<CompanyAppEnv>): Promise<Response> {
@@ -36,25 +37,40 @@ export async function showUpload(c: Context<CompanyAppEnv>): Promise<Response> {
 const refused = (c: Context<CompanyAppEnv>, shell: Shell, error: 'missing' | 'notPdf' | 'tooLarge') =>
   c.html(uploadPage(appMessages(), shell, { limit: LIMIT, error }), error === 'tooLarge' ? 413 : 422);
 
-export async function uploadTemplateDocument(c: Context<CompanyAppEnv>): Promise<Response> {
-  const shell = await templatesShell(c, 'templates:manage');
-  if (shell instanceof Response) return shell;
-  const file = ((await readForm(c)) ?? []).find(([name]) => name === 'document')?.[1];
-  if (!(file instanceof File) || file.size === 0) return refused(c, shell, 'missing');
+/**
+ * The form's `document` stored and signed for this session, with its pages' sizes; or why it is
+ * refused, the store then keeping nothing. The builder's replacement of a saved template's PDF
+ * takes its upload the same way.
+ */
+export async function storeUploadedPdf(
+  c: Context<CompanyAppEnv>,
+  shell: Shell,
+  entries: FormEntries,
+): Promise<{ document: SignedDocument; pages: PageSize[] } | { error: 'missing' | 'notPdf' | 'tooLarge' }> {
+  const file = entries.find(([name]) => name === 'document')?.[1];
+  if (!(file instanceof File) || file.size === 0) return { error: 'missing' };
   const fileName = isStorableText(file.name) && file.name.trim() !== '' ? file.name.slice(0, 255) : UNNAMED_DOCUMENT;
   const ctx = templatesVerbContext(c, shell);
   const stored = await storeTemplateDocument(ctx, { fileName, bytes: new Uint8Array(await file.arrayBuffer()) }).catch((err: unknown) => {
     if (err instanceof DomainError && err.code === 'payload_too_large') return null;
     throw err;
   });
-  if (!stored) return refused(c, shell, 'tooLarge');
+  if (!stored) return { error: 'tooLarge' };
   const pages = await ctx.services.pdf.pageSizes(stored.key);
   if (!pages || pages.length === 0) {
     await discardTemplateDocument(ctx, stored);
-    return refused(c, shell, 'notPdf');
+    return { error: 'notPdf' };
   }
-  const document = await signDocument(c, shell, { fileName, stored });
-  const form = { ...emptyForm(), name: fileName.replace(/\.pdf$/i, '').slice(0, 250) };
+  return { document: await signDocument(c, shell, { fileName, stored }), pages };
+}
+
+export async function uploadTemplateDocument(c: Context<CompanyAppEnv>): Promise<Response> {
+  const shell = await templatesShell(c, 'templates:manage');
+  if (shell instanceof Response) return shell;
+  const uploaded = await storeUploadedPdf(c, shell, (await readForm(c)) ?? []);
+  if ('error' in uploaded) return refused(c, shell, uploaded.error);
+  const { document, pages } = uploaded;
+  const form = { ...emptyForm(), name: document.fileName.replace(/\.pdf$/i, '').slice(0, 250) };
   return c.html(builderPage(appMessages(), shell, { target: { kind: 'new', document, pages }, form }));
 }
 

@@ -2,16 +2,20 @@
 // page in its role's colour. Boxes are dragged from the palette onto a page, moved and resized
 // with the mouse, and moved with the arrow keys (1 pt, with Shift 10; with Alt they resize). Every
 // change is written into the row's inputs, so saving stays the form's plain post; without script
-// the rows are the builder.
+// the rows are the builder. A radio group's options each have a box of their own inside the
+// group's box, placed the same ways: the group's box moves them along and grows to hold them.
 const PDFJS = '/static/vendor/pdfjs/pdf.min.mjs';
 const PDFJS_WORKER = '/static/vendor/pdfjs/pdf.worker.min.mjs';
 const ROLE_COLOURS = 8;
 /** A new field's size in points, as the form's own "Add a field" makes it. */
 const NEW_FIELD = { width: 180, height: 36 };
+/** The largest side of a new option's box, as the server lays one out (radioBoxesOf). */
+const OPTION_SIDE = 16;
 
 const form = document.querySelector('.builder-form');
 const list = document.querySelector('.builder-pages');
 const rowTemplate = document.getElementById('builder-new-field');
+const optionTemplate = document.getElementById('builder-new-option');
 if (form && list && rowTemplate instanceof HTMLTemplateElement) start();
 
 function start() {
@@ -76,12 +80,113 @@ function start() {
     return { x: numberOf(row, 'x'), y: numberOf(row, 'y'), width: numberOf(row, 'width'), height: numberOf(row, 'height') };
   }
 
-  function write(row, place) {
+  function setPlace(row, place) {
     for (const name of ['x', 'y', 'width', 'height']) {
       const field = input(row, name);
       if (field) field.value = String(place[name]);
     }
+  }
+
+  /**
+   * The field at `place`. A radio group's options move with a move of its box, and its box, moved
+   * or resized, still holds them all (the rule a template's radio group keeps).
+   */
+  function write(row, place) {
+    const before = placeOf(row);
+    const options = isRadio(row) ? optionPlaces(row) : [];
+    const moved = place.width === before.width && place.height === before.height;
+    if (moved && options.length > 0 && !Object.values(before).some(Number.isNaN)) {
+      const dx = place.x - before.x;
+      const dy = place.y - before.y;
+      options.forEach((option, index) => setOptionPlace(row, index, { ...option, x: option.x + dx, y: option.y + dy }));
+    }
+    setPlace(row, moved ? place : holding(place, optionPlaces(row)));
     draw(row);
+  }
+
+  /** The smallest box holding `place` and every one of `others`. */
+  function holding(place, others) {
+    const valid = others.filter((other) => !Object.values(other).some(Number.isNaN));
+    if (valid.length === 0) return place;
+    const left = Math.min(place.x, ...valid.map((other) => other.x));
+    const top = Math.min(place.y, ...valid.map((other) => other.y));
+    const right = Math.max(place.x + place.width, ...valid.map((other) => other.x + other.width));
+    const bottom = Math.max(place.y + place.height, ...valid.map((other) => other.y + other.height));
+    return { x: left, y: top, width: right - left, height: bottom - top };
+  }
+
+  // A radio group's options: the lines of its options input, each with a box (field-{i}-option-{j}-…).
+  const isRadio = (row) => input(row, 'type')?.value === 'radio';
+  const optionInput = (row, index, name) => form.elements.namedItem(`field-${row.dataset.field}-option-${index}-${name}`);
+  const optionSets = (row) => [...row.querySelectorAll('.builder-option')];
+  const optionLines = (row) =>
+    (input(row, 'options')?.value ?? '')
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+  function optionPlaceOf(row, index) {
+    const number = (name) => Number.parseInt(optionInput(row, index, name)?.value ?? '', 10);
+    return { x: number('x'), y: number('y'), width: number('width'), height: number('height') };
+  }
+  const optionPlaces = (row) => optionSets(row).map((_, index) => optionPlaceOf(row, index));
+  function setOptionPlace(row, index, place) {
+    for (const name of ['x', 'y', 'width', 'height']) {
+      const field = optionInput(row, index, name);
+      if (field) field.value = String(place[name]);
+    }
+  }
+  /** An option at `place`: inside its page, and its group's box grown to hold it. */
+  function writeOption(row, index, place) {
+    const page = pageOf(numberOf(row, 'page')) ?? sheets[0];
+    setOptionPlace(row, index, clamp(place, page));
+    setPlace(row, holding(placeOf(row), optionPlaces(row)));
+    draw(row);
+  }
+
+  /**
+   * A radio row's option boxes follow its lines: a line added gets a box laid out in the group's
+   * box as the server lays one out; a line removed takes its box along.
+   */
+  function syncOptions(row) {
+    if (!isRadio(row) || !(optionTemplate instanceof HTMLTemplateElement)) return;
+    const container = row.querySelector('[data-option-boxes]');
+    if (!container) return;
+    const lines = optionLines(row);
+    const sets = optionSets(row);
+    for (const extra of sets.slice(lines.length)) extra.remove();
+    const place = placeOf(row);
+    for (let index = sets.length; index < lines.length; index++) {
+      const fragment = optionTemplate.content.cloneNode(true);
+      const [field, option] = [optionTemplate.dataset.index, optionTemplate.dataset.option];
+      for (const element of fragment.querySelectorAll('*')) {
+        for (const attribute of ['id', 'name', 'for', 'aria-describedby', 'data-option']) {
+          const value = element.getAttribute(attribute);
+          if (value === null) continue;
+          const renamed = value.replaceAll(`field-${field}-option-${option}-`, `field-${row.dataset.field}-option-${index}-`);
+          element.setAttribute(attribute, attribute === 'data-option' ? String(index) : renamed);
+        }
+      }
+      container.append(fragment);
+      const side = Math.max(1, Math.min(OPTION_SIDE, place.height, Math.floor(place.width / lines.length)));
+      if (!Object.values(place).some(Number.isNaN))
+        setOptionPlace(row, index, { x: place.x + Math.floor((index * place.width) / lines.length), y: place.y, width: side, height: side });
+    }
+    if (lines.length > 0 && !container.querySelector('.hint')) {
+      const hint = document.createElement('p');
+      hint.className = 'hint';
+      hint.textContent = optionTemplate.dataset.hint ?? '';
+      container.prepend(hint);
+    }
+    optionSets(row).forEach((set, index) => {
+      const legend = set.querySelector('legend');
+      if (legend) legend.textContent = (optionTemplate.dataset.legend ?? '').replace('{number}', String(index + 1)).replace('{value}', lines[index] ?? '');
+    });
+  }
+
+  /** Only the inputs the row's kind takes are shown (without script, all are). */
+  function showKindInputs(row) {
+    const kind = input(row, 'type')?.value ?? '';
+    for (const part of row.querySelectorAll('[data-kinds]')) part.hidden = !part.dataset.kinds.split(' ').includes(kind);
   }
 
   const boxes = new Map();
@@ -90,18 +195,13 @@ function start() {
   function draw(row) {
     let box = boxes.get(row);
     if (!box) {
-      box = document.createElement('button');
-      box.type = 'button';
-      box.className = 'builder-box';
-      const handle = document.createElement('span');
-      handle.className = 'builder-handle';
-      handle.setAttribute('aria-hidden', 'true');
-      const text = document.createElement('span');
-      text.className = 'builder-box-text';
-      box.append(text, handle);
+      box = boxElement();
       boxes.set(row, box);
-      wire(row, box, handle);
+      wireBox(row, box, { placeOf: () => placeOf(row), write: (next) => write(row, next), active: () => row });
+      row.addEventListener('input', () => changed(row));
+      row.addEventListener('change', () => changed(row));
     }
+    showKindInputs(row);
     const page = pageOf(numberOf(row, 'page')) ?? sheets[0];
     const place = placeOf(row);
     if (Object.values(place).some(Number.isNaN)) {
@@ -110,26 +210,84 @@ function start() {
     }
     box.hidden = false;
     if (box.parentElement !== page.sheet) page.sheet.append(box);
-    const scale = scaleOf(page);
-    box.style.left = `${(place.x / page.width) * 100}%`;
-    box.style.top = `${(place.y / page.height) * 100}%`;
-    box.style.width = `${(place.width / page.width) * 100}%`;
-    box.style.height = `${(place.height / page.height) * 100}%`;
-    box.dataset.scale = String(scale);
+    position(box, place, page);
     box.className = `builder-box role-colour-${colourOf(row)}`;
     const kind = input(row, 'type');
     const kindName = kind?.selectedOptions?.[0]?.textContent ?? '';
     const legend = row.querySelector('legend')?.textContent ?? '';
     box.querySelector('.builder-box-text').textContent = kindName;
     box.setAttribute('aria-label', `${legend}: ${kindName}, ${input(row, 'role')?.value ?? ''}, ${place.x}, ${place.y}, ${place.width} × ${place.height}`);
+    drawOptions(row, page);
   }
 
-  function wire(row, box, handle) {
+  const optionBoxes = new Map();
+
+  /** A radio row's option boxes over its page, above the group's box. */
+  function drawOptions(row, page) {
+    const drawn = optionBoxes.get(row) ?? [];
+    const places = isRadio(row) ? optionPlaces(row) : [];
+    for (const extra of drawn.splice(places.length)) extra.remove();
+    const legends = optionSets(row).map((set) => set.querySelector('legend')?.textContent ?? '');
+    places.forEach((place, index) => {
+      let box = drawn[index];
+      if (!box) {
+        box = boxElement();
+        drawn[index] = box;
+        wireBox(row, box, {
+          placeOf: () => optionPlaceOf(row, index),
+          write: (next) => writeOption(row, index, next),
+          active: () => optionSets(row)[index],
+        });
+      }
+      if (Object.values(place).some(Number.isNaN)) {
+        box.hidden = true;
+        return;
+      }
+      box.hidden = false;
+      if (box.parentElement !== page.sheet) page.sheet.append(box);
+      position(box, place, page);
+      box.className = `builder-box builder-option-box role-colour-${colourOf(row)}`;
+      box.querySelector('.builder-box-text').textContent = String(index + 1);
+      box.setAttribute('aria-label', `${legends[index] ?? ''}, ${place.x}, ${place.y}, ${place.width} × ${place.height}`);
+    });
+    optionBoxes.set(row, drawn);
+  }
+
+  function position(box, place, page) {
+    box.style.left = `${(place.x / page.width) * 100}%`;
+    box.style.top = `${(place.y / page.height) * 100}%`;
+    box.style.width = `${(place.width / page.width) * 100}%`;
+    box.style.height = `${(place.height / page.height) * 100}%`;
+  }
+
+  /** A box on a page: a button (so it takes the focus and the keys), its text and its resize handle. */
+  function boxElement() {
+    const box = document.createElement('button');
+    box.type = 'button';
+    box.className = 'builder-box';
+    const handle = document.createElement('span');
+    handle.className = 'builder-handle';
+    handle.setAttribute('aria-hidden', 'true');
+    const text = document.createElement('span');
+    text.className = 'builder-box-text';
+    box.append(text, handle);
+    return box;
+  }
+
+  /** A row's inputs changed: a radio group's option boxes follow its lines, then all is drawn again. */
+  function changed(row) {
+    syncOptions(row);
+    draw(row);
+  }
+
+  /** A box moved and resized by keys and pointer; `target` reads and writes its place and names the part of the form it is. */
+  function wireBox(row, box, target) {
+    const handle = box.querySelector('.builder-handle');
     box.addEventListener('focus', () => {
       current = pageOf(numberOf(row, 'page')) ?? current;
-      row.classList.add('builder-row-active');
+      target.active()?.classList.add('builder-row-active');
     });
-    box.addEventListener('blur', () => row.classList.remove('builder-row-active'));
+    box.addEventListener('blur', () => target.active()?.classList.remove('builder-row-active'));
     box.addEventListener('keydown', (event) => {
       const step = event.shiftKey ? 10 : 1;
       const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
@@ -137,11 +295,11 @@ function start() {
       if (!move) return;
       event.preventDefault();
       const page = pageOf(numberOf(row, 'page')) ?? sheets[0];
-      const place = placeOf(row);
+      const place = target.placeOf();
       const next = event.altKey
         ? { ...place, width: place.width + move[0], height: place.height + move[1] }
         : { ...place, x: place.x + move[0], y: place.y + move[1] };
-      write(row, clamp(next, page));
+      target.write(clamp(next, page));
     });
     box.addEventListener('pointerdown', (event) => {
       if (event.button !== 0) return;
@@ -150,7 +308,7 @@ function start() {
       const resizing = event.target === handle;
       const page = pageOf(numberOf(row, 'page')) ?? sheets[0];
       const scale = scaleOf(page);
-      const start = { x: event.clientX, y: event.clientY, place: placeOf(row) };
+      const start = { x: event.clientX, y: event.clientY, place: target.placeOf() };
       box.setPointerCapture(event.pointerId);
       const follow = (moved) => {
         const dx = (moved.clientX - start.x) / scale;
@@ -158,7 +316,7 @@ function start() {
         const next = resizing
           ? { ...start.place, width: start.place.width + dx, height: start.place.height + dy }
           : { ...start.place, x: start.place.x + dx, y: start.place.y + dy };
-        write(row, clamp(next, page));
+        target.write(clamp(next, page));
       };
       const stop = () => {
         box.removeEventListener('pointermove', follow);
@@ -169,8 +327,6 @@ function start() {
       box.addEventListener('pointerup', stop);
       box.addEventListener('pointercancel', stop);
     });
-    row.addEventListener('input', () => draw(row));
-    row.addEventListener('change', () => draw(row));
   }
 
   /** A new row, as the form's "Add a field" makes one, of `kind` on `page` at `place`. */

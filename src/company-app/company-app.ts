@@ -17,7 +17,7 @@ const MAX_FORM_BYTES = 64 * 1024;
 
 /**
  * An endpoint of the application: its path relative to `/app`, its method and its handler, and
- * the largest body it takes when that is not MAX_FORM_BYTES (on a path without parameters).
+ * the largest body it takes when that is not MAX_FORM_BYTES.
  */
 export type AppPageRoute = [
   path: string,
@@ -28,15 +28,26 @@ export type AppPageRoute = [
 
 const limitOf = (maxSize: number) => bodyLimit({ maxSize, onError: (c) => c.html(tooLargePage(appMessages()), 413) });
 
+/**
+ * The end of a request's path that a route's path matches, a parameter (`:id`) standing for one
+ * segment: the limits are chosen before routing, where the app does not know its mount point.
+ */
+export function pathEndPattern(path: string): RegExp {
+  const segments = path.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`${segments.join('/')}$`);
+}
+
 export function companyApp(routes: AppPageRoute[]): Hono<CompanyAppEnv> {
   const app = new Hono<CompanyAppEnv>();
   app.onError(appErrorHandler);
   // Each body is limited before the guard reads it: by its route's own limit, else by the forms'.
   const formLimit = limitOf(MAX_FORM_BYTES);
-  const ownLimits = routes.filter((route) => route[3]).map(([path, method, , options]) => ({ path, method, limit: limitOf(options!.maxBodyBytes) }));
+  const ownLimits = routes
+    .filter((route) => route[3])
+    .map(([path, method, , options]) => ({ pattern: pathEndPattern(path), method, limit: limitOf(options!.maxBodyBytes) }));
   app.use('/*', (c, next) => {
     // The app is mounted under `/app`: a route's own path is the end of the request's.
-    const own = ownLimits.find((route) => route.method === c.req.method && c.req.path.endsWith(route.path));
+    const own = ownLimits.find((route) => route.method === c.req.method && route.pattern.test(c.req.path));
     return (own?.limit ?? formLimit)(c, next);
   });
   app.use('/*', appGuard);

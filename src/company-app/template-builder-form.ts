@@ -9,6 +9,8 @@
  */
 import type { Context } from 'hono';
 import type { PageSize } from '../data/schema.js';
+import { MAX_OPTION_CHARS, RADIO_OPTIONS, radioOptions } from '../domain/templates/field-kinds.js';
+import { requiredSingleLineText } from '../domain/shared/text-fields.js';
 import { fieldTypes, TemplateDefinition } from '../domain/templates/template-definition.js';
 import type { TemplateDetail } from '../domain/templates/get-template.js';
 import type { StoredDocument } from '../ports/document-store.js';
@@ -21,7 +23,12 @@ export const MAX_ROLES = 50;
 export const MAX_FIELDS = 500;
 
 export type RoleRowForm = { name: string; type: string; order: string; locked: boolean; recipient_name: string; recipient_email: string; verification: string };
-/** `options` one a line (a dropdown's), `min` and `max` a number field's bounds: what a kind needs beyond its place. */
+/** A radio option's box as typed, in points. */
+export type OptionBoxForm = { x: string; y: string; width: string; height: string };
+/**
+ * `options` one a line (a dropdown's or a radio group's), `boxes` each radio option's box in the
+ * options' order, `min` and `max` a number field's bounds: what a kind needs beyond its place.
+ */
 export type FieldRowForm = {
   type: string;
   role: string;
@@ -33,6 +40,7 @@ export type FieldRowForm = {
   label: string;
   required: boolean;
   options: string;
+  boxes: OptionBoxForm[];
   min: string;
   max: string;
 };
@@ -97,6 +105,7 @@ export const emptyField = (role: string): FieldRowForm => ({
   label: '',
   required: true,
   options: '',
+  boxes: [],
   min: '',
   max: '',
 });
@@ -150,6 +159,12 @@ export function formOfTemplate(template: TemplateDetail): BuilderForm {
         field.settings && 'options' in field.settings
           ? field.settings.options.map((option) => (typeof option === 'string' ? option : option.value)).join('\n')
           : '',
+      boxes: radioOptions(field.settings).map((option) => ({
+        x: String(option.x),
+        y: String(option.y),
+        width: String(option.width),
+        height: String(option.height),
+      })),
       min: field.settings && 'min' in field.settings && field.settings.min !== undefined ? String(field.settings.min) : '',
       max: field.settings && 'max' in field.settings && field.settings.max !== undefined ? String(field.settings.max) : '',
     })),
@@ -188,6 +203,7 @@ export function readBuilderForm(entries: FormEntries): BuilderForm {
       label: at('label'),
       required: isTicked(entries, `field-${i}-required`),
       options: at('options'),
+      boxes: boxesOf(entries, i),
       min: at('min'),
       max: at('max'),
     });
@@ -207,9 +223,48 @@ export function readBuilderForm(entries: FormEntries): BuilderForm {
   };
 }
 
-/** What the post's button asks: save, or add or remove a row (the form then comes back as it is). */
+/** A radio row's option boxes: field-{i}-option-{j}-…, numbered from 0 without gaps. */
+function boxesOf(entries: FormEntries, i: number): OptionBoxForm[] {
+  const boxes: OptionBoxForm[] = [];
+  for (let j = 0; j < RADIO_OPTIONS.max + 1 && singleValue(entries, `field-${i}-option-${j}-x`) !== undefined; j++) {
+    const at = (name: string) => textOf(entries, `field-${i}-option-${j}-${name}`);
+    boxes.push({ x: at('x'), y: at('y'), width: at('width'), height: at('height') });
+  }
+  return boxes;
+}
+
+/** The options typed, one a line, blank lines left out. */
+export const optionLines = (field: FieldRowForm) =>
+  field.options
+    .split(/\r?\n/)
+    .map((option) => option.trim())
+    .filter((option) => option !== '');
+
+/** The largest side of a box the builder gives an option itself: the size of a check box. */
+const OPTION_SIDE = 16;
+
+/**
+ * A radio row's options with their boxes: the box posted for it, else one laid out in the field's
+ * box, side by side from its left edge (so that a form without script, or a line just added, has
+ * a box the person then moves).
+ */
+export function radioBoxesOf(field: FieldRowForm): (OptionBoxForm & { value: string })[] {
+  const lines = optionLines(field);
+  const place = { x: whole(field.x), y: whole(field.y), width: whole(field.width), height: whole(field.height) };
+  return lines.map((value, index) => {
+    const posted = field.boxes[index];
+    if (posted && [posted.x, posted.y, posted.width, posted.height].some((part) => part.trim() !== '')) return { value, ...posted };
+    if (Object.values(place).some(Number.isNaN)) return { value, x: '', y: '', width: '', height: '' };
+    const side = Math.max(1, Math.min(OPTION_SIDE, place.height, Math.floor(place.width / lines.length)));
+    const x = place.x + Math.floor((index * place.width) / lines.length);
+    return { value, x: String(x), y: String(place.y), width: String(side), height: String(side) };
+  });
+}
+
+/** What the post's button asks: save, add or remove a row, or take a new PDF (the form then comes back as it is). */
 export type BuilderAction =
   | { kind: 'save' }
+  | { kind: 'replace-document' }
   | { kind: 'add-role' }
   | { kind: 'add-field'; type: string }
   | { kind: 'remove-role'; index: number }
@@ -218,6 +273,7 @@ export type BuilderAction =
 export function actionOf(entries: FormEntries): BuilderAction {
   const action = singleValue(entries, 'action') ?? 'save';
   if (action === 'add-role') return { kind: 'add-role' };
+  if (action === 'replace-document') return { kind: 'replace-document' };
   const add = /^add-field(?:-([a-z_]+))?$/.exec(action);
   if (add) return { kind: 'add-field', type: (fieldTypes as readonly string[]).includes(add[1] ?? '') ? add[1]! : 'signature' };
   const remove = /^remove-(role|field)-(\d{1,3})$/.exec(action);
@@ -292,8 +348,10 @@ export function definitionOf(form: BuilderForm, pages: PageSize[]): { definition
   const parsed = TemplateDefinition.safeParse(candidate);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const [first, index, part] = issue.path;
+      const [first, index, part, option, key] = issue.path;
       if (first === 'roles' && typeof index === 'number') errors[`role-${index}-${roleInput(part)}`] ??= `builder.error.role.${roleKey(part)}`;
+      else if (first === 'fields' && typeof index === 'number' && isOptionBoxIssue(form.fields[index], part, option, key))
+        errors[`field-${index}-option-${String(option)}-x`] ??= 'builder.error.field.optionPlace';
       else if (first === 'fields' && typeof index === 'number') errors[`field-${index}-${fieldInput(part)}`] ??= `builder.error.field.${fieldKey(part)}`;
       else if (first === 'reminders') errors.reminder_first ??= 'builder.error.reminders';
       else if (first === 'roles') errors.roles ??= 'builder.error.roles';
@@ -302,32 +360,39 @@ export function definitionOf(form: BuilderForm, pages: PageSize[]): { definition
       else errors.name ??= 'builder.error.name';
     }
   }
-  // Fields stay inside their page: the import checks it again against the same sizes.
-  candidate.fields.forEach((field, index) => {
-    const page = pages[field.page - 1];
-    if (Number.isNaN(field.page)) return;
-    if (!page) errors[`field-${index}-page`] ??= 'builder.error.field.page';
-    else if (field.x + field.width > page.width || field.y + field.height > page.height) errors[`field-${index}-x`] ??= 'builder.error.field.place';
-  });
+  for (const [id, key] of Object.entries(placeErrors(form, pages))) errors[id] ??= key;
   if (!parsed.success || Object.keys(errors).length > 0) return { errors };
   return { definition: parsed.data };
+}
+
+/** The fields the pages cannot hold (an unknown page, a box past its edge): the import checks it again against the same sizes. */
+export function placeErrors(form: BuilderForm, pages: PageSize[]): BuilderErrors {
+  const errors: BuilderErrors = {};
+  form.fields.forEach((row, index) => {
+    const field = { page: whole(row.page), x: whole(row.x), y: whole(row.y), width: whole(row.width), height: whole(row.height) };
+    if (Number.isNaN(field.page)) return;
+    const page = pages[field.page - 1];
+    if (!page) errors[`field-${index}-page`] = 'builder.error.field.page';
+    else if (field.x + field.width > page.width || field.y + field.height > page.height) errors[`field-${index}-x`] = 'builder.error.field.place';
+  });
+  return errors;
 }
 
 /** A decimal number as typed, or NaN (refused by the definition's rules). */
 const decimal = (value: string) => (/^\s*-?\d{1,15}(\.\d{1,6})?\s*$/.test(value) ? Number(value) : Number.NaN);
 
 /** What the row's kind takes beyond its place; the other kinds are given none, as the rules require. */
-function kindSettings(field: FieldRowForm): { options?: string[]; min?: number; max?: number } {
-  if (field.type === 'dropdown')
+function kindSettings(field: FieldRowForm): { options?: (string | RadioOptionNumbers)[]; min?: number; max?: number } {
+  if (field.type === 'dropdown') return { options: optionLines(field) };
+  if (field.type === 'radio')
     return {
-      options: field.options
-        .split(/\r?\n/)
-        .map((option) => option.trim())
-        .filter((option) => option !== ''),
+      options: radioBoxesOf(field).map((box) => ({ value: box.value, x: whole(box.x), y: whole(box.y), width: whole(box.width), height: whole(box.height) })),
     };
   if (field.type !== 'number') return {};
   return { ...(field.min.trim() === '' ? {} : { min: decimal(field.min) }), ...(field.max.trim() === '' ? {} : { max: decimal(field.max) }) };
 }
+
+type RadioOptionNumbers = { value: string; x: number; y: number; width: number; height: number };
 
 const settingsKeys: Record<string, string> = {
   name: 'builder.error.name',
@@ -337,6 +402,20 @@ const settingsKeys: Record<string, string> = {
   signing_order: 'builder.error.signing_order',
   language: 'builder.error.language',
 };
+
+const optionText = requiredSingleLineText(MAX_OPTION_CHARS);
+
+/** A mistake in a radio option's box (not in its value), which its own inputs show. */
+function isOptionBoxIssue(
+  field: FieldRowForm | undefined,
+  part: PropertyKey | undefined,
+  option: PropertyKey | undefined,
+  key: PropertyKey | undefined,
+): boolean {
+  if (field?.type !== 'radio' || part !== 'options' || typeof option !== 'number' || key === 'value') return false;
+  // A value too long fails the option as a whole too: that mistake is the options' own.
+  return optionText.safeParse(optionLines(field)[option] ?? '').success;
+}
 
 function roleInput(part: PropertyKey | undefined): string {
   if (part === 'recipient') return 'recipient_name';

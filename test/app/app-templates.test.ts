@@ -15,6 +15,7 @@ import { putUser } from '../../src/domain/users/put-user.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { MAX_TEMPLATE_DOCUMENT_BYTES } from '../../src/ports/document-limits.js';
+import { MAX_EDIT_FORM_BYTES } from '../../functions/app/template-edit.js';
 import { appClient, formTokenIn, freshEmail, signIn } from '../support/app-client.js';
 import { asOperator, createTestCompany, createTestTemplate, type TestCompany } from '../support/factories.js';
 import { type Answer, call } from '../support/http.js';
@@ -80,6 +81,23 @@ function formValuesIn(page: string): Record<string, string> {
 }
 
 const build = (client: Client, values: Record<string, string>) => client.post('/app/templates/new/build', values);
+
+/** A multipart post of the builder's form with `bytes` as its new PDF, from the page last shown. */
+async function postWithPdf(client: Client, path: string, values: Record<string, string>, bytes: Uint8Array, name = 'new.pdf'): Promise<Answer<string>> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(values)) form.append(key, value);
+  form.append('document', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name);
+  const cookie = [...client.jar].map(([key, value]) => `${key}=${value}`).join('; ');
+  return call<string>(stack, 'POST', path, {
+    rawBody: form,
+    headers: { cookie, origin: new URL(BASE_URL).origin, 'sec-fetch-site': 'same-origin', 'x-test-client-ip': '198.51.100.78' },
+  });
+}
+
+const versionOf = async (id: string) =>
+  (await stack.services.database.db.select({ version: templates.version }).from(templates).where(eq(templates.id, id)))[0]?.version;
+
+const savedId = (answer: Answer<string>) => /\/app\/templates\/([0-9a-f-]{36})\?saved=1/.exec(answer.headers.get('location') ?? '')?.[1];
 const templateApi = (id: string, token = company.owner.token) => call(stack, 'GET', `/v1/templates/${id}`, { token });
 
 describe('the templates list and a template page', () => {
@@ -234,12 +252,12 @@ describe('changing and archiving a template', () => {
     const client = await signedIn('member');
     const edit = await client.get(`/app/templates/${template.id}/edit`);
     expect(edit.status).toBe(200);
-    expect(edit.body).toContain('action="/app/templates/edit"');
+    expect(edit.body).toContain(`action="/app/templates/${template.id}/edit"`);
     const values = formValuesIn(edit.body);
     expect(values['field-0-y']).toBe('640');
-    const wrong = await client.post('/app/templates/edit', { ...values, 'field-0-y': '760', action: 'save' });
+    const wrong = await client.post(`/app/templates/${template.id}/edit`, { ...values, 'field-0-y': '760', action: 'save' });
     expect(wrong.status).toBe(422);
-    const saved = await client.post('/app/templates/edit', { ...values, 'field-0-y': '600', action: 'save' });
+    const saved = await client.post(`/app/templates/${template.id}/edit`, { ...values, 'field-0-y': '600', action: 'save' });
     expect(saved.status).toBe(303);
     expect(saved.headers.get('location')).toBe(`/app/templates/${template.id}?saved=1`);
     const api = await templateApi(template.id);
@@ -280,6 +298,8 @@ describe('changing and archiving a template', () => {
     expect((await client.post(`/app/templates/${foreign.id}/archive`)).status).toBe(404);
     const own = await createTestTemplate(stack, company.id);
     const values = formValuesIn((await client.get(`/app/templates/${own.id}/edit`)).body);
+    expect((await client.post(`/app/templates/${foreign.id}/edit`, { ...values, action: 'save' })).status).toBe(404);
+    // The address earlier pages posted to, the id in the form, reads the session's company alike.
     expect((await client.post('/app/templates/edit', { ...values, template_id: foreign.id, action: 'save' })).status).toBe(404);
     expect((await templateApi(foreign.id, other.owner.token)).body.fields[0]).toMatchObject({ y: 640 });
   });
@@ -301,5 +321,168 @@ describe('what a kind of field needs', () => {
     const [field] = (await templateApi(id)).body.fields;
     expect(field.type).toBe('dropdown');
     expect(JSON.stringify(field)).toContain('["Yes","No"]');
+  });
+});
+
+describe('a radio group and a dropdown in the builder', () => {
+  it('saves a radio group with an option a line, each option given a box inside the field, which the edit page shows and moves', async () => {
+    const client = await signedIn('member');
+    const builder = await upload(client, pdf);
+    const added = await build(client, { ...formValuesIn(builder.body), action: 'add-field-radio' });
+    const name = `Billing ${crypto.randomUUID()}`;
+    const values: Record<string, string> = { ...formValuesIn(added.body), name, 'field-0-label': 'Billing' };
+    expect(values['field-0-type']).toBe('radio');
+    // One option is one too few: 422, the options input marked, nothing saved.
+    const one = await build(client, { ...values, 'field-0-options': 'Monthly', action: 'save' });
+    expect(one.status).toBe(422);
+    expect(one.body).toContain('id="field-0-options-error"');
+    expect(one.body).toContain('a radio group 2 to 20');
+    // Two options the same: refused alike.
+    expect((await build(client, { ...values, 'field-0-options': 'Monthly\nMonthly', action: 'save' })).status).toBe(422);
+    expect(await stack.services.database.db.select().from(templates).where(eq(templates.name, name))).toEqual([]);
+
+    const saved = await build(client, { ...values, 'field-0-options': 'Monthly\r\nYearly\r\n', action: 'save' });
+    expect(saved.status).toBe(303);
+    const id = savedId(saved)!;
+    const [field] = (await templateApi(id)).body.fields;
+    // Laid out inside the field's box (72, 72, 180 × 36): side by side from its left edge, 16 pt each.
+    expect(field).toMatchObject({ type: 'radio', label: 'Billing', x: 72, y: 72, width: 180, height: 36 });
+    expect(field.settings.options).toEqual([
+      { value: 'Monthly', x: 72, y: 72, width: 16, height: 16 },
+      { value: 'Yearly', x: 162, y: 72, width: 16, height: 16 },
+    ]);
+
+    const edit = await client.get(`/app/templates/${id}/edit`);
+    expect(edit.body).toContain('Box of option 2: Yearly');
+    const shown = formValuesIn(edit.body);
+    expect(shown['field-0-options']).toBe('Monthly\nYearly');
+    expect([shown['field-0-option-1-x'], shown['field-0-option-1-y']]).toEqual(['162', '72']);
+    // An option's box past its field's box (72 + 180 = 252): 422 on that option's inputs, nothing saved.
+    const outside = await client.post(`/app/templates/${id}/edit`, { ...shown, 'field-0-option-1-x': '237', action: 'save' });
+    expect(outside.status).toBe(422);
+    expect(outside.body).toContain('id="field-0-option-1-x-error"');
+    expect(await versionOf(id)).toBe(1);
+    // At its edge exactly it fits.
+    const moved = await client.post(`/app/templates/${id}/edit`, { ...shown, 'field-0-option-1-x': '236', 'field-0-option-1-y': '92', action: 'save' });
+    expect(moved.status).toBe(303);
+    expect(await versionOf(id)).toBe(2);
+    expect((await templateApi(id)).body.fields[0].settings.options[1]).toEqual({ value: 'Yearly', x: 236, y: 92, width: 16, height: 16 });
+  });
+
+  it('takes a dropdown of 50 options and a radio group of 20, and refuses 51 and 21 with the options input marked', async () => {
+    const client = await signedIn('member');
+    const builder = await upload(client, pdf);
+    const withDropdown = await build(client, { ...formValuesIn(builder.body), action: 'add-field-dropdown' });
+    const both = await build(client, { ...formValuesIn(withDropdown.body), action: 'add-field-radio' });
+    const lines = (count: number) => Array.from({ length: count }, (_, index) => `Choice ${index + 1}`).join('\n');
+    const name = `Choices ${crypto.randomUUID()}`;
+    const values: Record<string, string> = { ...formValuesIn(both.body), name, 'field-1-width': '400', 'field-1-y': '200' };
+    const dropdownPast = await build(client, { ...values, 'field-0-options': lines(51), 'field-1-options': lines(20), action: 'save' });
+    expect(dropdownPast.status).toBe(422);
+    expect(dropdownPast.body).toContain('id="field-0-options-error"');
+    const radioPast = await build(client, { ...values, 'field-0-options': lines(50), 'field-1-options': lines(21), action: 'save' });
+    expect(radioPast.status).toBe(422);
+    expect(radioPast.body).toContain('id="field-1-options-error"');
+    expect(radioPast.body).not.toContain('id="field-0-options-error"');
+    expect(await stack.services.database.db.select().from(templates).where(eq(templates.name, name))).toEqual([]);
+    const at = await build(client, { ...values, 'field-0-options': lines(50), 'field-1-options': lines(20), action: 'save' });
+    expect(at.status).toBe(303);
+    const [dropdown, radio] = (await templateApi(savedId(at)!)).body.fields;
+    expect(dropdown.settings.options).toHaveLength(50);
+    expect(radio.settings.options).toHaveLength(20);
+    expect(radio.settings.options[19]).toEqual({ value: 'Choice 20', x: 72 + 380, y: 200, width: 16, height: 16 });
+  });
+});
+
+describe('replacing a template’s PDF', () => {
+  it('keeps roles and fields, marks those the new pages cannot hold, and saves a version with the new document', async () => {
+    const template = await createTestTemplate(stack, company.id);
+    const client = await signedIn('admin');
+    const edit = await client.get(`/app/templates/${template.id}/edit`);
+    expect(edit.body).toContain('enctype="multipart/form-data"');
+    expect(edit.body).toContain('Replace the PDF');
+    const values = { ...formValuesIn(edit.body), form_token: formTokenIn(edit.body) };
+    const onePage = await generateDocument('Short lease', 1, nodeFontSource());
+    // Not a PDF: refused, the saved document kept in the form.
+    const notPdf = await postWithPdf(
+      client,
+      `/app/templates/${template.id}/edit`,
+      { ...values, action: 'replace-document' },
+      new TextEncoder().encode('not a pdf'),
+    );
+    expect(notPdf.status).toBe(422);
+    expect(notPdf.body).toContain('id="replace_document-error"');
+    expect(notPdf.body).not.toContain('name="document_key"');
+
+    const replaced = await postWithPdf(client, `/app/templates/${template.id}/edit`, { ...values, action: 'replace-document' }, onePage, 'short.pdf');
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toContain('short.pdf: 1 page');
+    expect(replaced.body).toContain('name="document_key"');
+    // The fields on page 2 are kept, their pages marked; the new page list offers page 1 and still shows 2.
+    const kept = formValuesIn(replaced.body);
+    expect([kept['field-0-page'], kept['field-1-page']]).toEqual(['2', '2']);
+    expect(replaced.body).toContain('id="field-0-page-error"');
+    expect(replaced.body).toContain('id="field-1-page-error"');
+    expect(kept['role-0-name']).toBe('Client');
+    const refused = await client.post(`/app/templates/${template.id}/edit`, { ...kept, action: 'save' });
+    expect(refused.status).toBe(422);
+    expect(await versionOf(template.id)).toBe(1);
+
+    const saved = await client.post(`/app/templates/${template.id}/edit`, { ...kept, 'field-0-page': '1', 'field-1-page': '1', action: 'save' });
+    expect(saved.status).toBe(303);
+    const api = (await templateApi(template.id)).body;
+    expect(await versionOf(template.id)).toBe(2);
+    expect(api.document).toMatchObject({ file_name: 'short.pdf', page_count: 1 });
+    expect(api.fields[0]).toMatchObject({ page: 1, x: 72, y: 640 });
+    expect(api.roles.map((role: { name: string }) => role.name)).toEqual(['Client', 'Witness', 'Counsel']);
+    const document = await client.get(`/app/templates/${template.id}/document.pdf`);
+    expect(document.status).toBe(200);
+  });
+
+  it('refuses a replacement document this session did not upload (403)', async () => {
+    const template = await createTestTemplate(stack, company.id);
+    const client = await signedIn('admin');
+    const values = formValuesIn((await client.get(`/app/templates/${template.id}/edit`)).body);
+    const forged = await client.post(`/app/templates/${template.id}/edit`, {
+      ...values,
+      document_key: 'someone-elses-key',
+      document_size: '10',
+      document_sha256: 'a'.repeat(64),
+      document_name: 'x.pdf',
+      document_mac: 'forged',
+      action: 'save',
+    });
+    expect(forged.status).toBe(403);
+  });
+});
+
+describe('body limits on paths with parameters', () => {
+  /** The form's values padded so that the urlencoded body is exactly `bytes` long. */
+  function padded(values: Record<string, string>, bytes: number): Record<string, string> {
+    const base = new URLSearchParams({ ...values, pad: '' }).toString().length;
+    return { ...values, pad: 'x'.repeat(bytes - base) };
+  }
+
+  it('takes a change of a template up to the builder’s form with the largest PDF, and answers one byte more 413', async () => {
+    const template = await createTestTemplate(stack, company.id);
+    const client = await signedIn('admin');
+    const edit = await client.get(`/app/templates/${template.id}/edit`);
+    const values = { ...formValuesIn(edit.body), form_token: formTokenIn(edit.body), action: 'add-role' };
+    const at = await client.post(`/app/templates/${template.id}/edit`, padded(values, MAX_EDIT_FORM_BYTES));
+    expect(at.status).toBe(200);
+    expect(at.body).toContain('id="role-3-name"');
+    const past = await client.post(`/app/templates/${template.id}/edit`, padded(values, MAX_EDIT_FORM_BYTES + 1));
+    expect(past.status).toBe(413);
+  });
+
+  it('keeps the forms’ own limit on a path with parameters that states none', async () => {
+    const client = await signedIn('admin');
+    const one = await createTestTemplate(stack, company.id);
+    const confirm = await client.get(`/app/templates/${one.id}/archive`);
+    const past = await client.post(`/app/templates/${one.id}/archive`, padded({ form_token: formTokenIn(confirm.body) }, 64 * 1024 + 1));
+    expect(past.status).toBe(413);
+    await client.get(`/app/templates/${one.id}/archive`);
+    const at = await client.post(`/app/templates/${one.id}/archive`, padded({ form_token: formTokenIn(confirm.body) }, 64 * 1024));
+    expect(at.status).toBe(303);
   });
 });

@@ -11,14 +11,26 @@ import { verificationMethods, type PageSize } from '../../data/schema.js';
 import { fieldTypes } from '../../domain/templates/template-definition.js';
 import type { AppMessageKey, AppMessages } from '../../i18n/app-messages.js';
 import { LANGUAGES, languageNames } from '../../i18n/languages.js';
-import { type BuilderErrors, type BuilderForm, emptyField, type FieldRowForm, type RoleRowForm, type SignedDocument } from '../template-builder-form.js';
+import {
+  type BuilderErrors,
+  type BuilderForm,
+  emptyField,
+  type FieldRowForm,
+  type OptionBoxForm,
+  type RoleRowForm,
+  radioBoxesOf,
+  type SignedDocument,
+} from '../template-builder-form.js';
 import { type Html, layout, type Shell } from './layout.js';
 import { fieldError, kindName } from './templates-pages.js';
 
-/** Where the form posts and what it is about: a new template's upload, or a saved template's change. */
+/**
+ * Where the form posts and what it is about: a new template's upload, or a saved template's change
+ * (with the PDF that replaces its document, once one is uploaded, and the largest one it takes).
+ */
 export type BuilderTarget =
   | { kind: 'new'; document: SignedDocument; pages: PageSize[] }
-  | { kind: 'edit'; templateId: string; fileName: string; pages: PageSize[] };
+  | { kind: 'edit'; templateId: string; fileName: string; pages: PageSize[]; replacement?: SignedDocument; limit: string };
 
 /** The colours roles are told apart by: the role's place in the list picks one (app.css). */
 const ROLE_COLOURS = 8;
@@ -26,16 +38,17 @@ const ROLE_COLOURS = 8;
 export function builderPage(
   m: AppMessages,
   shell: Shell,
-  options: { target: BuilderTarget; form: BuilderForm; errors?: BuilderErrors; conflict?: boolean },
+  options: { target: BuilderTarget; form: BuilderForm; errors?: BuilderErrors; conflict?: boolean; replaced?: boolean },
 ): Html {
   const { target, form } = options;
   const errors = options.errors ?? {};
   const failed = Object.keys(errors).length > 0;
   const title = m.text(target.kind === 'new' ? 'builder.title' : 'builder.editTitle');
-  // A change posts to a path of its own without the id (which travels in the form), as the form's body limit is set by path.
-  const action = target.kind === 'new' ? '/app/templates/new/build' : '/app/templates/edit';
-  const fileName = target.kind === 'new' ? target.document.fileName : target.fileName;
-  const documentUrl = target.kind === 'new' ? uploadUrl(target.document) : `/app/templates/${target.templateId}/document.pdf`;
+  const action = target.kind === 'new' ? '/app/templates/new/build' : `/app/templates/${target.templateId}/edit`;
+  // The document the form is about: the upload (a new template's, or the one replacing a saved template's), else the saved one.
+  const upload = target.kind === 'new' ? target.document : target.replacement;
+  const fileName = upload?.fileName ?? (target.kind === 'edit' ? target.fileName : '');
+  const documentUrl = upload ? uploadUrl(upload) : `/app/templates/${target.kind === 'edit' ? target.templateId : ''}/document.pdf`;
   const first = Object.keys(errors)[0];
   const e: Ctx = { m, errors, first };
   return layout({
@@ -47,18 +60,20 @@ export function builderPage(
 <h1 id="builder-title">${title}</h1>
 ${failed ? html`<p class="notice notice-warning" role="alert">${m.text('builder.errorsTitle')}</p>` : ''}
 <p>${m.text('builder.lead')}</p>
-<form method="post" action="${action}" class="builder-form" novalidate>
+<form method="post" action="${action}" class="builder-form"${target.kind === 'edit' ? html` enctype="multipart/form-data"` : ''} novalidate>
 <button type="submit" name="action" value="save" class="visually-hidden" tabindex="-1" aria-hidden="true">${m.text('builder.save')}</button>
 <input type="hidden" name="form_token" value="${shell.formToken}">
 ${
-  target.kind === 'new'
-    ? html`<input type="hidden" name="document_key" value="${target.document.stored.key}">
-<input type="hidden" name="document_size" value="${target.document.stored.size}">
-<input type="hidden" name="document_sha256" value="${target.document.stored.sha256}">
-<input type="hidden" name="document_name" value="${target.document.fileName}">
-<input type="hidden" name="document_mac" value="${target.document.signature}">`
-    : html`<input type="hidden" name="template_id" value="${target.templateId}">`
+  upload
+    ? html`<input type="hidden" name="document_key" value="${upload.stored.key}">
+<input type="hidden" name="document_size" value="${upload.stored.size}">
+<input type="hidden" name="document_sha256" value="${upload.stored.sha256}">
+<input type="hidden" name="document_name" value="${upload.fileName}">
+<input type="hidden" name="document_mac" value="${upload.signature}">`
+    : ''
 }
+${target.kind === 'edit' ? html`<input type="hidden" name="template_id" value="${target.templateId}">` : ''}
+${options.replaced ? html`<p class="notice notice-success" role="status">${m.text('builder.replaced')}</p>` : ''}
 ${options.conflict ? html`<p class="notice notice-warning" role="alert">${m.text('builder.conflict')}</p>` : ''}
 ${settingsPart(e, form)}
 ${rolesPart(e, form)}
@@ -66,6 +81,7 @@ ${rolesPart(e, form)}
 <section class="builder-document" aria-labelledby="pages-title">
 <h2 id="pages-title">${m.text('builder.pagesTitle')}</h2>
 <p>${m.text('builder.document', { file: fileName, pages: target.pages.length })}</p>
+${target.kind === 'edit' ? replacePart(e, target.limit) : ''}
 <div class="builder-palette" role="group" aria-label="${m.text('builder.palette')}">
 ${fieldTypes.map((kind) => html`<button type="submit" name="action" value="add-field-${kind}" class="button-quiet" data-kind="${kind}">${m.text('builder.paletteAdd', { kind: kindName(m, kind) })}</button>`)}
 </div>
@@ -76,6 +92,7 @@ ${target.pages.map((page, index) => html`<li class="builder-page" data-page="${i
 ${fieldsPart(e, form, target.pages.length)}
 </div>
 ${newFieldTemplate(m, form, target.pages.length)}
+${newOptionTemplate(m)}
 <div class="actions">
 <button type="submit" name="action" value="save">${m.text('builder.save')}</button>
 <a href="/app/templates">${m.text('builder.cancel')}</a>
@@ -84,6 +101,19 @@ ${newFieldTemplate(m, form, target.pages.length)}
 </section>
 <script type="module" src="/static/app-builder.js"></script>`,
   });
+}
+
+/** A new PDF for a saved template: posted with the form, so what was changed on the page is kept. */
+function replacePart(ctx: Ctx, limit: string): Html {
+  const { m } = ctx;
+  const id = 'replace_document';
+  return html`<div class="${fieldClass(ctx, id)} builder-replace">
+<label for="${id}">${m.text('builder.replace')}</label>
+<p class="hint" id="${id}-hint">${m.text('builder.replaceHint', { limit })}</p>
+${errorOf(ctx, id)}
+<input type="file" id="${id}" name="document" accept="application/pdf,.pdf"${marks(ctx, id, `${id}-hint`)}>
+<button type="submit" name="action" value="replace-document" class="button-quiet">${m.text('builder.replaceSubmit')}</button>
+</div>`;
 }
 
 /** A signed address of the uploaded PDF, which app-builder.js draws the pages from. */
@@ -193,6 +223,36 @@ ${form.fields.map((field, index) => fieldRow(ctx, field, index, form.roles, sign
 </fieldset>`;
 }
 
+/** The document's pages, and the row's own when the document has no such page (a replaced PDF's fewer pages): kept, and marked. */
+function pageChoices(page: string, pageCount: number): [string, string][] {
+  const choices = Array.from({ length: Math.max(pageCount, 1) }, (_, index): [string, string] => [String(index + 1), String(index + 1)]);
+  return choices.some(([choice]) => choice === page) || page.trim() === '' ? choices : [...choices, [page, page]];
+}
+
+/** A radio option's box: its place in points, inside the field's box. */
+function optionBox(ctx: Ctx, index: number, option: number, box: OptionBoxForm & { value: string }): Html {
+  const { m } = ctx;
+  const id = (name: string) => `field-${index}-option-${option}-${name}`;
+  return html`<fieldset class="builder-option" data-option="${option}">
+<legend>${m.text('builder.optionBox', { number: option + 1, value: box.value })}</legend>
+${errorOf(ctx, id('x'))}
+<div class="builder-place">
+${textInput({ ...ctx, errors: {} }, id('x'), m.text('builder.x'), box.x, { type: 'number', className: 'field-short' })}
+${textInput({ ...ctx, errors: {} }, id('y'), m.text('builder.y'), box.y, { type: 'number', className: 'field-short' })}
+${textInput({ ...ctx, errors: {} }, id('width'), m.text('builder.width'), box.width, { type: 'number', className: 'field-short' })}
+${textInput({ ...ctx, errors: {} }, id('height'), m.text('builder.height'), box.height, { type: 'number', className: 'field-short' })}
+</div>
+</fieldset>`;
+}
+
+/** The option box app-builder.js copies for a line added to a radio group's options, its indexes stand-ins it renumbers. */
+const NEW_OPTION_INDEX = 99;
+function newOptionTemplate(m: AppMessages): Html {
+  const ctx: Ctx = { m, errors: {}, first: undefined };
+  const box = { value: '', x: '', y: '', width: '', height: '' };
+  return html`<template id="builder-new-option" data-index="${NEW_ROW_INDEX}" data-option="${NEW_OPTION_INDEX}" data-legend="${m.text('builder.optionBox', { number: '{number}', value: '{value}' })}" data-hint="${m.text('builder.optionBoxHint')}">${optionBox(ctx, NEW_ROW_INDEX, NEW_OPTION_INDEX, box)}</template>`;
+}
+
 /** The row app-builder.js copies for a field placed from the palette, its index a stand-in it renumbers. */
 const NEW_ROW_INDEX = 9999;
 function newFieldTemplate(m: AppMessages, form: BuilderForm, pageCount: number): Html {
@@ -221,13 +281,7 @@ ${select(
   fieldTypes.map((kind): [string, string] => [kind, kindName(m, kind)]),
 )}
 ${select(ctx, id('role'), m.text('builder.fieldRole'), field.role, roleChoices)}
-${select(
-  ctx,
-  id('page'),
-  m.text('builder.page'),
-  field.page,
-  Array.from({ length: Math.max(pageCount, 1) }, (_, page): [string, string] => [String(page + 1), String(page + 1)]),
-)}
+${select(ctx, id('page'), m.text('builder.page'), field.page, pageChoices(field.page, pageCount))}
 <div class="builder-place">
 ${textInput(ctx, id('x'), m.text('builder.x'), field.x, { type: 'number', className: 'field-short' })}
 ${textInput(ctx, id('y'), m.text('builder.y'), field.y, { type: 'number', className: 'field-short' })}
@@ -235,13 +289,17 @@ ${textInput(ctx, id('width'), m.text('builder.width'), field.width, { type: 'num
 ${textInput(ctx, id('height'), m.text('builder.height'), field.height, { type: 'number', className: 'field-short' })}
 </div>
 ${textInput(ctx, id('label'), m.text('builder.label'), field.label, { max: 100 })}
-<div class="${fieldClass(ctx, id('options'))}">
+<div class="${fieldClass(ctx, id('options'))}" data-kinds="dropdown radio">
 <label for="${id('options')}">${m.text('builder.options')}</label>
 <p class="hint" id="${id('options')}-hint">${m.text('builder.optionsHint')}</p>
 ${errorOf(ctx, id('options'))}
 <textarea id="${id('options')}" name="${id('options')}" rows="3" maxlength="5100"${marks(ctx, id('options'), `${id('options')}-hint`)}>${field.options}</textarea>
 </div>
-<div class="builder-place">
+<div class="builder-option-boxes" data-kinds="radio" data-option-boxes>
+${field.type === 'radio' ? html`<p class="hint" id="${id('boxes')}-hint">${m.text('builder.optionBoxHint')}</p>` : ''}
+${field.type === 'radio' ? radioBoxesOf(field).map((box, option) => optionBox(ctx, index, option, box)) : ''}
+</div>
+<div class="builder-place" data-kinds="number">
 ${textInput(ctx, id('min'), m.text('builder.min'), field.min, { className: 'field-short' })}
 ${textInput(ctx, id('max'), m.text('builder.max'), field.max, { className: 'field-short' })}
 </div>

@@ -124,7 +124,14 @@ export const enTemplates = {
   'builder.label': 'Label',
   'builder.required': 'Required',
   'builder.options': 'Options, one a line',
-  'builder.optionsHint': 'For a dropdown: the choices the signer picks from.',
+  'builder.optionsHint': 'For a dropdown or a radio group: the choices the signer picks from.',
+  'builder.optionBox': 'Box of option {number}: {value}',
+  'builder.optionBoxHint':
+    "Where the signer clicks and the X is drawn, inside the field's box. A new option gets a box at the field's left; move it on the page or here.",
+  'builder.replace': 'Replace the PDF',
+  'builder.replaceHint': 'A PDF that opens, at most {limit}. Roles and fields are kept; a field the new pages cannot hold is marked to correct before saving.',
+  'builder.replaceSubmit': 'Upload the new PDF',
+  'builder.replaced': 'The new PDF is shown below; it replaces the saved one when you save the template.',
   'builder.min': 'Lowest number',
   'builder.max': 'Highest number',
   'builder.addField': 'Add a field',
@@ -157,7 +164,9 @@ export const enTemplates = {
   'builder.error.field.label': 'At most 100 characters on one line.',
   'builder.error.field.page': 'A page of the document.',
   'builder.error.field.options':
-    'A dropdown needs 1 to 50 options of at most 100 characters each; a radio group needs options with their own boxes, which only the API sets; other kinds take none.',
+    'A dropdown needs 1 to 50 options, a radio group 2 to 20, each different and at most 100 characters on one line; other kinds take none.',
+  'builder.error.replaceTooLarge': 'The file is larger than the largest PDF kept: choose a smaller one.',
+  'builder.error.field.optionPlace': "Whole numbers of points that keep the option's box inside its field's box.",
   'builder.error.field.bounds': 'For a number field: numbers, the lowest not above the highest; other kinds take none.',
   'builder.error.field.place': 'Whole numbers of points that keep the field inside its page.',
 } as const;
