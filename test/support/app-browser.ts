@@ -143,3 +143,14 @@ export function pageCheck(prefix: string, { noOverflow = false } = {}) {
     await screenshot(page, `${prefix}-${shot}`);
   };
 }
+
+/** The addresses a context asked for outside `base`'s origin (a page of the service fetches nothing elsewhere). */
+export function requestsElsewhere(context: BrowserContext, base: string): string[] {
+  const origin = new URL(base).origin;
+  const elsewhere: string[] = [];
+  context.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== origin) elsewhere.push(request.url());
+  });
+  return elsewhere;
+}
