@@ -335,12 +335,76 @@ function tellParent() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A radio group's options, each in its own box on the page
+
+/**
+ * Each option goes where its box is on the page (data-option-box, in PDF points), its input and
+ * label moved there into a radio group named by the field's legend: what the signer clicks is
+ * where the finished PDF draws the mark. The inputs still belong to the form (form=…), so they
+ * stay one group, posted under its one name, the arrow keys moving between them as browsers do.
+ * The group's single box on the page goes; without script the options stay in the form.
+ */
+function setUpRadioBoxes() {
+  const form = document.querySelector('[data-sign-form]');
+  if (!form) return;
+  if (!form.id) form.id = 'sign-form';
+  for (const group of document.querySelectorAll('[data-radio-group]')) {
+    const sheet = document.querySelector(`.page[data-page="${CSS.escape(group.dataset.page ?? '')}"] .page-sheet`);
+    const choices = [...group.querySelectorAll('[data-option-box]')];
+    if (!sheet || choices.length === 0) continue;
+    const page = sheet.closest('.page');
+    const width = Number(page.dataset.width);
+    const height = Number(page.dataset.height);
+    if (!(width > 0) || !(height > 0)) continue;
+    const holder = document.createElement('div');
+    holder.className = 'option-boxes';
+    holder.setAttribute('role', 'radiogroup');
+    holder.setAttribute('aria-labelledby', `legend-${group.dataset.radioGroup}`);
+    for (const choice of choices) {
+      const input = choice.querySelector('input');
+      const label = choice.querySelector('label');
+      input?.setAttribute('form', form.id);
+      if (input && label) input.title = label.textContent;
+      label?.classList.add('visually-hidden');
+      choice.classList.add('option-box');
+      choice.style.left = percent(Number(choice.dataset.x) / width);
+      choice.style.top = percent(Number(choice.dataset.y) / height);
+      choice.style.width = percent(Number(choice.dataset.w) / width);
+      choice.style.height = percent(Number(choice.dataset.h) / height);
+      holder.append(choice);
+    }
+    sheet.append(holder);
+    sheet.querySelector(`[data-field-box="${CSS.escape(group.dataset.radioGroup ?? '')}"]`)?.remove();
+    group.classList.add('field-radio-on-page');
+  }
+}
+
+/**
+ * A date's line under its picker says how the finished PDF will write the date picked, in the
+ * envelope's language (data-locale), the way the service writes dates (src/i18n: long month, UTC).
+ */
+function setUpDateLines() {
+  for (const line of document.querySelectorAll('[data-date-shown]')) {
+    const input = document.getElementById(`field-${line.dataset.dateShown}`)?.querySelector('input[type="date"]');
+    if (!input) continue;
+    const format = new Intl.DateTimeFormat(line.dataset.locale || undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    const update = () => {
+      line.textContent = input.valueAsDate ? (line.dataset.say ?? '{date}').replace('{date}', format.format(input.valueAsDate)) : '';
+    };
+    input.addEventListener('input', update);
+    input.addEventListener('change', update);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Start: everything above is declared by now.
 
 document.documentElement.classList.add('js');
 
 focusProblems();
 layOutPages();
+setUpRadioBoxes();
+setUpDateLines();
 for (const fieldset of document.querySelectorAll('[data-signature]')) setUpSignature(fieldset);
 setUpFieldInputs();
 setUpJumps();

@@ -145,7 +145,7 @@ function formOf(html: string) {
     hidden.append(name!, value!);
   }
   const ids = new Map<string, string>();
-  for (const [, id, label] of form.matchAll(/<(?:div|fieldset) class="field[^"]*" id="field-([^"]+)"[^>]*>\s*<(?:label for="[^"]+"|legend)>([^<]+)/g))
+  for (const [, id, label] of form.matchAll(/<(?:div|fieldset) class="field[^"]*" id="field-([^"]+)"[^>]*>\s*<(?:label for="[^"]+"|legend[^>]*)>([^<]+)/g))
     ids.set(label!.trim(), id!);
   return { action, hidden, ids, form };
 }
@@ -205,6 +205,18 @@ describe('the signing page of the new kinds', () => {
     expect(answer.html).toContain('error-summary');
     expect(answer.html).toContain(message);
     expect(Object.values(await storedValues(envelope.envelopeId)).filter((value) => value !== null)).toEqual([]);
+  });
+
+  it('puts each radio option at its box on the page, and says how the document will write a date, in the envelope’s language', async () => {
+    const { form } = await kindsEnvelope();
+    expect(form).toMatch(/<div class="field-choice" data-option-box data-x="300" data-y="220" data-w="20" data-h="20"><input type="radio"[^>]* value="Yearly"/);
+    const german = await kindsEnvelope('de');
+    const refused = await post(german.action, filled(german, { ...good, Seats: '11' }));
+    // The page in the signer's language, the date as the German document will write it.
+    expect(refused.html).toContain('Im Dokument steht: 28. Februar 2027');
+    expect(refused.html).toMatch(/data-locale="de[^"]*"/);
+    const english = await kindsEnvelope();
+    expect((await post(english.action, filled(english, { ...good, Seats: '11' }))).html).toContain('Appears in the document as: 28 February 2027');
   });
 
   it('refuses in the signer’s language', async () => {

@@ -42,6 +42,8 @@ export const ar = {
   'field.label.dropdown': 'اختيار',
   'field.label.radio': 'اختيار',
   'field.choose': 'اختر…',
+  'field.dateAppears': 'يظهر في المستند هكذا: {date}',
+  'field.radioOnPage': 'اختر أحد مربعاته في الصفحة.',
   'field.box.signature': 'وقّع هنا',
   'field.box.initials': 'ضع الأحرف الأولى هنا',
   'field.box.name': 'الاسم',

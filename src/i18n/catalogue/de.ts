@@ -42,6 +42,8 @@ export const de = {
   'field.label.dropdown': 'Auswahl',
   'field.label.radio': 'Auswahl',
   'field.choose': 'Bitte wählen…',
+  'field.dateAppears': 'Im Dokument steht: {date}',
+  'field.radioOnPage': 'Wählen Sie eines seiner Kästchen auf der Seite.',
   'field.box.signature': 'Hier unterschreiben',
   'field.box.initials': 'Hier abzeichnen',
   'field.box.name': 'Name',

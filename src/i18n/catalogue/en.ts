@@ -45,6 +45,8 @@ export const en = {
   'field.label.dropdown': 'Choice',
   'field.label.radio': 'Choice',
   'field.choose': 'Choose…',
+  'field.dateAppears': 'Appears in the document as: {date}',
+  'field.radioOnPage': 'Choose one of its boxes on the page.',
   'field.box.signature': 'Sign here',
   'field.box.initials': 'Initial here',
   'field.box.name': 'Name',

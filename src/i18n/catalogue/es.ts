@@ -42,6 +42,8 @@ export const es = {
   'field.label.dropdown': 'Opción',
   'field.label.radio': 'Opción',
   'field.choose': 'Elija…',
+  'field.dateAppears': 'En el documento aparece como: {date}',
+  'field.radioOnPage': 'Elija una de sus casillas en la página.',
   'field.box.signature': 'Firme aquí',
   'field.box.initials': 'Ponga sus iniciales aquí',
   'field.box.name': 'Nombre',

@@ -43,6 +43,8 @@ export const fr = {
   'field.label.dropdown': 'Choix',
   'field.label.radio': 'Choix',
   'field.choose': 'Choisissez…',
+  'field.dateAppears': 'Apparaît dans le document ainsi : {date}',
+  'field.radioOnPage': 'Choisissez l’une de ses cases sur la page.',
   'field.box.signature': 'Signez ici',
   'field.box.initials': 'Paraphez ici',
   'field.box.name': 'Nom',

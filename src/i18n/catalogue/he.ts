@@ -42,6 +42,8 @@ export const he = {
   'field.label.dropdown': 'בחירה',
   'field.label.radio': 'בחירה',
   'field.choose': 'יש לבחור…',
+  'field.dateAppears': 'כך יופיע במסמך: {date}',
+  'field.radioOnPage': 'יש לבחור באחת מהתיבות שלו בדף.',
   'field.box.signature': 'חתימה כאן',
   'field.box.initials': 'ראשי תיבות כאן',
   'field.box.name': 'שם',

@@ -42,6 +42,8 @@ export const it = {
   'field.label.dropdown': 'Scelta',
   'field.label.radio': 'Scelta',
   'field.choose': 'Scegli…',
+  'field.dateAppears': 'Nel documento appare come: {date}',
+  'field.radioOnPage': 'Scegli una delle sue caselle nella pagina.',
   'field.box.signature': 'Firma qui',
   'field.box.initials': 'Sigla qui',
   'field.box.name': 'Nome',

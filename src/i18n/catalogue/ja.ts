@@ -42,6 +42,8 @@ export const ja = {
   'field.label.dropdown': '選択',
   'field.label.radio': '選択',
   'field.choose': '選択してください…',
+  'field.dateAppears': '文書での表示: {date}',
+  'field.radioOnPage': 'ページ上のボックスから1つを選んでください。',
   'field.box.signature': 'ここに署名',
   'field.box.initials': 'ここにイニシャル',
   'field.box.name': '氏名',

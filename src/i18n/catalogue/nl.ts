@@ -42,6 +42,8 @@ export const nl = {
   'field.label.dropdown': 'Keuze',
   'field.label.radio': 'Keuze',
   'field.choose': 'Kies…',
+  'field.dateAppears': 'Staat in het document als: {date}',
+  'field.radioOnPage': 'Kies een van de vakjes op de pagina.',
   'field.box.signature': 'Hier ondertekenen',
   'field.box.initials': 'Hier paraferen',
   'field.box.name': 'Naam',

@@ -43,6 +43,8 @@ export const pl = {
   'field.label.dropdown': 'Wybór',
   'field.label.radio': 'Wybór',
   'field.choose': 'Wybierz…',
+  'field.dateAppears': 'W dokumencie pojawi się jako: {date}',
+  'field.radioOnPage': 'Wybierz jedno z pól na stronie.',
   'field.box.signature': 'Podpisz tutaj',
   'field.box.initials': 'Parafuj tutaj',
   'field.box.name': 'Imię i nazwisko',

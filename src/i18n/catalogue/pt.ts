@@ -42,6 +42,8 @@ export const pt = {
   'field.label.dropdown': 'Escolha',
   'field.label.radio': 'Escolha',
   'field.choose': 'Escolha…',
+  'field.dateAppears': 'Aparece no documento como: {date}',
+  'field.radioOnPage': 'Escolha uma das caixas na página.',
   'field.box.signature': 'Assine aqui',
   'field.box.initials': 'Rubrique aqui',
   'field.box.name': 'Nome',

@@ -42,6 +42,8 @@ export const zhHans = {
   'field.label.dropdown': '选项',
   'field.label.radio': '选项',
   'field.choose': '请选择…',
+  'field.dateAppears': '在文档中显示为：{date}',
+  'field.radioOnPage': '请在页面上选择其中一个方框。',
   'field.box.signature': '在此签名',
   'field.box.initials': '在此签写缩写',
   'field.box.name': '姓名',

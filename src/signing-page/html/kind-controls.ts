@@ -5,8 +5,9 @@
  */
 import { html } from 'hono/html';
 import type { SigningField } from '../../domain/signing/signing-state.js';
-import { numberBounds, optionValues } from '../../domain/templates/field-kinds.js';
-import type { Messages } from '../../i18n/index.js';
+import { numberBounds, optionValues, radioOptions } from '../../domain/templates/field-kinds.js';
+import { type Messages, messagesFor } from '../../i18n/index.js';
+import type { Language } from '../../i18n/languages.js';
 import type { Html } from './layout.js';
 import { describedBy, errorIdOf, errorText, inputIdOf, invalid, labelOf, requiredMark } from './sign-page.js';
 
@@ -16,7 +17,11 @@ export function localDate(m: Messages, iso: string): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(iso) && !Number.isNaN(at.getTime()) ? m.date(at) : iso;
 }
 
-export function kindControl(m: Messages, field: SigningField, value: string | undefined, problems: string[]): Html {
+/**
+ * `documentLanguage` is the envelope's: the finished PDF writes a date in it (finished-values.ts),
+ * whatever language the signer reads the page in; none means English, as there.
+ */
+export function kindControl(m: Messages, field: SigningField, value: string | undefined, problems: string[], documentLanguage: Language | null = null): Html {
   const id = inputIdOf(field.id);
   const error = problems.length > 0 ? errorIdOf(field.id) : null;
   const name = `field.${field.id}`;
@@ -24,12 +29,15 @@ export function kindControl(m: Messages, field: SigningField, value: string | un
   const label = html`<label for="${id}">${labelOf(m, field)}${requiredMark(m, field)}</label>`;
   switch (field.type) {
     case 'date': {
-      // The picker shows the date in the browser's own way; the line under it says it in the page's language.
-      const shown = value ? localDate(m, value) : '';
+      // The picker shows the date in the browser's own way, which the page cannot set; the line under
+      // it says how the finished PDF will write it (sign.js keeps it up to date as the date is picked).
+      const document = messagesFor(documentLanguage ?? 'en');
+      const shown = value ? m.text('field.dateAppears', { date: localDate(document, value) }) : '';
+      const say = m.text('field.dateAppears', { date: '{date}' });
       return html`<div class="field" id="field-${field.id}">
 ${label}
-<input id="${id}" name="${name}" type="date" value="${value ?? ''}" data-field-input="${field.id}"${required}${describedBy(shown ? `shown-${field.id}` : null, error)}${invalid(problems)}>
-${shown ? html`<p class="hint" id="shown-${field.id}">${shown}</p>` : ''}
+<input id="${id}" name="${name}" type="date" value="${value ?? ''}" data-field-input="${field.id}"${required}${describedBy(`shown-${field.id}`, error)}${invalid(problems)}>
+<p class="hint" id="shown-${field.id}" data-date-shown="${field.id}" data-locale="${document.locale}" data-say="${say}">${shown}</p>
 ${errorText(m, field.id, problems)}
 </div>`;
     }
@@ -54,13 +62,19 @@ ${errorText(m, field.id, problems)}
 </div>`;
     }
     default: {
+      // Each option's box on the page: with script, sign.js moves the option (its input and label) there,
+      // so the signer chooses where the finished PDF draws the mark; without it, the options stay here.
+      const boxes = new Map(radioOptions(field.settings).map((option) => [option.value, option]));
       const options = optionValues(field.settings);
       // The first option carries the field's input id: the problem summary's link lands on the group.
-      return html`<fieldset class="field field-radio" id="field-${field.id}"${describedBy(error)}>
-<legend>${labelOf(m, field)}${requiredMark(m, field)}</legend>
+      return html`<fieldset class="field field-radio" id="field-${field.id}"${describedBy(error)} data-radio-group="${field.id}" data-page="${field.page}">
+<legend id="legend-${field.id}">${labelOf(m, field)}${requiredMark(m, field)}</legend>
+${boxes.size > 0 ? html`<p class="hint js-only">${m.text('field.radioOnPage')}</p>` : ''}
 ${options.map((option, index) => {
   const optionId = index === 0 ? id : `${id}-${index}`;
-  return html`<div class="field-choice"><input type="radio" id="${optionId}" name="${name}" value="${option}"${option === value ? ' checked' : ''} data-field-input="${field.id}"${invalid(problems)}><label for="${optionId}">${option}</label></div>`;
+  const box = boxes.get(option);
+  const place = box ? html` data-option-box data-x="${box.x}" data-y="${box.y}" data-w="${box.width}" data-h="${box.height}"` : '';
+  return html`<div class="field-choice"${place}><input type="radio" id="${optionId}" name="${name}" value="${option}"${option === value ? ' checked' : ''} data-field-input="${field.id}"${invalid(problems)}><label for="${optionId}">${option}</label></div>`;
 })}
 ${errorText(m, field.id, problems)}
 </fieldset>`;

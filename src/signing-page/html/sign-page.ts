@@ -8,6 +8,7 @@ import { html } from 'hono/html';
 import type { FieldType } from '../../data/schema.js';
 import { MAX_TEXT_VALUE_CHARS, type Problem, type SigningField, type SigningState, consentFor } from '../../domain/signing/signing-state.js';
 import type { MessageKey, Messages } from '../../i18n/index.js';
+import type { Language } from '../../i18n/languages.js';
 import type { PageBrand } from './brand-header.js';
 import type { PageEmbed } from './embed-meta.js';
 import { kindControl, localDate } from './kind-controls.js';
@@ -115,7 +116,7 @@ ${state.pages.map((size, index) => {
 <input type="hidden" name="form_token" value="${model.formToken}">
 ${languageInput(m)}
 ${fields.length > 0 ? '' : html`<p class="hint">${m.text('sign.noFields')}</p>`}
-${fields.map((field) => fieldControl(m, field, model.values?.[field.id], problemOf(field.id)))}
+${fields.map((field) => fieldControl(m, field, model.values?.[field.id], problemOf(field.id), state.envelope.language))}
 ${consentControl(m, model.consentGiven ?? false, consentProblems(m, problems, model.consentGiven ?? false))}
 <button class="button primary sign-button" type="submit" data-busy-label="${m.text('sign.submitting')}">${m.text('sign.submit')}</button>
 </form>
@@ -179,7 +180,7 @@ export function errorText(m: Messages, key: string, problems: string[]): Html | 
   return html`<p class="field-error" id="${errorId(key)}"><span class="visually-hidden">${m.text('field.errorPrefix')} </span>${problems.join(' ')}</p>`;
 }
 
-function fieldControl(m: Messages, field: SigningField, value: string | undefined, problems: string[]): Html {
+function fieldControl(m: Messages, field: SigningField, value: string | undefined, problems: string[], documentLanguage: Language | null): Html {
   const id = inputId(field.id);
   const error = problems.length > 0 ? errorId(field.id) : null;
   const name = `field.${field.id}`;
@@ -203,7 +204,7 @@ ${errorText(m, field.id, problems)}
     case 'number':
     case 'dropdown':
     case 'radio':
-      return kindControl(m, field, value, problems);
+      return kindControl(m, field, value, problems, documentLanguage);
     case 'date_signed':
     case 'name':
     case 'email': {
