@@ -77,6 +77,7 @@ export const adminEndpoints: EndpointEntry[] = [
   at('post', '/admin/v1/companies/{companyId}/templates', () => import('./admin/import-template.js')),
   at('get', '/admin/v1/companies/{companyId}/templates/{templateId}', () => import('./admin/get-template.js')),
   at('post', '/admin/v1/companies/{companyId}/templates/{templateId}/versions', () => import('./admin/save-template-version.js')),
+  at('get', '/admin/v1/companies/{companyId}/templates/{templateId}/versions/{version}', () => import('./admin/get-template-version.js')),
   at('post', '/admin/v1/companies/{companyId}/templates/{templateId}/archive', () => import('./admin/archive-template.js')),
   at('get', '/admin/v1/companies/{companyId}/envelopes', () => import('./admin/list-envelopes.js')),
   at('post', '/admin/v1/envelopes/{id}/void', () => import('./admin/void-envelope.js')),

@@ -1,15 +1,24 @@
-/** What the admin API answers about a template's versions: the latest with its number, and every version's summary. */
+/** What the admin API answers about a template's versions: the latest with its number, every version's summary, and any one version. */
 import { z } from '@hono/zod-openapi';
 import { listTemplateVersions } from '../../src/domain/templates/template-versions.js';
 import { readTemplate } from '../../src/domain/templates/get-template.js';
 import type { CompanyReadContext } from '../../src/domain/read-context.js';
-import { TemplateDetail } from '../templates/template-schemas.js';
+import { TemplateDetail, TemplateSummary } from '../templates/template-schemas.js';
 import { companyIdParam } from './admin-schemas.js';
 
 export const templateParams = companyIdParam.extend({ templateId: z.string().openapi({ format: 'uuid' }) });
 
-export const TemplateVersionSummary = z
-  .object({
+export const TemplateVersionSummary = TemplateSummary.pick({
+  name: true,
+  email_subject: true,
+  email_message: true,
+  expiry_days: true,
+  reminders: true,
+  signing_order: true,
+  share_signing_links: true,
+  language: true,
+})
+  .extend({
     version: z.number().int(),
     saved_at: z.string(),
     saved_by: z
@@ -23,6 +32,15 @@ export const TemplateVersionSummary = z
     field_count: z.number().int(),
   })
   .openapi('TemplateVersionSummary');
+
+/** One version as it was saved: its settings, roles, fields and document. */
+export const AdminTemplateVersion = TemplateDetail.extend({
+  version: z.number().int().openapi({ description: 'The version read.' }),
+}).openapi('AdminTemplateVersion');
+
+export const templateVersionParams = templateParams.extend({
+  version: z.string().openapi({ description: 'A version number, 1 for the first; one the template never had is `template_not_found`.', example: '1' }),
+});
 
 export const AdminTemplate = TemplateDetail.extend({
   version: z.number().int().openapi({ description: 'The latest version: what the API reads and every new send takes.' }),

@@ -178,7 +178,6 @@ export const templateVersions = pgTable(
   (t) => [primaryKey({ columns: [t.templateId, t.version], name: 'template_versions_pk' })],
 );
 
-
 /** One row per version of a template; a version that keeps the document repeats its row (the bytes are stored once). */
 export const templateDocuments = pgTable(
   'template_documents',

@@ -3,6 +3,7 @@ import { outboxMessages } from '../data/schema.js';
 import { purgeEndedAccess } from '../domain/app-access/access-retention.js';
 import { moveDocuments } from '../domain/documents/move-documents.js';
 import { purgeExpiredRecords } from '../domain/envelopes/idempotency.js';
+import { removeAbandonedUploads } from '../domain/templates/abandoned-uploads.js';
 import { purgeSpentCodes } from '../domain/signing/code-retention.js';
 import { purgeExpiredWebhookEvents } from '../domain/webhooks/event-retention.js';
 import { logError } from '../lib/log-error.js';
@@ -22,7 +23,7 @@ const KEEP_RELAYED_MS = 7 * 24 * 3600 * 1000;
  * The periodic work that keeps the promises of committed changes: relay what a request that died
  * left in the outbox, and remove what answers for nothing any more (expired Idempotency-Key
  * records, long-relayed outbox rows, webhook events past their 30 days, verification codes past their
- * two days), sign-in links and sessions that can no longer sign anyone in), and move a few documents still kept in Postgres into the document store. A Cron Trigger runs it every minute in production, a timer
+ * two days), sign-in links and sessions that can no longer sign anyone in, builder uploads no template was saved from in a day), and move a few documents still kept in Postgres into the document store. A Cron Trigger runs it every minute in production, a timer
  * in the embedded server.
  */
 export async function housekeeping(services: Services): Promise<{ relayed: number }> {
@@ -36,6 +37,7 @@ export async function housekeeping(services: Services): Promise<{ relayed: numbe
     purgeEndedAccess(db, now),
     db.delete(outboxMessages).where(and(isNotNull(outboxMessages.relayedAt), lte(outboxMessages.relayedAt, new Date(now.getTime() - KEEP_RELAYED_MS)))),
     moveDocuments(services, { limit: DOCUMENTS_MOVED_PER_RUN }),
+    removeAbandonedUploads(services, now),
   ]);
   return { relayed };
 }

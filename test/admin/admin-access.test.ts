@@ -143,6 +143,7 @@ describe('admin API with an admin token configured', () => {
       '/admin/v1/companies/{companyId}/templates/{templateId}',
       '/admin/v1/companies/{companyId}/templates/{templateId}/archive',
       '/admin/v1/companies/{companyId}/templates/{templateId}/versions',
+      '/admin/v1/companies/{companyId}/templates/{templateId}/versions/{version}',
       '/admin/v1/companies/{companyId}/text-messages',
       '/admin/v1/companies/{companyId}/users',
       '/admin/v1/companies/{companyId}/users/{email}',

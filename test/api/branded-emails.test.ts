@@ -8,10 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { templates } from '../../src/data/schema.js';
 import { putBrand } from '../../src/domain/companies/brand.js';
 import { companyContext } from '../../src/domain/verb-context.js';
 import { DEFAULT_ACCENT } from '../../src/domain/companies/brand-look.js';
@@ -245,8 +243,7 @@ describe('the language of e-mails', () => {
 
   it('writes Arabic right to left, the template naming it over the company', async () => {
     const { company } = await brandedCompany({ language: 'de' });
-    const template = await createTestTemplate(stack, company.id, { signing_order: 'parallel' });
-    await stack.services.database.db.update(templates).set({ language: 'ar' }).where(eq(templates.id, template.id));
+    const template = await createTestTemplate(stack, company.id, { signing_order: 'parallel', language: 'ar' });
     const answer = await call(stack, 'POST', '/v1/envelopes/from-template', {
       token: company.owner.token,
       body: {

@@ -155,10 +155,13 @@ function versionsPart(m: AppMessages, versions: TemplateVersionSummary[]): Html 
   return html`<h2 id="versions-title">${m.text('template.versions')}</h2>
 <div class="table-scroll" role="region" aria-labelledby="versions-title" tabindex="0">
 <table class="list list-stacking">
-<thead><tr><th scope="col">${m.text('template.version')}</th><th scope="col">${m.text('template.versionSaved')}</th><th scope="col">${m.text('template.versionBy')}</th><th scope="col">${m.text('template.versionSize')}</th></tr></thead>
+<thead><tr><th scope="col">${m.text('template.version')}</th><th scope="col">${m.text('templates.name')}</th><th scope="col">${m.text('template.subject')}</th><th scope="col">${m.text('template.language')}</th><th scope="col">${m.text('template.versionSaved')}</th><th scope="col">${m.text('template.versionBy')}</th><th scope="col">${m.text('template.versionSize')}</th></tr></thead>
 <tbody>${versions.map(
     (version) => html`<tr>
 <th scope="row">${version.version}</th>
+<td data-label="${m.text('templates.name')}">${version.name}</td>
+<td data-label="${m.text('template.subject')}">${version.email_subject ?? m.text('template.none')}</td>
+<td data-label="${m.text('template.language')}">${version.language ? languageNames[version.language] : m.text('template.languageCompany')}</td>
 <td data-label="${m.text('template.versionSaved')}">${m.date(new Date(version.saved_at), { withTime: true })}</td>
 <td data-label="${m.text('template.versionBy')}">${by(version)}</td>
 <td data-label="${m.text('template.versionSize')}">${m.text('template.versionCounts', { roles: version.role_count, fields: version.field_count })}</td>

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { auditEvents, envelopes, recipients, templates } from '../../data/schema.js';
+import { auditEvents, envelopes, recipients, templateVersions } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { asMultiLine, asSingleLine } from '../../lib/single-line-text.js';
 import { brandLook } from '../companies/brand-look.js';
@@ -32,11 +32,12 @@ export async function sendSigningEmail(ctx: VerbContext<{ kind: 'system' }>, bod
         emailMessage: envelopes.emailMessage,
       },
       recipient: { status: recipients.status, type: recipients.type, name: recipients.name, email: recipients.email },
-      templateLanguage: templates.language,
+      templateLanguage: templateVersions.language,
     })
     .from(recipients)
     .innerJoin(envelopes, eq(envelopes.id, recipients.envelopeId))
-    .leftJoin(templates, eq(templates.id, envelopes.templateId))
+    // The version it was sent with speaks, whatever a later save of the template set.
+    .leftJoin(templateVersions, and(eq(templateVersions.templateId, envelopes.templateId), eq(templateVersions.version, envelopes.templateVersion)))
     .where(and(eq(recipients.id, recipientId), eq(recipients.envelopeId, envelopeId)))
     .limit(1);
   if (row?.envelope.status !== 'sent' || !isWaiting(row.recipient.status) || row.recipient.type !== 'signer') return;

@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { auditEvents, envelopes, recipients, templates } from '../../data/schema.js';
+import { auditEvents, envelopes, recipients, templateVersions } from '../../data/schema.js';
 import { uuidFromName } from '../../lib/ids.js';
 import { asMultiLine, asSingleLine } from '../../lib/single-line-text.js';
 import type { Services } from '../../services.js';
@@ -24,10 +24,11 @@ async function envelopeOf(services: Services, envelopeId: string) {
       senderEmail: envelopes.senderEmail,
       status: envelopes.status,
       companyId: envelopes.companyId,
-      templateLanguage: templates.language,
+      templateLanguage: templateVersions.language,
     })
     .from(envelopes)
-    .leftJoin(templates, eq(templates.id, envelopes.templateId))
+    // The version it was sent with speaks, whatever a later save of the template set.
+    .leftJoin(templateVersions, and(eq(templateVersions.templateId, envelopes.templateId), eq(templateVersions.version, envelopes.templateVersion)))
     .where(eq(envelopes.id, envelopeId))
     .limit(1);
   return envelope && { ...envelope, title: asSingleLine(envelope.title) };
@@ -48,7 +49,9 @@ export async function sendCompletedEmail({ services }: VerbContext<{ kind: 'syst
   const envelope = await envelopeOf(services, String(body.envelope_id));
   if (envelope?.status !== 'completed') return;
   const { look, speech, words } = await styleOf(services, envelope, 'sender');
-  const letter = words.completed({ from: look.displayName, title: envelope.title, envelopeId: envelope.id });
+  // The envelope's page in the company's application, where a signed-in user of the company gets the finished PDF.
+  const link = `${services.config.baseUrl}/app/envelopes/${encodeURIComponent(envelope.id)}`;
+  const letter = words.completed({ from: look.displayName, title: envelope.title, envelopeId: envelope.id, link });
   await services.mailer.send(
     brandedEmail(look, speech, letter, {
       to: { name: envelope.senderEmail, email: envelope.senderEmail },

@@ -1,27 +1,22 @@
 /**
  * A field's value as the finished PDF shows it: a date in the envelope's language (the one its
- * signing page and e-mails speak: the template's, else the company's, else English), a radio group
+ * signing page and e-mails speak: its template version's, else the company's, else English), a radio group
  * with the boxes of its options, so the chosen one gets the mark; everything else as stored.
  */
-import { and, eq } from 'drizzle-orm';
-import { brandSettings, type envelopeFields, templates } from '../../data/schema.js';
+import type { envelopeFields } from '../../data/schema.js';
 import { messagesFor } from '../../i18n/index.js';
 import { type Language, languageOfTag } from '../../i18n/languages.js';
 import type { FinishedField } from '../../ports/pdf-maker.js';
 import type { Services } from '../../services.js';
 import { radioOptions } from '../templates/field-kinds.js';
+import { envelopeLanguages } from '../templates/version-language.js';
 
 type FieldRow = typeof envelopeFields.$inferSelect;
 
 /** The language the envelope's signers were spoken to in, by default. */
-export async function envelopeLanguage(services: Services, envelope: { templateId: string; companyId: string }): Promise<Language> {
-  const [languages] = await services.database.db
-    .select({ template: templates.language, company: brandSettings.language })
-    .from(templates)
-    .leftJoin(brandSettings, and(eq(brandSettings.companyId, templates.companyId), eq(brandSettings.active, true)))
-    .where(and(eq(templates.id, envelope.templateId), eq(templates.companyId, envelope.companyId)))
-    .limit(1);
-  return [languages?.template, languages?.company].map((tag) => (tag ? languageOfTag(tag) : null)).find((found) => found !== null) ?? 'en';
+export async function envelopeLanguage(services: Services, envelope: { templateId: string; templateVersion: number; companyId: string }): Promise<Language> {
+  const languages = await envelopeLanguages(services.database.db, envelope);
+  return [languages.template, languages.company].map((tag) => (tag ? languageOfTag(tag) : null)).find((found) => found !== null) ?? 'en';
 }
 
 export function finishedField(field: FieldRow, language: Language): FinishedField {

@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns } from 'drizzle-orm';
-import { brandSettings, envelopeFields, envelopes, recipients, templateDocuments, templates } from '../../data/schema.js';
+import { envelopeFields, envelopes, recipients, templateDocuments } from '../../data/schema.js';
+import { envelopeLanguages } from '../templates/version-language.js';
 import type { Services } from '../../services.js';
 import { signingReadFailed } from '../shared/unavailable.js';
 import { verifySigningToken } from '../envelopes/signing-links.js';
@@ -15,7 +16,7 @@ export type Link = {
   everyone: Recipient[];
   fields: (typeof envelopeFields.$inferSelect)[];
   pages: { width: number; height: number }[];
-  /** The languages the sender set: the template's and the company's (its active brand setting's), as stored. */
+  /** The languages the sender set: the template version’s it was sent with, and the company’s (its active brand setting's), as stored. */
   languages?: { template: string | null; company: string | null };
 };
 
@@ -62,7 +63,7 @@ export async function resolveLink(services: Services, token: string, head?: Prom
 async function readRest(services: Services, found: LinkHead): Promise<Link> {
   const { db } = services.database;
   const { envelope, recipient } = found;
-  const [everyone, fields, [document], [languages]] = await Promise.all([
+  const [everyone, fields, [document], languages] = await Promise.all([
     db
       .select()
       .from(recipients)
@@ -84,12 +85,8 @@ async function readRest(services: Services, found: LinkHead): Promise<Link> {
         ),
       )
       .limit(1),
-    db
-      .select({ template: templates.language, company: brandSettings.language })
-      .from(templates)
-      .leftJoin(brandSettings, and(eq(brandSettings.companyId, templates.companyId), eq(brandSettings.active, true)))
-      .where(and(eq(templates.id, envelope.templateId), eq(templates.companyId, envelope.companyId)))
-      .limit(1),
+    // The version the envelope was sent with: a later save in another language changes nothing here.
+    envelopeLanguages(db, envelope),
   ]);
-  return { envelope, recipient, everyone, fields, pages: document?.pages ?? [], languages: languages ?? { template: null, company: null } };
+  return { envelope, recipient, everyone, fields, pages: document?.pages ?? [], languages };
 }

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { templates } from '../../data/schema.js';
+import { templates, templateVersions } from '../../data/schema.js';
 import { DomainError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { CompanyReadContext } from '../read-context.js';
@@ -34,17 +34,33 @@ export async function readTemplate({ services, companyId }: CompanyReadContext, 
   const id = sql`${templates.id}`;
   const which = version === undefined ? sql`${templates.version}` : sql`${version}::int`;
   const [row] = await services.database.db
-    .select({ template: templates, roles: rolesJson(id, which), fields: fieldsJson(id, which), document: documentJson(id, which) })
+    .select({
+      template: templates,
+      settings: templateVersions,
+      roles: rolesJson(id, which),
+      fields: fieldsJson(id, which),
+      document: documentJson(id, which),
+    })
     .from(templates)
+    .leftJoin(templateVersions, and(eq(templateVersions.templateId, templates.id), sql`${templateVersions.version} = ${which}`))
     .where(and(eq(templates.id, templateId), eq(templates.companyId, companyId), isNull(templates.archivedAt)))
     .limit(1);
   // Every saved version has a document row, so a version without one was never saved.
   if (!row || (version !== undefined && !row.document)) throw templateNotFound(templateId);
-  const { template, roles, fields, document } = row;
+  const { template, settings, roles, fields, document } = row;
+  // The version's own settings, as it was saved; the template row (the latest's) only when none was kept.
+  const named = version !== undefined && version !== template.version;
+  const asSaved = settings ? { ...template, ...savedSettings(settings), updatedAt: named ? settings.savedAt : template.updatedAt } : template;
   return {
-    ...toTemplateSummary(template, roles),
+    ...toTemplateSummary(asSaved, roles),
     version: version ?? template.version,
     document: document ? { file_name: document.fileName, sha256: document.sha256, page_count: document.pages.length, pages: document.pages } : null,
     fields: fields.map((field) => ({ role: field.role, ...placementOf(field) })),
   };
+}
+
+/** A version row's settings, in the template row's columns. */
+function savedSettings(row: typeof templateVersions.$inferSelect) {
+  const { name, emailSubject, emailMessage, expiryDays, reminders, signingOrder, shareSigningLinks, language } = row;
+  return { name, emailSubject, emailMessage, expiryDays, reminders, signingOrder, shareSigningLinks, language };
 }

@@ -8,8 +8,10 @@ import type { CompanyContext } from '../verb-context.js';
 import { settingsOf } from './field-kinds.js';
 import { placementOf } from './field-placement.js';
 import { fieldsOutsidePages } from './fields-on-pages.js';
+import { claimUpload, recordPendingUpload } from './abandoned-uploads.js';
 import { getTemplate, type TemplateDetail } from './get-template.js';
 import type { TemplateDefinition } from './template-definition.js';
+import { settingsOfDefinition, versionSettingsRow } from './template-version-rows.js';
 
 /** The PDF as uploaded: its bytes in memory, or a stream written to the store as it arrives. */
 export type TemplateDocument = { fileName: string; bytes: DocumentSource };
@@ -24,8 +26,16 @@ export type TemplateImporter = { type: 'admin' | 'system' | 'user'; id?: string 
  * Writes a template's PDF to the document store as its bytes arrive, before the import that
  * checks it: an upload streams through while its form is still being read. Past
  * MAX_TEMPLATE_DOCUMENT_BYTES it is refused with 413 payload_too_large, and the store keeps nothing.
+ * A stored PDF is recorded as a pending upload until a template or a version saved from it claims
+ * it: one that nothing claims in a day (the builder left without saving) is removed (abandoned-uploads.ts).
  */
 export async function storeTemplateDocument(ctx: CompanyContext, document: TemplateDocument): Promise<StoredDocument> {
+  const stored = await putTemplateDocument(ctx, document);
+  await recordPendingUpload(ctx, stored);
+  return stored;
+}
+
+async function putTemplateDocument(ctx: CompanyContext, document: TemplateDocument): Promise<StoredDocument> {
   return ctx.services.documents.put(document.bytes, { maxBytes: MAX_TEMPLATE_DOCUMENT_BYTES }).catch((err: unknown) => {
     if (!(err instanceof DocumentTooLarge)) throw err;
     const limit = `${MAX_TEMPLATE_DOCUMENT_BYTES / 1024 / 1024} MiB`;
@@ -84,20 +94,9 @@ async function insertTemplate(
 
   await services.database
     .atomic((q) => [
-      q.insert(templates).values({
-        id: templateId,
-        companyId,
-        name: definition.name,
-        emailSubject: definition.email_subject ?? null,
-        emailMessage: definition.email_message ?? null,
-        expiryDays: definition.expiry_days ?? null,
-        reminders: definition.reminders ?? null,
-        signingOrder: definition.signing_order,
-        shareSigningLinks: definition.share_signing_links,
-        language: definition.language ?? null,
-        createdAt: now,
-        updatedAt: now,
-      }),
+      q.insert(templates).values({ id: templateId, companyId, ...settingsOfDefinition(definition), createdAt: now, updatedAt: now }),
+      versionSettingsRow(q, { companyId, templateId, version: 1, savedAt: now, savedBy: actor.type === 'user' ? (actor.id ?? null) : null }, definition),
+      claimUpload(q, { companyId, key: stored.key, now }),
       q.insert(templateDocuments).values({ companyId, templateId, fileName, storageKey: stored.key, size: stored.size, sha256, pages }),
       q.insert(templateRoles).values(
         definition.roles.map((role) => ({

@@ -17,7 +17,8 @@ import { templateNotFound } from './get-template.js';
 import { discardTemplateDocument, type StoredTemplateDocument } from './import-template.js';
 import { templateChangeActor } from './template-change-actor.js';
 import type { TemplateDefinition } from './template-definition.js';
-import { versionRoleAndFieldRows } from './template-version-rows.js';
+import { settingsOfDefinition, versionRoleAndFieldRows, versionSettingsRow } from './template-version-rows.js';
+import { claimUpload } from './abandoned-uploads.js';
 
 /** A new version states the whole template but its id, which stays. */
 export type TemplateVersionDefinition = Omit<TemplateDefinition, 'id'>;
@@ -74,21 +75,16 @@ async function saveVersion(
     .atomic((q) => [
       q
         .update(templates)
+        // The latest version's settings, which every new send copies; the version's own row keeps them for good.
         .set({
-          name: definition.name,
-          emailSubject: definition.email_subject ?? null,
-          emailMessage: definition.email_message ?? null,
-          expiryDays: definition.expiry_days ?? null,
-          reminders: definition.reminders ?? null,
-          signingOrder: definition.signing_order,
-          shareSigningLinks: definition.share_signing_links,
-          language: definition.language ?? null,
+          ...settingsOfDefinition(definition),
           version,
           updatedBy: actor.userId,
           updatedAt: now,
         })
         .where(and(eq(templates.id, templateId), eq(templates.companyId, companyId), eq(templates.version, current.version))),
       // Unique per (template, version): of two saves of the same version, the second fails here.
+      versionSettingsRow(q, { companyId, templateId, version, savedAt: now, savedBy: actor.userId }, definition),
       q.insert(templateDocuments).values({
         companyId,
         templateId,
@@ -100,6 +96,7 @@ async function saveVersion(
         pages: document.pages,
       }),
       ...versionRoleAndFieldRows(q, { companyId, templateId, version }, definition),
+      claimUpload(q, { companyId, key: document.stored.key, now }),
       q.insert(auditEvents).values({
         companyId,
         kind: 'template.version_saved',
