@@ -5,7 +5,8 @@
  * mouse (the group's box grows to hold it) and moves the other with the keyboard, and saves; the
  * API shows each option's box where it was put. Sent through the API, the signer's page shows each
  * option in its own box at that place; the signer clicks one and signs, and the finished PDF has
- * its X inside that option's box and not in the other. No serious or critical axe violation, no
+ * its X inside that option's box and not in the other. A date picked says under its picker how
+ * the document will write it, and the finished PDF writes it so. No serious or critical axe violation, no
  * script error; screenshots in test/artifacts/.
  *
  * Skipped only when Chromium is not installed.
@@ -19,6 +20,7 @@ import { generateDocument } from '../../src/pdf/generate-document.js';
 import { APP_STACKS, appSession, DEVICES, deviceContext, pageCheck, signInAsOwner, watchErrors } from '../support/app-browser.js';
 import { chromiumMissing, explainSkipWithoutChromium } from '../support/browser-session.js';
 import { eventually } from '../support/eventually.js';
+import { pdfText } from '../support/pdf-text.js';
 import { drawnInside, emailedSigningLink, expectPlace, finishedPdf, type Place } from '../support/signing-in-chromium.js';
 
 explainSkipWithoutChromium('the builder’s radio groups');
@@ -70,14 +72,18 @@ for (const [stack, command] of APP_STACKS) {
         await page.locator('.builder-sheet[data-page="1"] .builder-canvas').waitFor();
         await page.locator('#name').fill(`Plan ${stackName} ${device}`);
 
-        // A signature to sign with, moved out of the way, then the radio group at the default place (72, 72, 180 × 36).
+        // A signature to sign with and a date, moved out of the way, then the radio group at the default place (72, 72, 180 × 36).
         await page.getByRole('button', { name: 'Add Signature field' }).click();
         for (let i = 0; i < 30; i++) await page.keyboard.press('Shift+ArrowDown');
+        await page.getByRole('button', { name: 'Add Date field' }).click();
+        for (let i = 0; i < 20; i++) await page.keyboard.press('Shift+ArrowDown');
+        await page.locator('#field-1-label').fill('Start');
         await page.getByRole('button', { name: 'Add Radio buttons field' }).click();
-        await page.locator('#field-1-options').fill('Monthly\nYearly');
-        // Only what a radio group takes is shown: its options and their boxes, not a number's bounds.
-        await expect(page.locator('#field-1-min').isVisible()).resolves.toBe(false);
-        await expect(page.locator('#field-1-option-1-x').inputValue()).resolves.toBe('162');
+        await page.locator('#field-2-options').fill('Monthly\nYearly');
+        // Only what a kind takes is shown: a radio group's options and their boxes, not a number's bounds; a date, neither.
+        await expect(page.locator('#field-2-min').isVisible()).resolves.toBe(false);
+        await expect(page.locator('#field-1-options').isVisible()).resolves.toBe(false);
+        await expect(page.locator('#field-2-option-1-x').inputValue()).resolves.toBe('162');
         const options = page.locator('.builder-sheet[data-page="1"] .builder-option-box');
         await expect.poll(() => options.count(), eventually).toBe(2);
 
@@ -93,16 +99,16 @@ for (const [stack, command] of APP_STACKS) {
         await page.mouse.down();
         await page.mouse.move(grab.x + 100 * scale, grab.y, { steps: 8 });
         await page.mouse.up();
-        const draggedX = Number(await page.locator('#field-1-option-1-x').inputValue());
+        const draggedX = Number(await page.locator('#field-2-option-1-x').inputValue());
         expect(Math.abs(draggedX - 262)).toBeLessThanOrEqual(1);
-        await expect(page.locator('#field-1-width').inputValue()).resolves.toBe(String(draggedX + 16 - 72));
+        await expect(page.locator('#field-2-width').inputValue()).resolves.toBe(String(draggedX + 16 - 72));
 
         // The keyboard: Monthly's box 3 pt down and 10 pt right.
         await options.nth(0).focus();
         for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
         await page.keyboard.press('Shift+ArrowRight');
-        await expect(page.locator('#field-1-option-0-x').inputValue()).resolves.toBe('82');
-        await expect(page.locator('#field-1-option-0-y').inputValue()).resolves.toBe('75');
+        await expect(page.locator('#field-2-option-0-x').inputValue()).resolves.toBe('82');
+        await expect(page.locator('#field-2-option-0-y').inputValue()).resolves.toBe('75');
         await looked(page, `${device}-1-builder`);
 
         await page.getByRole('button', { name: 'Save the template', exact: true }).last().click();
@@ -143,6 +149,10 @@ for (const [stack, command] of APP_STACKS) {
         await signing.keyboard.press('ArrowRight');
         await expect(yearlyBox.isChecked()).resolves.toBe(true);
         await yearlyBox.click();
+        // The date picker shows the browser's own format; the line under it, how the document will write the date.
+        await signing.getByLabel('Start').fill('2027-03-03');
+        const appears = (await signing.locator('[data-date-shown]').textContent()) ?? '';
+        expect(appears).toMatch(/^Appears in the document as: .*2027/);
         await signing.getByLabel('Type your full name').fill('Rae Radio');
         await signing.getByLabel(/^I agree to sign this document electronically/).check();
         await looked(signing, `${device}-2-signing`);
@@ -153,6 +163,7 @@ for (const [stack, command] of APP_STACKS) {
         const finished = await finishedPdf(session.base, adminToken, envelope.envelope_id);
         expect(drawnInside(finished, 1, 'X', chosen!)).toBe(true);
         expect(drawnInside(finished, 1, 'X', monthly!)).toBe(false);
+        expect(pdfText(finished)).toContain(appears.replace('Appears in the document as: ', ''));
         expect(errors).toEqual([]);
         expect(signerErrors).toEqual([]);
         await signer.close();
