@@ -131,10 +131,10 @@ function updateBox(fieldId) {
     else shown = control.querySelector('[data-typed] input').value.trim();
   } else {
     const input = control?.querySelector('[data-field-input]');
-    // A radio group's box shows the option chosen; a date's, the date as the picker shows it.
+    // A radio group's box shows the option chosen; a date's, the date as the finished PDF will write it.
     const chosen = control?.querySelector('input[type="radio"]:checked');
     if (input?.type === 'radio') shown = chosen ? chosen.value : '';
-    else if (input?.type === 'date') shown = input.valueAsDate ? input.valueAsDate.toLocaleDateString(document.documentElement.lang, { timeZone: 'UTC', dateStyle: 'long' }) : '';
+    else if (input?.type === 'date') shown = input.valueAsDate ? documentDate(fieldId, input.valueAsDate) : '';
     else if (input?.type === 'checkbox') shown = input.checked ? '✓' : '';
     else if (input) shown = input.value.trim();
   }
@@ -387,13 +387,19 @@ function setUpDateLines() {
   for (const line of document.querySelectorAll('[data-date-shown]')) {
     const input = document.getElementById(`field-${line.dataset.dateShown}`)?.querySelector('input[type="date"]');
     if (!input) continue;
-    const format = new Intl.DateTimeFormat(line.dataset.locale || undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
     const update = () => {
-      line.textContent = input.valueAsDate ? (line.dataset.say ?? '{date}').replace('{date}', format.format(input.valueAsDate)) : '';
+      line.textContent = input.valueAsDate ? (line.dataset.say ?? '{date}').replace('{date}', documentDate(line.dataset.dateShown, input.valueAsDate)) : '';
     };
     input.addEventListener('input', update);
     input.addEventListener('change', update);
   }
+}
+
+/** A date as the finished PDF will write it (its field's box on the page shows it so too): its line's locale, the service's format. */
+function documentDate(fieldId, date) {
+  const line = document.querySelector(`[data-date-shown="${CSS.escape(fieldId)}"]`);
+  const locale = line?.dataset.locale || document.documentElement.lang || undefined;
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
 }
 
 // ---------------------------------------------------------------------------------------------
