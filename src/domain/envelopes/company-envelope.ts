@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AuditKind } from '../../data/event-kinds.js';
-import { auditEvents, type EnvelopeStatus, envelopes, type RecipientStatus, recipients, templates, users } from '../../data/schema.js';
+import { auditEvents, type EnvelopeStatus, envelopes, type RecipientStatus, recipients, templates, templateVersions, users } from '../../data/schema.js';
 import { isEnvelopeId } from '../../lib/ids.js';
 import type { CompanyReadContext } from '../read-context.js';
 import { isWaiting } from '../shared/waiting-recipients.js';
@@ -79,7 +79,8 @@ export async function companyEnvelope({ services, companyId, now }: CompanyReadC
         id: envelopes.id,
         title: envelopes.title,
         state: envelopes.status,
-        template: templates.name,
+        // The name of the version it was sent with, as its signers saw it; a later rename does not change it.
+        template: sql<string | null>`coalesce(${templateVersions.name}, ${templates.name})`,
         senderUserId: envelopes.senderUserId,
         senderName: users.name,
         senderEmail: envelopes.senderEmail,
@@ -92,6 +93,7 @@ export async function companyEnvelope({ services, companyId, now }: CompanyReadC
       })
       .from(envelopes)
       .leftJoin(templates, eq(templates.id, envelopes.templateId))
+      .leftJoin(templateVersions, and(eq(templateVersions.templateId, envelopes.templateId), eq(templateVersions.version, envelopes.templateVersion)))
       .leftJoin(users, eq(users.id, envelopes.senderUserId))
       .where(and(eq(envelopes.id, envelopeId), eq(envelopes.companyId, companyId)))
       .limit(1),

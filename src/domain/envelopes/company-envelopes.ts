@@ -4,7 +4,7 @@
  * recipients' addresses; and the choices the filters offer. Every read is scoped to the company.
  */
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
-import { type EnvelopeStatus, envelopes, recipients, templates, users } from '../../data/schema.js';
+import { type EnvelopeStatus, envelopes, recipients, templates, templateVersions, users } from '../../data/schema.js';
 import type { CompanyReadContext, PageRequest } from '../read-context.js';
 import { type Page, pageOffset, pageWithTotal, totalOfAll } from '../shared/pagination.js';
 
@@ -79,7 +79,8 @@ export async function listCompanyEnvelopes(
       id: envelopes.id,
       title: envelopes.title,
       state: envelopes.status,
-      template: templates.name,
+      // The name of the version it was sent with, as its signers saw it; a later rename does not change it.
+      template: sql<string | null>`coalesce(${templateVersions.name}, ${templates.name})`,
       senderName: users.name,
       senderEmail: envelopes.senderEmail,
       signed,
@@ -90,6 +91,7 @@ export async function listCompanyEnvelopes(
     })
     .from(envelopes)
     .leftJoin(templates, eq(templates.id, envelopes.templateId))
+    .leftJoin(templateVersions, and(eq(templateVersions.templateId, envelopes.templateId), eq(templateVersions.version, envelopes.templateVersion)))
     .leftJoin(users, eq(users.id, envelopes.senderUserId))
     .where(where)
     .orderBy(desc(envelopes.createdAt), desc(envelopes.id))
