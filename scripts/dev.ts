@@ -15,15 +15,17 @@ import { freePort } from '../local/free-port.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { Hono } from 'hono';
 import type { R2Bucket } from '@cloudflare/workers-types/index.js';
 import { getPlatformProxy, unstable_readConfig } from 'wrangler';
 import { z } from 'zod';
 import { createEmailApiStandin } from '../local/standins/email-api.js';
 import { createSmsApiStandin } from '../local/standins/sms-api.js';
 import { createPdfFontsStandin } from '../local/standins/pdf-fonts.js';
-import { serveStandin } from '../local/standins/standin.js';
+import { type Standin, serveStandin } from '../local/standins/standin.js';
 import { startStandins } from '../local/standins/start.js';
-import { embeddedServices } from '../src/adapters/embedded/embedded-services.js';
+import { type EmbeddedServices, embeddedServices } from '../src/adapters/embedded/embedded-services.js';
+import { devPages } from '../src/dev-pages/dev-pages.js';
 import { openPgliteDatabase } from '../src/adapters/embedded/pglite-database.js';
 import { openNodePostgresDatabase } from '../src/adapters/postgres/node-postgres-database.js';
 import { R2DocumentStore } from '../src/adapters/production/r2-document-store.js';
@@ -96,13 +98,16 @@ async function main() {
   const emailApi = await serveStandin(createEmailApiStandin(EMAIL_API_KEY));
   // Twilio's stand-in: the codes of sms_code roles land in its box, at /dev/sms on the public port.
   const smsApi = await serveStandin(createSmsApiStandin(TWILIO));
+  // The other development pages (the webhook inbox, the embedding example) are served once the
+  // database is open (below); until then their port answers 503.
+  const devPagesStandin = laterDevPages();
+  const devPages = await serveStandin(devPagesStandin);
   const runtime = startingRuntime();
-  const front = await serveFront(config.PORT, workerPort, Number(new URL(emailApi.url).port), runtime.ready, Number(new URL(smsApi.url).port)).catch(
-    async (err: unknown) => {
-      await Promise.allSettled([emailApi.close(), smsApi.close()]);
-      throw err;
-    },
-  );
+  const ports: FrontPorts = { worker: workerPort, mailbox: portOf(emailApi.url), sms: portOf(smsApi.url), devPages: portOf(devPages.url) };
+  const front = await serveFront(config.PORT, ports, runtime.ready).catch(async (err: unknown) => {
+    await Promise.allSettled([emailApi.close(), smsApi.close(), devPages.close()]);
+    throw err;
+  });
   const secrets = await loadOrCreateLocalSecrets(config.DATA_DIR);
   const tokenSecret = config.TOKEN_SECRET ?? secrets.token_secret;
   const adminToken = config.ADMIN_TOKEN ?? secrets.admin_token;
@@ -125,6 +130,9 @@ async function main() {
   const keys = await loadSeedFile(seeding, config.SEED_FILE ?? fileURLToPath(demoSeedPath)).finally(() => platform.dispose());
   // The Worker runs the queue here (QStash); messages an `npm start` left in the same folder wait for it.
   await seeding.inProcessQueue.close();
+  // The webhook inbox reads the subscriptions' secrets from this same database, with the key the
+  // Worker is given below (derived from the same token secret), to verify what the Worker posts.
+  devPagesStandin.serve(seeding);
 
   // Retries of the local QStash can be hurried (0.05 turns its 12 s first retry into 0.6 s), to
   // watch a failing webhook receiver recover without waiting minutes.
@@ -237,7 +245,7 @@ async function main() {
     stopWrangler();
     runtime.fail();
     front.close();
-    await Promise.allSettled([standins.close(), emailApi.close(), smsApi.close(), pdfFonts.close(), database.close()]);
+    await Promise.allSettled([standins.close(), emailApi.close(), smsApi.close(), devPages.close(), pdfFonts.close(), database.close()]);
     process.exit(code);
   };
   // A closed terminal (SIGHUP) stops the service as Ctrl-C does.
@@ -254,7 +262,7 @@ async function main() {
   // the embedded server's, so that what a request left behind is relayed just as it would be.
   const cron = setInterval(() => void fetch(`http://127.0.0.1:${config.PORT}/__scheduled?cron=*+*+*+*+*`).catch(() => undefined), 15_000);
   cron.unref();
-  console.log(await welcome(seeding, keys, config.BASE_URL));
+  console.log(await welcome(seeding, keys, config.BASE_URL, `${config.BASE_URL.replace(/\/+$/, '')}/dev/webhooks`));
   console.log(
     `\nE-signing API listening on ${config.BASE_URL} (workerd; database: ${standins.neon.backend}; limits: ${standins.redis ? 'Redis' : 'in-process'})`,
   );
@@ -304,6 +312,35 @@ async function appWorkerDevConfig(dir: string, vars: Record<string, string>): Pr
   return path;
 }
 
+type FrontPorts = { worker: number; mailbox: number; sms: number; devPages: number };
+
+const portOf = (url: string) => Number(new URL(url).port);
+
+/**
+ * Where the public port sends a request. The Worker has no development pages, as deployed: the
+ * mail it sent is shown by the e-mail API stand-in, the text messages by Twilio's, and the rest
+ * of `/dev` (the webhook inbox the Worker posts to, the embedding example) by the pages that
+ * `npm start` mounts, served here beside the Worker.
+ */
+function frontTarget(url: string, ports: FrontPorts): number {
+  const path = url.split('?')[0]!;
+  if (path === '/dev/mailbox' || path === '/dev/mailbox.json') return ports.mailbox;
+  if (path === '/dev/sms' || path === '/dev/sms.json') return ports.sms;
+  return path === '/dev' || path.startsWith('/dev/') ? ports.devPages : ports.worker;
+}
+
+/** The development pages under `/dev`, over `services` once given; before that, 503. */
+function laterDevPages(): Standin & { serve(services: EmbeddedServices): void } {
+  let app: Hono | undefined;
+  return {
+    serve: (services) => {
+      app = new Hono().route('/dev', devPages(services) as unknown as Hono);
+    },
+    fetch: (request) => (app ? app.fetch(request) : new Response('npm run dev is starting.\n', { status: 503, headers: { 'content-type': 'text/plain' } })),
+    close: async () => undefined,
+  };
+}
+
 /** Bodies up to this size reach wrangler dev whole: more than any route accepts (27 MiB on /admin). */
 const WHOLE_BODY_BYTES = 28 * 1024 * 1024;
 
@@ -326,12 +363,11 @@ const WHOLE_BODY_BYTES = 28 * 1024 * 1024;
  * In production Cloudflare's edge holds the client's connection, and hands the Worker a chunked
  * body as a stream of unknown length.
  */
-function serveFront(port: number, workerPort: number, mailboxPort: number, workerReady: Promise<void>, smsPort: number): Promise<Server> {
+function serveFront(port: number, ports: FrontPorts, workerReady: Promise<void>): Promise<Server> {
+  const workerPort = ports.worker;
   const upstream = new Agent({ keepAlive: true });
   const server = createServer(async (incoming, outgoing) => {
-    // The Worker has no dev pages; the mail it sent is shown by the e-mail API stand-in.
-    const isSms = /^\/dev\/sms(\.json)?(\?|$)/.test(incoming.url ?? '');
-    const target = /^\/dev\/mailbox(\.json)?(\?|$)/.test(incoming.url ?? '') ? mailboxPort : isSms ? smsPort : workerPort;
+    const target = frontTarget(incoming.url ?? '', ports);
     const framed = incoming.headers['transfer-encoding'] !== undefined || incoming.headers['content-length'] !== undefined;
     const body = framed ? await readUpTo(incoming, WHOLE_BODY_BYTES) : Buffer.alloc(0);
     if (!body) return; // the client went away
