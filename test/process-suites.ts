@@ -9,4 +9,5 @@ export const processSuites = [
   'test/embedded/secrets-in-the-open.test.ts',
   'test/admin/cli.test.ts',
   'test/client/client.test.ts',
+  'test/client/client-tarball.test.ts',
 ];
