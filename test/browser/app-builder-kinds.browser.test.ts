@@ -153,6 +153,8 @@ for (const [stack, command] of APP_STACKS) {
         await signing.getByLabel('Start').fill('2027-03-03');
         const appears = (await signing.locator('[data-date-shown]').textContent()) ?? '';
         expect(appears).toMatch(/^Appears in the document as: .*2027/);
+        // The date's box on the page shows it as the document will, too.
+        await expect(signing.locator('.field-box-date [data-box-text]').textContent()).resolves.toBe(appears.replace('Appears in the document as: ', ''));
         await signing.getByLabel('Type your full name').fill('Rae Radio');
         await signing.getByLabel(/^I agree to sign this document electronically/).check();
         await looked(signing, `${device}-2-signing`);
