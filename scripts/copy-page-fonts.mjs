@@ -1,6 +1,7 @@
 /**
  * Part of `postinstall` (imported by copy-static-vendor.mjs): the web fonts of the signing page in
- * Japanese and Simplified Chinese, for devices without a font of those scripts. Each is a
+ * Japanese and Simplified Chinese, for devices without a font of those scripts, and Noto Sans, the
+ * finished PDF's font, in which the page shows the values of earlier signers. Each is a
  * stylesheet of @font-face rules by unicode range (weight 400, .woff2 only) and the files it names,
  * in public/static/vendor/fonts/, from the @fontsource packages package-lock.json pins. A browser
  * downloads only the ranges a page's text uses, and only when no font before it in the page's
@@ -17,6 +18,8 @@ const target = join(root, 'public', 'static', 'vendor', 'fonts');
 
 /** The stylesheet's name (what layout.ts links) and its @fontsource package. */
 const families = [
+  // The finished PDF's own font, in which the page shows what earlier signers filled in.
+  ['noto-sans', '@fontsource/noto-sans'],
   ['noto-sans-jp', '@fontsource/noto-sans-jp'],
   ['noto-sans-sc', '@fontsource/noto-sans-sc'],
 ];

@@ -30,7 +30,7 @@ function layOutPages() {
     const sheet = page.querySelector('.page-sheet');
     if (!sheet || !(width > 0) || !(height > 0)) continue;
     sheet.style.aspectRatio = `${width} / ${height}`;
-    for (const box of sheet.querySelectorAll('[data-field-box]')) {
+    for (const box of sheet.querySelectorAll('[data-field-box], [data-earlier]')) {
       box.style.left = percent(Number(box.dataset.x) / width);
       box.style.top = percent(Number(box.dataset.y) / height);
       box.style.width = percent(Number(box.dataset.w) / width);
@@ -39,10 +39,30 @@ function layOutPages() {
     // Text in the boxes is sized like 10-point text on the page, whatever the page's rendered width.
     const scaleText = () => {
       sheet.style.fontSize = `${Math.max(8, Math.min(16, (sheet.clientWidth / width) * 10))}px`;
+      for (const earlier of sheet.querySelectorAll('[data-earlier][data-max-size]')) fitEarlier(earlier, sheet.clientWidth / width);
     };
     scaleText();
     new ResizeObserver(scaleText).observe(sheet);
   }
+}
+
+/** Noto Sans's line height (ascent + descent) in em: the PDF fits a line's full height to its box. */
+const LINE_HEIGHT_EM = 1.362;
+
+/**
+ * An earlier signer's value sized as the finished PDF draws it (src/pdf/draw-fields.ts): as large
+ * as the box's height allows up to its largest size, smaller down to its smallest to fit the
+ * width, then cut. `scale` is pixels per PDF point at the page's rendered width.
+ */
+function fitEarlier(box, scale) {
+  const text = box.querySelector('.earlier-text');
+  if (!text || !(scale > 0)) return;
+  const largest = Math.max(1, Math.min(Number(box.dataset.maxSize), Number(box.dataset.h) / LINE_HEIGHT_EM));
+  const smallest = Math.min(Number(box.dataset.minSize) || 6, largest);
+  box.style.fontSize = `${largest * scale}px`;
+  const natural = text.scrollWidth;
+  const room = Number(box.dataset.w) * scale;
+  if (natural > room && natural > 0) box.style.fontSize = `${Math.max(smallest, (largest * room) / natural) * scale}px`;
 }
 
 function percent(fraction) {

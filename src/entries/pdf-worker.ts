@@ -10,7 +10,7 @@ import { env, WorkerEntrypoint } from 'cloudflare:workers';
 import { R2DocumentStore } from '../adapters/production/r2-document-store.js';
 import { type AssetFetcher, assetFontSource, urlFetcher } from '../pdf/fonts/asset-font-source.js';
 import { inlinePdfMaker } from '../pdf/inline-pdf-maker.js';
-import type { FinishRequest, PdfMaker as PdfMakerPort } from '../ports/pdf-maker.js';
+import type { FinishRequest, PdfMaker as PdfMakerPort, TypedSignature } from '../ports/pdf-maker.js';
 import { documentsBucket } from './documents-binding.js';
 import { readPdfWorkerConfig } from './pdf-worker-config.js';
 
@@ -28,6 +28,10 @@ export class PdfMaker extends WorkerEntrypoint implements PdfMakerPort {
 
   finish(request: FinishRequest) {
     return maker.finish(request);
+  }
+
+  typedSignaturesFit(signatures: TypedSignature[]) {
+    return maker.typedSignaturesFit(signatures);
   }
 }
 

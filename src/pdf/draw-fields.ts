@@ -1,17 +1,16 @@
 import type { Color, PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
 import { isPngDataUrl, redrawPngDataUrl } from '../lib/drawn-png.js';
 import { drawableText } from './drawable-text.js';
-import type { FinishedField } from '../ports/pdf-maker.js';
-import type { Typesetter } from './fonts/typesetter.js';
+import { DRAWN_TEXT_SIZES, type FinishedField } from '../ports/pdf-maker.js';
+import type { TextFont, Typesetter } from './fonts/typesetter.js';
 import { centredBaseline, truncateToWidth } from './text-layout.js';
 
 type PdfLib = typeof import('pdf-lib');
 type Box = { x: number; y: number; width: number; height: number };
 
-const TEXT_MAX_SIZE = 12;
-// A typed signature should read as a signature, larger than the form's text, but not a banner.
-const SIGNATURE_MAX_SIZE = 48;
-const MIN_SIZE = 6;
+// A typed signature reads as a signature, larger than the form's text but not a banner, and never
+// smaller than its own least size: one that needs less is refused when it is signed (typed-signature-fit.ts).
+const { value: VALUE_SIZES, signature: SIGNATURE_SIZES } = DRAWN_TEXT_SIZES;
 // No box shows more characters than this even at the smallest size, so longer input is cut before it is measured.
 const MAX_DRAWN_CHARS = 5_000;
 const UNREADABLE_IMAGE_TEXT = '[signature image unreadable]';
@@ -42,18 +41,18 @@ export async function drawFields(lib: PdfLib, pdf: PDFDocument, type: Typesetter
     if (field.type === 'radio') {
       // The mark goes in the chosen option's own box, and nothing in the others'.
       const chosen = field.options?.find((option) => option.value === value);
-      if (chosen) drawFitted(type, page, RADIO_MARK, pdfBox(page, chosen), { maxSize: TEXT_MAX_SIZE, color: black });
+      if (chosen) drawFitted(type, page, RADIO_MARK, pdfBox(page, chosen), { sizes: VALUE_SIZES, color: black });
     } else if (field.type === 'checkbox') {
       if (value === 'true') drawCross(page, box, black);
     } else if ((field.type === 'signature' || field.type === 'initials') && isPngDataUrl(value)) {
       if (!images.has(value)) images.set(value, embedPng(pdf, value));
       const image = await images.get(value)!;
       if (image) drawImageInBox(page, image, box);
-      else drawFitted(type, page, UNREADABLE_IMAGE_TEXT, box, { maxSize: TEXT_MAX_SIZE, color: black });
+      else drawFitted(type, page, UNREADABLE_IMAGE_TEXT, box, { sizes: VALUE_SIZES, color: black });
     } else if (field.type === 'signature' || field.type === 'initials') {
-      drawFitted(type, page, value, box, { maxSize: SIGNATURE_MAX_SIZE, color: ink, oblique: true });
+      drawFitted(type, page, value, box, { sizes: SIGNATURE_SIZES, color: ink, oblique: true });
     } else {
-      drawFitted(type, page, value, box, { maxSize: TEXT_MAX_SIZE, color: black });
+      drawFitted(type, page, value, box, { sizes: VALUE_SIZES, color: black });
     }
   }
 }
@@ -64,7 +63,7 @@ function pdfBox(page: PDFPage, field: Box): Box {
   return { x: media.x + field.x, y: media.y + media.height - field.y - field.height, width: field.width, height: field.height };
 }
 
-const padding = (box: Box) => Math.min(2, box.width / 4, box.height / 4);
+const padding = (box: { width: number; height: number }) => Math.min(2, box.width / 4, box.height / 4);
 
 /**
  * The values a field's text may hold, as `drawFields` will draw them: the typesetter reads the
@@ -73,26 +72,42 @@ const padding = (box: Box) => Math.min(2, box.width / 4, box.height / 4);
 export const fieldTexts = (fields: readonly FinishedField[]): string[] => [
   UNREADABLE_IMAGE_TEXT,
   RADIO_MARK,
-  ...fields.flatMap((field) => (field.value === null || isPngDataUrl(field.value) ? [] : [drawableText(field.value.slice(0, MAX_DRAWN_CHARS))])),
+  ...fields.flatMap((field) => (field.value === null || isPngDataUrl(field.value) ? [] : [drawnText(field.value)])),
 ];
 
-type Look = { maxSize: number; color: Color; oblique?: boolean };
+type Sizes = { max: number; min: number };
+type Look = { sizes: Sizes; color: Color; oblique?: boolean };
+
+/** A value's text as it is drawn: cleaned, cut to what any box could show, trimmed. */
+export const drawnText = (raw: string): string => drawableText(raw.slice(0, MAX_DRAWN_CHARS)).trim();
 
 /**
- * One line: as large as the box allows up to `maxSize`, smaller down to MIN_SIZE to fit its width,
- * then cut. Its direction is its first strong character's, so a right-to-left value starts at the
- * box's right edge.
+ * The size one line of `text` is drawn at in a box of `width` × `height` points: as large as the
+ * box allows up to `sizes.max`, smaller down to `sizes.min` to fit its width; `fits` says whether
+ * it fits whole at that size (else it is cut). Both the drawing and the check of a typed signature
+ * when it is signed use this, with the same measure, so they agree.
  */
-function drawFitted(type: Typesetter, page: PDFPage, raw: string, box: Box, look: Look) {
-  const text = drawableText(raw.slice(0, MAX_DRAWN_CHARS)).trim();
-  if (text === '') return;
-  const font = type.font('auto');
-  const { maxSize } = look;
+export function fittedSize(font: TextFont, text: string, box: { width: number; height: number }, sizes: Sizes): { size: number; fits: boolean } {
   const pad = padding(box);
   const [width, height] = [box.width - 2 * pad, box.height - 2 * pad];
-  const largest = Math.max(1, Math.min(maxSize, font.sizeAtHeight(height)));
+  const largest = Math.max(1, Math.min(sizes.max, font.sizeAtHeight(height)));
   const natural = font.widthOfTextAtSize(text, largest);
-  const size = natural <= width ? largest : Math.max(Math.min(MIN_SIZE, largest), (largest * width) / natural);
+  if (natural <= width) return { size: largest, fits: true };
+  const size = Math.max(Math.min(sizes.min, largest), (largest * width) / natural);
+  return { size, fits: font.widthOfTextAtSize(text, size) <= width };
+}
+
+/**
+ * One line, sized by `fittedSize`, then cut. Its direction is its first strong character's, so a
+ * right-to-left value starts at the box's right edge.
+ */
+function drawFitted(type: Typesetter, page: PDFPage, raw: string, box: Box, look: Look) {
+  const text = drawnText(raw);
+  if (text === '') return;
+  const font = type.font('auto');
+  const pad = padding(box);
+  const [width, height] = [box.width - 2 * pad, box.height - 2 * pad];
+  const { size } = fittedSize(font, text, box, look.sizes);
   const line = truncateToWidth(font, text, size, width);
   if (line === '') return;
   const shaped = type.shape(line, 'auto');

@@ -3,6 +3,7 @@ import type { PdfMaker } from '../ports/pdf-maker.js';
 import type { FontSource } from './fonts/font-source.js';
 import type { SealSource } from './seal-pem.js';
 import { type PdfWork, storedPdfMaker } from './stored-pdf-maker.js';
+import { typedSignatureFitter } from './typed-signature-fit.js';
 
 /** The seal a maker uses, read at each use: a test stack may point it at another authority. */
 export type SealSettings = { seal?: SealSource; timestampUrl?: string };
@@ -12,7 +13,7 @@ export type SealSettings = { seal?: SealSource; timestampUrl?: string };
  * processes, reading and writing `documents` there.
  */
 export function inlinePdfMaker(settings: SealSettings, fonts: FontSource, documents: DocumentStore): PdfMaker {
-  return storedPdfMaker(documents, inlinePdfWork(settings, fonts));
+  return { ...storedPdfMaker(documents, inlinePdfWork(settings, fonts)), typedSignaturesFit: typedSignatureFitter(fonts) };
 }
 
 /**

@@ -32,10 +32,13 @@ export type PdfWorkByKey = {
   finish(request: FinishRequest): Promise<MadeDocument>;
 };
 
+/** The maker's calls on documents; the check of typed signatures needs only the fonts (typed-signature-fit.ts). */
+export type DocumentPdfMaker = Omit<PdfMaker, 'typedSignaturesFit'>;
+
 /** A stored document's bytes whole, or null when there is no such document. */
 export type WholeDocumentReader = (key: string) => Promise<Uint8Array | null>;
 
-export function storedPdfMaker(documents: DocumentStore, work: PdfWork): PdfMaker {
+export function storedPdfMaker(documents: DocumentStore, work: PdfWork): DocumentPdfMaker {
   return pdfMakerWritingTo(
     documents,
     readingWhole((key) => readWholeDocument(documents, key), work),
@@ -59,7 +62,7 @@ export function readingWhole(read: WholeDocumentReader, work: PdfWork): PdfWorkB
 }
 
 /** The maker over `work` that reads its originals where it runs, writing each finished file to `documents` here. */
-export function pdfMakerWritingTo(documents: DocumentStore, work: PdfWorkByKey): PdfMaker {
+export function pdfMakerWritingTo(documents: DocumentStore, work: PdfWorkByKey): DocumentPdfMaker {
   return {
     pageSizes: (key) => work.pageSizes(key),
     async finish(request) {

@@ -12,6 +12,8 @@ import type { PdfMaker } from '../ports/pdf-maker.js';
 import type { SealSettings } from './inline-pdf-maker.js';
 import type { PdfAnswer, PdfCall } from './pdf-thread-protocol.js';
 import { type PdfWork, type PdfWorkByKey, pdfMakerWritingTo, storedPdfMaker } from './stored-pdf-maker.js';
+import { nodeFontSource } from './fonts/node-font-source.js';
+import { typedSignatureFitter } from './typed-signature-fit.js';
 
 /** Starting a thread (the TypeScript loader, then the PDF modules) is not the work, and is bounded apart. */
 const STARTUP_LIMIT_MS = 60_000;
@@ -80,6 +82,8 @@ export function threadedPdfMaker(settings: SealSettings, documents: DocumentStor
       } satisfies PdfWork);
   return {
     ...maker,
+    // A few short lines measured with fonts read once: no work for the thread, nor a turn behind a finish.
+    typedSignaturesFit: typedSignatureFitter(nodeFontSource()),
     async close() {
       closed = true;
       const current = thread;

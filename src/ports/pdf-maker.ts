@@ -25,6 +25,16 @@ export type FinishedField = {
   options?: { value: string; x: number; y: number; width: number; height: number }[];
 };
 
+/**
+ * The sizes in points the finished PDF draws a field's text at: as large as its box's height
+ * allows up to `max`, smaller down to `min` to fit its width. A typed signature has a smallest
+ * size of its own, so that it stays readable as a signature; one that would need less is refused.
+ */
+export const DRAWN_TEXT_SIZES = { value: { max: 12, min: 6 }, signature: { max: 48, min: 12 } } as const;
+
+/** A typed signature or initials, and the size in points of the field it goes in. */
+export type TypedSignature = { text: string; width: number; height: number };
+
 export type CertificateRecipient = {
   name: string;
   email: string;
@@ -68,4 +78,9 @@ export interface PdfMaker {
    * written to the document store by the maker itself.
    */
   finish(request: FinishRequest): Promise<FinishedDocument>;
+  /**
+   * Whether each typed signature fits its field at the smallest size a signature is drawn at,
+   * measured with the fonts and shaping the finished PDF draws it with.
+   */
+  typedSignaturesFit(signatures: TypedSignature[]): Promise<boolean[]>;
 }

@@ -50,6 +50,7 @@ beforeAll(async () => {
   maker = threadedPdfMaker(stack.services.config, stack.services.documents, { deadlineMs: DEFAULT_PDF_DEADLINE_MS });
   stack.services.pdf = {
     pageSizes: (key) => maker.pageSizes(key),
+    typedSignaturesFit: (signatures) => maker.typedSignaturesFit(signatures),
     finish: (request) => {
       requests.push(request);
       return maker.finish(request).catch((err: unknown) => {

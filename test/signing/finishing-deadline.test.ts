@@ -33,6 +33,7 @@ beforeAll(async () => {
   });
   stack.services.pdf = {
     pageSizes: (key) => maker.pageSizes(key),
+    typedSignaturesFit: (signatures) => maker.typedSignaturesFit(signatures),
     finish: (request) =>
       maker.finish(request).catch((err: unknown) => {
         failures.push(err);

@@ -61,10 +61,12 @@ describe('the catalogues', () => {
   });
 
   it('escapes values in HTML and isolates them in right-to-left messages', () => {
-    expect(String(messagesFor('en').html('sign.sentBy', { sender: '<b>x</b>', name: 'A&B', email: 'a@b' }))).toBe(
-      'Sent by <strong>&lt;b&gt;x&lt;/b&gt;</strong> to A&amp;B (a@b)',
+    expect(String(messagesFor('en').html('sign.sentBy', { sender: '<b>x</b>', senderEmail: 'o@x', name: 'A&B', email: 'a@b' }))).toBe(
+      'Sent by <strong>&lt;b&gt;x&lt;/b&gt;</strong> (o@x) to A&amp;B (a@b)',
     );
-    expect(String(messagesFor('ar').html('state.sentBy', { sender: 'olivia@acme.test' }))).toBe('أرسله <bdi>olivia@acme.test</bdi>');
+    expect(String(messagesFor('ar').html('state.sentBy', { sender: 'Acme', senderEmail: 'olivia@acme.test' }))).toBe(
+      'أرسله <bdi>Acme</bdi> (<bdi>olivia@acme.test</bdi>)',
+    );
   });
 
   it('has a consent text for every language, its version naming the language', () => {

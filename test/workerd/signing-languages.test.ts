@@ -7,7 +7,12 @@ import { statePage } from '../../src/signing-page/html/state-pages.js';
 import { messagesFor } from '../../src/i18n/index.js';
 
 const envelope = { id: 'env_x', title: 'NDA', message: null, senderEmail: 'olivia@acme.test', expiresAt: new Date('2026-12-22T12:00:00.000Z'), language: null };
-const links = { document: '/sign/x/document.pdf', download: '/sign/x/document.pdf?download=1', language: { path: '/sign/x' } };
+const links = {
+  document: '/sign/x/document.pdf',
+  download: '/sign/x/document.pdf?download=1',
+  language: { path: '/sign/x' },
+  brand: { displayName: 'أكمي', logoPath: null, accentColor: null },
+};
 
 describe('the signing page’s languages in workerd', () => {
   it('formats plurals and dates by each language’s rules', () => {
@@ -22,6 +27,6 @@ describe('the signing page’s languages in workerd', () => {
     const page = String(statePage(messagesFor('ar'), { kind: 'expired', envelope }, links));
     expect(page).toContain('<html lang="ar" dir="rtl">');
     expect(page).toContain('انتهت صلاحية طلب التوقيع هذا');
-    expect(page).toContain('أرسله <bdi>olivia@acme.test</bdi>');
+    expect(page).toContain('أرسله <bdi>أكمي</bdi> (<bdi>olivia@acme.test</bdi>)');
   });
 });

@@ -18,13 +18,15 @@ export type RequestValues = {
   expiresAt: Date | null;
 };
 export type SenderValues = { from: string; title: string; envelopeId: string };
+/** `link`: the envelope's page in the company's application. */
+export type CompletedValues = SenderValues & { link: string };
 export type DeclinedValues = SenderValues & { decliner: { name: string; email: string } | null; reason: string | null };
 export type ReadyValues = { from: string; title: string; link: string };
 
 export type EmailWords = {
   signingRequest(values: RequestValues): Letter;
   reminder(values: RequestValues): Letter;
-  completed(values: SenderValues): Letter;
+  completed(values: CompletedValues): Letter;
   declined(values: DeclinedValues): Letter;
   documentReady(values: ReadyValues): Letter;
 };
@@ -55,6 +57,7 @@ function wordsIn(m: Messages): EmailWords {
       subject: m.text('email.completed.subject', { title: values.title }),
       preheader: m.text('email.completed.preheader', { title: values.title }),
       paragraphs: [said('email.completed.lead', { title: values.title, envelopeId: values.envelopeId }), said('email.completed.pdf')],
+      action: { label: m.text('email.completed.action'), url: values.link, fallback: linkAsText },
       notes: [],
       footer: m.text('email.sender.footer', { company: values.from }),
     }),

@@ -5,6 +5,7 @@ import { type ChangeRecord, recordChange, sideEffectsOf } from '../envelopes/rec
 import { signingWriteFailed } from '../shared/unavailable.js';
 import { committed, type SignerVerbContext } from '../verb-context.js';
 import { acceptSubmission } from './accept-submission.js';
+import { checkTypedSignatures } from './typed-signature-check.js';
 import { waitingStatuses } from '../shared/waiting-recipients.js';
 import { linkState } from './link-state.js';
 import { type LinkHead, resolveLink } from './resolve-link.js';
@@ -37,6 +38,7 @@ export async function signAsRecipient(
   if (gate) return gate;
   if (state.kind !== 'sign') return state;
   const values = acceptSubmission(state.fields, submission);
+  await checkTypedSignatures(services.pdf, state.fields, values);
 
   const { envelope, recipient } = link;
   const language = submission.language ?? 'en';

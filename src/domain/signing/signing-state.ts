@@ -7,6 +7,7 @@ import type { PageSize } from '../../data/schema.js';
 import { catalogues } from '../../i18n/catalogue.js';
 import { type Language, isLanguage } from '../../i18n/languages.js';
 import type { FieldPlacement } from '../templates/field-placement.js';
+import type { EarlierValue } from './earlier-values.js';
 
 /**
  * The consent to sign electronically, versioned per language: a signer agrees to the text in the
@@ -62,6 +63,8 @@ export type SigningState =
       pages: PageSize[];
       /** This recipient's fields only. */
       fields: SigningField[];
+      /** What the recipients who signed already put on the document, as the finished PDF will show it (the page's read only). */
+      earlier?: EarlierValue[];
     }
   /** Sequential order: earlier signers have not all signed yet. */
   | { kind: 'not_your_turn'; envelope: SigningEnvelope; recipient: { name: string } }
@@ -129,7 +132,9 @@ export type ProblemCode =
   | 'date_invalid'
   | 'number_invalid'
   | 'number_below'
-  | 'number_above';
+  | 'number_above'
+  // A typed signature that fits its box only below the smallest size a signature is drawn at (pdf-maker.ts).
+  | 'signature_too_wide';
 export type Problem = { field: string | null; code: ProblemCode; max?: number; min?: number };
 
 /** A submission that cannot be accepted as it is; the page shows it again with these problems. */

@@ -33,15 +33,14 @@ export type DrawOptions = {
  */
 export class Typesetter {
   private readonly faces = new Map<string, EmbeddedFace>();
-  private readonly metrics: { ascent: number; descent: number };
+  private readonly metrics: Metrics;
 
   private constructor(
     private readonly lib: PdfLib,
     private readonly pdf: PDFDocument,
     private readonly library: FontLibrary,
   ) {
-    const primary = library.font(library.primary);
-    this.metrics = { ascent: primary.ascent / primary.unitsPerEm, descent: primary.descent / primary.unitsPerEm };
+    this.metrics = metricsOf(library);
   }
 
   /** Reads the fonts that `texts` need; text not named here draws as replacement glyphs. */
@@ -52,17 +51,12 @@ export class Typesetter {
   }
 
   shape(text: string, direction: Direction = 'ltr'): ShapedLine {
-    return this.library.shaped(`${direction}:${text}`, () => shapeLine(this.library, text, direction));
+    return shapedIn(this.library, text, direction);
   }
 
   /** Measures as `direction` lays out; heights are the primary font's, so every script sits on one line height. */
   font(direction: Direction = 'ltr'): TextFont {
-    const { ascent, descent } = this.metrics;
-    return {
-      widthOfTextAtSize: (text, size) => this.shape(text, direction).advance * size,
-      heightAtSize: (size, options) => (options?.descender === false ? ascent : ascent - descent) * size,
-      sizeAtHeight: (height) => height / (ascent - descent),
-    };
+    return measuringFont(this.library, this.metrics, direction);
   }
 
   /** Draws a shaped line from its left end at `x`, each run in its own font, with its reading-order text for copying. */
@@ -163,6 +157,35 @@ export class Typesetter {
     if (!key) onPage.set(face, (key = page.node.newFontDictionary('F', face.ref)));
     return key;
   }
+}
+
+/**
+ * Measures `texts` as a Typesetter of `source` does, without a document to draw in: text is
+ * checked with the very fonts and shaping it will later be drawn with.
+ */
+export async function textMeasure(source: FontSource, texts: Iterable<string>): Promise<(direction?: Direction) => TextFont> {
+  const library = await FontLibrary.of(source);
+  await library.need([ALWAYS, ...texts]);
+  const metrics = metricsOf(library);
+  return (direction = 'ltr') => measuringFont(library, metrics, direction);
+}
+
+type Metrics = { ascent: number; descent: number };
+
+function metricsOf(library: FontLibrary): Metrics {
+  const primary = library.font(library.primary);
+  return { ascent: primary.ascent / primary.unitsPerEm, descent: primary.descent / primary.unitsPerEm };
+}
+
+const shapedIn = (library: FontLibrary, text: string, direction: Direction): ShapedLine =>
+  library.shaped(`${direction}:${text}`, () => shapeLine(library, text, direction));
+
+function measuringFont(library: FontLibrary, { ascent, descent }: Metrics, direction: Direction): TextFont {
+  return {
+    widthOfTextAtSize: (text, size) => shapedIn(library, text, direction).advance * size,
+    heightAtSize: (size, options) => (options?.descender === false ? ascent : ascent - descent) * size,
+    sizeAtHeight: (height) => height / (ascent - descent),
+  };
 }
 
 // The certificate's own words and the layout's marks, whatever the values hold.

@@ -27,6 +27,8 @@ export function layout(options: {
   title: string;
   main: Html;
   withScript?: boolean;
+  /** The finished PDF's font (Noto Sans), for a page that shows values as the PDF will draw them. */
+  documentFont?: boolean;
   languageLinks?: LanguageLinks;
   brand?: PageBrand | undefined;
   embed?: PageEmbed | undefined;
@@ -44,6 +46,7 @@ export function layout(options: {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/sign.css">
 ${webFont[m.language] ? html`<link rel="stylesheet" href="/static/vendor/fonts/${webFont[m.language]}.css">` : ''}
+${options.documentFont ? html`<link rel="stylesheet" href="/static/vendor/fonts/noto-sans.css">` : ''}
 ${brandStylesheet(options.brand)}
 ${embedMeta(options.embed)}
 ${withScript ? html`<script type="module" src="/static/sign.js"></script>` : ''}

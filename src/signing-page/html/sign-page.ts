@@ -1,6 +1,6 @@
 /**
  * The page of a signer whose turn it is: the envelope, the document (drawn by pdf.js in the
- * browser, with this signer's fields as boxes over its pages), the form of those fields with the
+ * browser, with what earlier signers filled in and this signer's fields as boxes over its pages), the form of those fields with the
  * consent, and declining. It works without script too: the pages then are a link to the PDF and
  * signatures are typed.
  */
@@ -12,6 +12,8 @@ import type { Language } from '../../i18n/languages.js';
 import type { PageBrand } from './brand-header.js';
 import type { PageEmbed } from './embed-meta.js';
 import { kindControl, localDate } from './kind-controls.js';
+import { earlierBoxes } from './earlier-boxes.js';
+import { isolated, senderValues } from './sender-line.js';
 import { type Html, type LanguageLinks, dateText, layout } from './layout.js';
 
 export type SignState = Extract<SigningState, { kind: 'sign' }>;
@@ -85,12 +87,15 @@ export function signPage(m: Messages, model: SignPageModel): Html {
     embed: model.links.embed,
     title: m.text('sign.title', { title: state.envelope.title }),
     withScript: true,
+    documentFont: (state.earlier ?? []).length > 0,
     main: html`<div class="envelope-head">
 <p class="eyebrow">${m.text('sign.eyebrow')}</p>
 <h1><bdi>${state.envelope.title}</bdi></h1>
-<p class="envelope-meta">${m.html('sign.sentBy', { sender: state.envelope.senderEmail, name: state.recipient.name, email: state.recipient.email })}${
-      state.envelope.expiresAt ? html`<br>${m.html('sign.signBy', { deadline: dateText(m, state.envelope.expiresAt, true) })}` : ''
-    }</p>
+<p class="envelope-meta">${m.html('sign.sentBy', {
+      ...senderValues(state.envelope, model.links.brand),
+      name: isolated(state.recipient.name),
+      email: isolated(state.recipient.email),
+    })}${state.envelope.expiresAt ? html`<br>${m.html('sign.signBy', { deadline: dateText(m, state.envelope.expiresAt, true) })}` : ''}</p>
 </div>
 ${state.envelope.message ? html`<section class="message" aria-labelledby="message-title"><h2 id="message-title">${m.text('sign.messageTitle')}</h2><p class="message-text" dir="auto">${state.envelope.message}</p></section>` : ''}
 ${problems.length > 0 ? problemSummary(m, problems, anchorOf) : ''}
@@ -105,7 +110,7 @@ ${state.pages.map((size, index) => {
   const number = index + 1;
   return html`<div class="page" data-page="${number}" data-width="${size.width}" data-height="${size.height}">
 <p class="page-label">${m.text('sign.pageOf', { number, count: state.pages.length })}</p>
-<div class="page-sheet">${fields.filter((field) => field.page === number).map((field) => fieldBox(m, field, model.values?.[field.id]))}</div>
+<div class="page-sheet">${earlierBoxes(m, state.earlier ?? [], number)}${fields.filter((field) => field.page === number).map((field) => fieldBox(m, field, model.values?.[field.id]))}</div>
 </div>`;
 })}
 </div>

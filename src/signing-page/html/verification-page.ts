@@ -9,6 +9,7 @@ import type { Messages } from '../../i18n/index.js';
 import type { PageBrand } from './brand-header.js';
 import type { PageEmbed } from './embed-meta.js';
 import { type Html, type LanguageLinks, dateText, noticePage } from './layout.js';
+import { documentLine } from './sender-line.js';
 
 /** What came of the signer's last send or try, shown above the forms, with the answer's status. */
 export type VerificationNotice =
@@ -68,7 +69,7 @@ ${sendForm(m.text('verify.send'), 'primary')}`;
     title: m.text('verify.title'),
     lead: m.text('verify.lead'),
     tone: notice ? 'warning' : 'info',
-    body: html`<p class="envelope-line">${m.html('state.documentLine', { title: state.envelope.title })}<br>${m.html('state.sentBy', { sender: state.envelope.senderEmail })}</p>
+    body: html`${documentLine(m, state.envelope, links.brand)}
 ${notice ? html`<div class="error-summary" id="verification-error" role="alert" tabindex="-1" data-error-summary><p>${noticeText(m, notice)}</p></div>` : ''}
 ${codeForm}`,
   });
