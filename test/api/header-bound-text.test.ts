@@ -175,7 +175,7 @@ describe('single-line fields refuse every control character with 422 naming the 
       ['companies', 0, 'templates', 0, 'name'],
       ['companies', 0, 'templates', 0, 'email_subject'],
       ['companies', 0, 'templates', 0, 'roles', 2, 'recipient', 'name'],
-      ['companies', 0, 'templates', 0, 'document', 'generate', 'title'],
+      ['companies', 0, 'templates', 1, 'document', 'generate', 'title'],
     ];
     await refusesEach(fields, notSingleLine, (path, bad) => seedAnswer(spoiledAt(seed, path, bad)));
     await refusesEach([['companies', 0, 'brand', 'default_email_message']], notMultiLine, (path, bad) => seedAnswer(spoiledAt(seed, path, bad)));

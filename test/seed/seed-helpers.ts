@@ -40,7 +40,11 @@ export function freshDemoSeed(): SeedInput {
       key.id = `${key.id}_${tag}`;
       key.key = `${key.key}${tag}`;
     }
-    for (const template of (company.templates ?? []) as { id?: string }[]) template.id = crypto.randomUUID();
+    for (const template of (company.templates ?? []) as { id?: string; document: { path?: string } }[]) {
+      template.id = crypto.randomUUID();
+      // A document beside the seed file, found wherever the copy is loaded from.
+      if (template.document.path) template.document.path = fileURLToPath(new URL(template.document.path, new URL('../../seed/', import.meta.url)));
+    }
   }
   return seed;
 }
