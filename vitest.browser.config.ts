@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     include: ['test/browser/**/*.browser.test.ts'],
     fileParallelism: false,
+    setupFiles: ['test/support/patient-wait-for.ts'],
     testTimeout: 90_000,
     hookTimeout: 120_000,
   },

@@ -9,7 +9,12 @@ import { processSuites } from './test/process-suites.js';
 // suites that start the service as a process in `npm run test:processes`, the browser suite in
 // `npm run test:browser`.
 const mocking = ['test/signing/signing-page.test.ts', 'test/unit/webhook-target.test.ts'];
-const common = { globalSetup: ['test/support/pglite-template-setup.ts'], testTimeout: 60_000, hookTimeout: 120_000 };
+const common = {
+  globalSetup: ['test/support/pglite-template-setup.ts'],
+  setupFiles: ['test/support/patient-wait-for.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
 
 export default defineConfig({
   test: {

@@ -10,6 +10,7 @@ export default defineConfig({
     include: ['test/e2e/**/*.e2e.test.ts'],
     globalSetup: ['test/e2e/dev-server-setup.ts'],
     fileParallelism: false,
+    setupFiles: ['test/support/patient-wait-for.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

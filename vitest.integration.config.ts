@@ -11,6 +11,7 @@ export default defineConfig({
     // browser suite (which starts such a process too) has its own run.
     exclude: ['test/e2e/**', 'test/workerd/**', 'test/embedded/**', 'test/unit/**', 'test/browser/**'],
     globalSetup: ['test/support/postgres-global-setup.ts'],
+    setupFiles: ['test/support/patient-wait-for.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     include: processSuites,
     maxWorkers: 2,
+    setupFiles: ['test/support/patient-wait-for.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -9,6 +9,7 @@ export default defineConfig({
     include: ['test/readme/**/*.readme-test.ts'],
     fileParallelism: false,
     sequence: { concurrent: false },
+    setupFiles: ['test/support/patient-wait-for.ts'],
     testTimeout: 180_000,
     hookTimeout: 180_000,
   },

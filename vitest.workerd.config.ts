@@ -91,7 +91,7 @@ export default defineConfig({
   test: {
     include: ['test/workerd/**/*.test.ts'],
     globalSetup: ['test/workerd/global-setup.ts'],
-    setupFiles: ['test/workerd/in-workerd.ts'],
+    setupFiles: ['test/support/patient-wait-for.ts', 'test/workerd/in-workerd.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     // The Worker logs one JSON line per request (LOG_REQUESTS is on, as deployed); the suite's
