@@ -101,13 +101,17 @@ describe('finished PDFs with a time-stamping authority configured', () => {
   it('are not stored while the authority is down, and are made once by the retry when it is back', async () => {
     tsa.mode = 'unavailable';
     const before = attempts;
-    const { envelopeId } = await sendAndSign();
+    const { envelopeId, token } = await sendAndSign();
     await vi.waitFor(() => expect(attempts).toBeGreaterThan(before), { timeout: 15_000 });
     expect(await stored(envelopeId)).toBeNull();
     expect(await readyEvents(envelopeId)).toHaveLength(0);
+    // Meanwhile the link still shows the document as sent, not a missing file.
+    const meanwhile = await bySigner(stack.services, who, signingDocument, { token });
+    expect(meanwhile).toMatchObject({ finished: false, fileName: expect.not.stringContaining('-signed') });
 
     tsa.mode = 'grant';
     await vi.waitFor(async () => expect(await stored(envelopeId)).toMatch(/^[0-9a-f]{64}$/), { timeout: 20_000 });
     expect(await readyEvents(envelopeId)).toHaveLength(1);
+    expect(await bySigner(stack.services, who, signingDocument, { token })).toMatchObject({ finished: true });
   });
 });

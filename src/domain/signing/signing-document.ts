@@ -19,8 +19,10 @@ export const fileNameOf = (title: string, suffix = '') =>
 
 /**
  * The PDF a signing link may show: the document as sent while the envelope is out (to sign, to
- * wait for one's turn, or as a copy), the finished PDF once it is made; nothing for a voided,
- * declined or expired envelope, or an invalid link. Before a signer whose role asks for a code has
+ * wait for one's turn, or as a copy) and while its finished PDF is being made, the finished PDF once
+ * it is made; nothing for a voided, declined or expired envelope, or an invalid link. (A viewer still
+ * fetching the pages of the document as sent when the last signature lands gets the rest of them,
+ * not a missing file.) Before a signer whose role asks for a code has
  * entered it in this browser (the signer's `proof`), it throws VerificationRequired. `head` is the
  * link's first read, when the caller made it already.
  */
@@ -35,13 +37,12 @@ export async function signingDocument(
   if (await verificationGate(ctx, link, state)) throw new VerificationRequired();
   const { envelope } = link;
   const { db } = services.database;
-  if (state.kind === 'completed') {
-    if (!state.documentReady) return null;
+  if (state.kind === 'completed' && state.documentReady) {
     const [row] = await db.select(signedDocumentColumns).from(envelopes).where(eq(envelopes.id, envelope.id)).limit(1);
     const finished = row ? await signedDocumentOf(services, envelope.id, row) : null;
     return finished ? { ...finished, fileName: fileNameOf(envelope.title, '-signed'), finished: true } : null;
   }
-  if (!['sign', 'not_your_turn', 'signed', 'copy'].includes(state.kind)) return null;
+  if (!['sign', 'not_your_turn', 'signed', 'copy', 'completed'].includes(state.kind)) return null;
   const document = await templateDocumentOf(services, envelope);
   return document ? { ...document, fileName: fileNameOf(envelope.title), finished: false } : null;
 }
