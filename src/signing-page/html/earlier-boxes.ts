@@ -20,6 +20,15 @@ function padded(box: Box): Box {
   return { x: box.x + pad, y: box.y + pad, width: box.width - 2 * pad, height: box.height - 2 * pad };
 }
 
+/**
+ * The direction the PDF lays a value out in: its first strong character's, left to right when it
+ * has none (a date, a number), whatever the page's own direction.
+ */
+function directionOf(text: string): 'rtl' | 'ltr' {
+  const strong = /[\p{L}]/u.exec(text)?.[0] ?? '';
+  return /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/.test(strong) ? 'rtl' : 'ltr';
+}
+
 const placed = (box: Box) => html`data-earlier data-x="${box.x}" data-y="${box.y}" data-w="${box.width}" data-h="${box.height}"`;
 
 /** Each earlier value on page `page`. */
@@ -48,5 +57,5 @@ function earlierBox(m: Messages, value: EarlierValue): Html {
   }
   return html`<div class="earlier-value earlier-${value.type}${signature ? ' earlier-typed-signature' : ''}" ${placed(padded(value))} ${sizes(
     signature ? DRAWN_TEXT_SIZES.signature : DRAWN_TEXT_SIZES.value,
-  )} dir="auto"><span class="earlier-text">${text}</span><span class="visually-hidden"> (${by})</span></div>`;
+  )} dir="${directionOf(text)}"><span class="earlier-text">${text}</span><span class="visually-hidden"> (${by})</span></div>`;
 }
