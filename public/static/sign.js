@@ -385,7 +385,9 @@ function setUpRadioBoxes() {
       const label = choice.querySelector('label');
       input?.setAttribute('form', form.id);
       if (input && label) input.title = label.textContent;
-      label?.classList.add('visually-hidden');
+      // The label, its words unseen, becomes the option's target: at least 24 px square around a
+      // box that a phone may draw a few pixels wide, so a finger can choose it.
+      label?.classList.add('option-target');
       choice.classList.add('option-box');
       choice.style.left = percent(Number(choice.dataset.x) / width);
       choice.style.top = percent(Number(choice.dataset.y) / height);

@@ -149,6 +149,13 @@ for (const [stack, command] of APP_STACKS) {
         await signing.keyboard.press('ArrowRight');
         await expect(yearlyBox.isChecked()).resolves.toBe(true);
         await yearlyBox.click();
+        // On a phone a box is drawn a few pixels wide: the label around it is a target of at least 24 px, and a tap at its corner chooses.
+        const target = signing.locator('.option-box label', { hasText: 'Monthly' });
+        const targetBox = (await target.boundingBox())!;
+        expect(Math.min(targetBox.width, targetBox.height)).toBeGreaterThanOrEqual(24);
+        await target.click({ position: { x: 1, y: 1 } });
+        await expect(signing.getByRole('radio', { name: 'Monthly' }).isChecked()).resolves.toBe(true);
+        await yearlyBox.click();
         // The date picker shows the browser's own format; the line under it, how the document will write the date.
         await signing.getByLabel('Start').fill('2027-03-03');
         const appears = (await signing.locator('[data-date-shown]').textContent()) ?? '';
