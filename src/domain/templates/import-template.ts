@@ -31,7 +31,12 @@ export type TemplateImporter = { type: 'admin' | 'system' | 'user'; id?: string 
  */
 export async function storeTemplateDocument(ctx: CompanyContext, document: TemplateDocument): Promise<StoredDocument> {
   const stored = await putTemplateDocument(ctx, document);
-  await recordPendingUpload(ctx, stored);
+  // Recorded as pending until a template claims it; when even that cannot be written (a company
+  // that does not exist), the store keeps nothing of it either.
+  await recordPendingUpload(ctx, stored).catch(async (err: unknown) => {
+    await discardTemplateDocument(ctx, stored);
+    throw err;
+  });
   return stored;
 }
 
