@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { envelopeNotFoundAnswer, showEnvelope } from '../../src/company-app/envelope-answer.js';
+import { toSignIn } from '../../src/company-app/return-path.js';
 import { shellOf } from '../../src/company-app/session.js';
 import { finishedDocument } from '../../src/domain/envelopes/finished-document.js';
 import { DomainError } from '../../src/errors.js';
@@ -13,7 +14,7 @@ import { documentAnswer } from '../../src/http/document-answer.js';
 
 export async function downloadEnvelopeDocument(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await shellOf(c);
-  if (!shell) return c.redirect('/app', 303);
+  if (!shell) return toSignIn(c);
   const envelopeId = c.req.param('id') ?? '';
   const services = c.get('services');
   try {

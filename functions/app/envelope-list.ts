@@ -8,12 +8,13 @@ import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { readEnvelopeQuery } from '../../src/company-app/envelope-query.js';
 import { envelopeListPage } from '../../src/company-app/html/envelope-list-page.js';
 import { appMessages } from '../../src/company-app/messages.js';
+import { toSignIn } from '../../src/company-app/return-path.js';
 import { shellOf } from '../../src/company-app/session.js';
 import { envelopeFilterChoices, listCompanyEnvelopes } from '../../src/domain/envelopes/company-envelopes.js';
 
 export async function showEnvelopeList(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await shellOf(c);
-  if (!shell) return c.redirect('/app', 303);
+  if (!shell) return toSignIn(c);
   const query = readEnvelopeQuery((name) => c.req.query(name));
   const services = c.get('services');
   const ctx = { services, now: services.clock.now(), companyId: shell.session.user.companyId };

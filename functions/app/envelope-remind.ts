@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { envelopeNotFoundAnswer, envelopeRefusedAnswer, showEnvelope } from '../../src/company-app/envelope-answer.js';
 import { appUserOf, userVerbContext } from '../../src/company-app/envelope-actor.js';
+import { toSignIn } from '../../src/company-app/return-path.js';
 import { shellOf } from '../../src/company-app/session.js';
 import { remindRecipient } from '../../src/domain/envelopes/remind-recipient.js';
 import { DomainError } from '../../src/errors.js';
@@ -15,7 +16,7 @@ import { readForm, singleValue } from '../../src/http/page-forms.js';
 
 export async function remindRecipientHandler(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await shellOf(c);
-  if (!shell) return c.redirect('/app', 303);
+  if (!shell) return toSignIn(c);
   const envelopeId = c.req.param('id') ?? '';
   const entries = (await readForm(c)) ?? [];
   const recipientId = singleValue(entries, 'recipient_id') ?? '';

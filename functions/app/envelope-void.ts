@@ -9,6 +9,7 @@ import type { CompanyAppEnv } from '../../src/company-app/app-env.js';
 import { envelopeNotFoundAnswer, envelopeRefusedAnswer, showEnvelope } from '../../src/company-app/envelope-answer.js';
 import { appUserOf, userVerbContext } from '../../src/company-app/envelope-actor.js';
 import { VOID_REASON_MAX } from '../../src/company-app/html/envelope-page.js';
+import { toSignIn } from '../../src/company-app/return-path.js';
 import { shellOf } from '../../src/company-app/session.js';
 import { assertMayActOn, voidAsUser } from '../../src/domain/envelopes/envelope-actions.js';
 import { DomainError } from '../../src/errors.js';
@@ -16,7 +17,7 @@ import { readForm, singleValue } from '../../src/http/page-forms.js';
 
 export async function voidEnvelopeHandler(c: Context<CompanyAppEnv>): Promise<Response> {
   const shell = await shellOf(c);
-  if (!shell) return c.redirect('/app', 303);
+  if (!shell) return toSignIn(c);
   const envelopeId = c.req.param('id') ?? '';
   const entries = (await readForm(c)) ?? [];
   const reason = (singleValue(entries, 'reason') ?? '').trim();

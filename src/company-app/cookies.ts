@@ -24,9 +24,13 @@ function cookieOf(c: Context<CompanyAppEnv>, name: string) {
 
 const SESSION = 'esign_session';
 const BROWSER = 'esign_browser';
+const RETURN = 'esign_return';
+/** How long a signed-out browser keeps the page it was going to: the sign-in link's 15 minutes, and time to ask for it. */
+const RETURN_MAX_SECONDS = 30 * 60;
 
 export const sessionCookie = (c: Context<CompanyAppEnv>): string | undefined => getCookie(c, cookieOf(c, SESSION).name);
 export const browserCookie = (c: Context<CompanyAppEnv>): string | undefined => getCookie(c, cookieOf(c, BROWSER).name);
+export const returnCookie = (c: Context<CompanyAppEnv>): string | undefined => getCookie(c, cookieOf(c, RETURN).name);
 
 function put(c: Context<CompanyAppEnv>, base: string, value: string, maxAgeSeconds?: number) {
   const { name, secure } = cookieOf(c, base);
@@ -36,8 +40,14 @@ function put(c: Context<CompanyAppEnv>, base: string, value: string, maxAgeSecon
 /** Kept for the session's longest life; the database ends it sooner when it must. */
 export const setSessionCookie = (c: Context<CompanyAppEnv>, secret: string) => put(c, SESSION, secret, SESSION_MAX_MS / 1000);
 export const setBrowserCookie = (c: Context<CompanyAppEnv>, value: string) => put(c, BROWSER, value);
+export const setReturnCookie = (c: Context<CompanyAppEnv>, path: string) => put(c, RETURN, path, RETURN_MAX_SECONDS);
 
 export function clearSessionCookie(c: Context<CompanyAppEnv>) {
   const { name, secure } = cookieOf(c, SESSION);
+  deleteCookie(c, name, { path: '/', secure, httpOnly: true, sameSite: 'Lax' });
+}
+
+export function clearReturnCookie(c: Context<CompanyAppEnv>) {
+  const { name, secure } = cookieOf(c, RETURN);
   deleteCookie(c, name, { path: '/', secure, httpOnly: true, sameSite: 'Lax' });
 }

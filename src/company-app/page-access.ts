@@ -2,7 +2,7 @@
  * What every page of a permission asks first: a signed-in user whose role has the permission
  * (src/domain/app-access/roles.ts). Any other role is answered with the area's refusal page (403),
  * on the pages and on a forged post alike, rather than only a missing link; signed out, the person
- * is sent to `/app` to sign in. And the company a page reads or changes is always the session's,
+ * is sent to `/app` to sign in, and comes back to the page once signed in (return-path.ts). And the company a page reads or changes is always the session's,
  * never one named by the form or the path: another company's id is then not found, as an unknown
  * one is.
  */
@@ -14,6 +14,7 @@ import type { AppMessages } from '../i18n/app-messages.js';
 import type { CompanyAppEnv } from './app-env.js';
 import type { Html, Shell } from './html/layout.js';
 import { appMessages } from './messages.js';
+import { toSignIn } from './return-path.js';
 import { appVerbContext, shellOf } from './session.js';
 
 /** The shell of a user whose role has `permission`, or the answer for anyone else. */
@@ -23,7 +24,7 @@ export async function permittedShell(
   refusedPage: (m: AppMessages, shell: Shell) => Html,
 ): Promise<Shell | Response> {
   const shell = await shellOf(c);
-  if (!shell) return c.redirect('/app', 303);
+  if (!shell) return toSignIn(c);
   if (!can(shell.session.user.role, permission)) return c.html(refusedPage(appMessages(), shell), 403);
   return shell;
 }
