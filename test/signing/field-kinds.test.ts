@@ -5,10 +5,7 @@
  *
  * One file although long: one set of kinds followed through import, page, submission and PDF on one stack.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { envelopeFields, templateFields } from '../../src/data/schema.js';
@@ -17,6 +14,7 @@ import { loadSeed } from '../../src/seed/load-seed.js';
 import { createTestCompany, ndaDefinition, sendTestEnvelope, type TestCompany } from '../support/factories.js';
 import { call } from '../support/http.js';
 import { installed } from '../support/outside-tools.js';
+import { pdfWords } from '../support/pdf-text.js';
 import { ADMIN_TOKEN, BASE_URL, openStack, type TestStack } from '../support/stack.js';
 import { finishedPdf } from '../support/stored-documents.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
@@ -277,27 +275,6 @@ describe('the signing page of the new kinds', () => {
     90_000,
   );
 });
-
-type Word = { text: string; xMin: number; yMin: number; xMax: number; yMax: number };
-/** The words of one page with their boxes, as pdftotext -bbox reads them (points from the top-left). */
-function pdfWords(bytes: Uint8Array, page: number): Word[] {
-  const dir = mkdtempSync(join(tmpdir(), 'kinds-'));
-  try {
-    writeFileSync(join(dir, 'finished.pdf'), bytes);
-    const out = execFileSync('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), join(dir, 'finished.pdf'), '-'], { encoding: 'utf8' });
-    return [...out.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map(
-      ([, xMin, yMin, xMax, yMax, text]) => ({
-        text: text!,
-        xMin: Number(xMin),
-        yMin: Number(yMin),
-        xMax: Number(xMax),
-        yMax: Number(yMax),
-      }),
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('a seed with the new kinds', () => {
   it('loads a template of every new kind, with its settings', async () => {
