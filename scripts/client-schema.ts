@@ -12,6 +12,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { embeddedServices } from '../src/adapters/embedded/embedded-services.js';
 import { openPgliteDatabase } from '../src/adapters/embedded/pglite-database.js';
 import { createApp } from '../src/app.js';
+import { routes } from '../functions/routes.js';
 
 export const clientDir = fileURLToPath(new URL('../clients/typescript/', import.meta.url));
 
@@ -35,7 +36,7 @@ export async function servedDocument(): Promise<string> {
         allowPrivateWebhookTargets: true,
       },
     });
-    const response = await createApp(services).fetch(new Request(`${DOCUMENTED_BASE_URL}/v1/openapi.json`));
+    const response = await createApp(services, routes).fetch(new Request(`${DOCUMENTED_BASE_URL}/v1/openapi.json`));
     if (response.status !== 200) throw new Error(`GET /v1/openapi.json answered ${response.status}`);
     return `${JSON.stringify(await response.json(), null, 2)}\n`;
   } finally {

@@ -2,7 +2,7 @@ import { OpenAPIHono, type RouteConfig, type RouteHandler } from '@hono/zod-open
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { LinearRouter } from 'hono/router/linear-router';
-import { type RouteEntry, routes } from '../functions/routes.js';
+import type { RouteEntry } from '../functions/routes.js';
 import { ApiError } from './http/api-error.js';
 import type { AppEnv } from './http/app-env.js';
 import { handleError, handleNotFound, payloadTooLarge } from './http/error-handler.js';
@@ -20,8 +20,9 @@ const MiB = 1024 * 1024;
 /**
  * The one app both entries serve: Node (embedded and tests) and the Worker (production).
  *
- * Its routing shell knows every path and method of the routing table (functions/routes.ts), and
- * loads what answers one on its first request: an endpoint's module (its schemas, its domain code),
+ * Its routing shell knows every path and method of the table it is given (the API's is
+ * functions/routes.ts; the application's Worker gives its own, so none of the API's endpoints is in
+ * that Worker's bundle), and loads what answers one on its first request: an endpoint's module (its schemas, its domain code),
  * the signing pages, the OpenAPI documents. An isolate that serves only `GET /v1/contacts` never
  * evaluates the rest (the Worker's cold start).
  *
@@ -38,7 +39,7 @@ const MiB = 1024 * 1024;
  */
 const ADMIN_BODY_LIMIT = MAX_TEMPLATE_DOCUMENT_BYTES + 2 * MiB;
 
-export function createApp(services: Services, table: RouteEntry[] = routes) {
+export function createApp(services: Services, table: RouteEntry[]) {
   const root = new Hono<AppEnv>({ router: quickRouter() });
   // First, so that every answer carries the request's id and is logged, whatever answered it.
   root.use('*', trackRequests(services));

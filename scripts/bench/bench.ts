@@ -36,6 +36,7 @@ import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.
 import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
 import { productionServices } from '../../src/adapters/production/production-services.js';
 import { createApp } from '../../src/app.js';
+import { routes as routingTable } from '../../functions/routes.js';
 import { exchangeApiKey } from '../../src/domain/auth/exchange-api-key.js';
 import { scopes } from '../../src/domain/auth/scopes.js';
 import type { TemplateDefinition } from '../../src/domain/templates/template-definition.js';
@@ -348,7 +349,7 @@ async function productionRoundTrips(seed: Seed) {
     const config = readWorkerConfig(workerEnv);
     // No route measured here makes a PDF; a template import would read its pages in this process.
     const services = productionServices(config, inlinePdfMaker({}, nodeFontSource(), seeding.documents), seeding.documents);
-    const app = createApp(services);
+    const app = createApp(services, routingTable);
     // The send's CPU is measured at several sizes: a template of each, in the database the stand-in serves.
     const sized = new Map<number, string>();
     for (const roles of SEND_SIZES) {

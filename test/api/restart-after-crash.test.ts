@@ -27,6 +27,7 @@ import { openPgliteDatabase } from '../../src/adapters/embedded/pglite-database.
 import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
 import { EmailApiMailer } from '../../src/adapters/production/email-api-mailer.js';
 import { createApp } from '../../src/app.js';
+import { routes } from '../../functions/routes.js';
 import { envelopes, outboxMessages, webhookDeliveries, webhookEvents } from '../../src/data/schema.js';
 import { openSigningLink } from '../../src/domain/signing/open-link.js';
 import { signAsRecipient } from '../../src/domain/signing/sign-as-recipient.js';
@@ -110,7 +111,7 @@ async function startProcess(options: ProcessOptions = {}): Promise<TestStack & {
   }
   const afterAnswers = new Set<Promise<unknown>>();
   return {
-    app: createApp(services),
+    app: createApp(services, routes),
     services,
     clock,
     afterAnswers,

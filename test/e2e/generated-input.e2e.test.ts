@@ -9,7 +9,7 @@ import { Receiver } from '@upstash/qstash';
 import fc from 'fast-check';
 import { Hono } from 'hono';
 import { describe, expect, inject, it } from 'vitest';
-import { signingPages } from '../../functions/routes.js';
+import { routes as routingTable, signingPages } from '../../functions/routes.js';
 import { createApp } from '../../src/app.js';
 import { queueCallbackRoutes } from '../../src/http/queue-callback.js';
 import type { Services } from '../../src/services.js';
@@ -17,7 +17,7 @@ import { asPathSegment, body, expectDocumentedAnswer, pathId, query, uniqueRoute
 
 const RUNS = Number(process.env.FUZZ_RUNS_E2E ?? 6);
 // The routing table of the app the Worker serves: building it reads nothing from the services.
-const app = createApp({ config: { baseUrl: 'http://routes.local' } } as Services);
+const app = createApp({ config: { baseUrl: 'http://routes.local' } } as Services, routingTable);
 app.route('/internal', queueCallbackRoutes(new Receiver({ currentSigningKey: 'x', nextSigningKey: 'y' })));
 // The signing pages are mounted behind `/sign/*` and loaded on their first request: their own table.
 const routes = uniqueRoutes([...app.routes, ...new Hono().route('/sign', await signingPages()).routes]).filter((route) => route.path !== '/v1/auth/token');

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { embeddedServices } from '../../src/adapters/embedded/embedded-services.js';
 import { openNodePostgresDatabase } from '../../src/adapters/postgres/node-postgres-database.js';
 import { createApp } from '../../src/app.js';
+import { routes } from '../../functions/routes.js';
 import type { Database } from '../../src/data/database.js';
 import { isDatabaseUnreachable } from '../../src/data/errors.js';
 import { ManualClock } from '../../src/ports/clock.js';
@@ -42,7 +43,7 @@ beforeAll(async () => {
     },
     queueName: `test-${crypto.randomUUID()}`,
   });
-  stack = { app: createApp(services), services, clock: new ManualClock(new Date()), close: async () => {} };
+  stack = { app: createApp(services, routes), services, clock: new ManualClock(new Date()), close: async () => {} };
   company = await createTestCompany(stack);
 });
 
