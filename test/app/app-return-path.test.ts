@@ -65,7 +65,8 @@ describe('coming back after signing in', () => {
       '/app/../v1/envelopes',
       '/app/envelopes?x=1',
       '/appx',
-      `/app/${'a'.repeat(200)}`,
+      // One past the longest path kept (200 characters).
+      `/app/${'a'.repeat(196)}`,
     ]) {
       const email = await userIn(company.id);
       const client = appClient(stack);
@@ -73,6 +74,13 @@ describe('coming back after signing in', () => {
       client.jar.set(name, forged);
       expect((await signIn(stack, client, email)).headers.get('location'), forged).toBe('/app');
     }
+    // At the bound: followed.
+    const longest = `/app/${'a'.repeat(195)}`;
+    expect(longest).toHaveLength(200);
+    const client = appClient(stack);
+    await client.get('/app');
+    client.jar.set(name, longest);
+    expect((await signIn(stack, client, await userIn(company.id))).headers.get('location')).toBe(longest);
   });
 
   it('does not remember a post, nor the home page', async () => {
