@@ -204,14 +204,7 @@ function start() {
     showKindInputs(row);
     const page = pageOf(numberOf(row, 'page')) ?? sheets[0];
     const place = placeOf(row);
-    if (Object.values(place).some(Number.isNaN)) {
-      box.hidden = true;
-      return;
-    }
-    box.hidden = false;
-    if (box.parentElement !== page.sheet) page.sheet.append(box);
-    position(box, place, page);
-    box.className = `builder-box role-colour-${colourOf(row)}`;
+    if (!placeBox(box, place, page, `builder-box role-colour-${colourOf(row)}`)) return;
     const kind = input(row, 'type');
     const kindName = kind?.selectedOptions?.[0]?.textContent ?? '';
     const legend = row.querySelector('legend')?.textContent ?? '';
@@ -239,18 +232,21 @@ function start() {
           active: () => optionSets(row)[index],
         });
       }
-      if (Object.values(place).some(Number.isNaN)) {
-        box.hidden = true;
-        return;
-      }
-      box.hidden = false;
-      if (box.parentElement !== page.sheet) page.sheet.append(box);
-      position(box, place, page);
-      box.className = `builder-box builder-option-box role-colour-${colourOf(row)}`;
+      if (!placeBox(box, place, page, `builder-box builder-option-box role-colour-${colourOf(row)}`)) return;
       box.querySelector('.builder-box-text').textContent = String(index + 1);
       box.setAttribute('aria-label', `${legends[index] ?? ''}, ${place.x}, ${place.y}, ${place.width} × ${place.height}`);
     });
     optionBoxes.set(row, drawn);
+  }
+
+  /** Shows `box` at `place` on `page`, or hides it while its inputs do not hold a place; whether it shows. */
+  function placeBox(box, place, page, className) {
+    box.hidden = Object.values(place).some(Number.isNaN);
+    if (box.hidden) return false;
+    if (box.parentElement !== page.sheet) page.sheet.append(box);
+    position(box, place, page);
+    box.className = className;
+    return true;
   }
 
   function position(box, place, page) {
