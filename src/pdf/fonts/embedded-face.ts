@@ -57,7 +57,7 @@ export class EmbeddedFace {
   async embed(lib: PdfLib): Promise<void> {
     const { context } = this.pdf;
     const { font } = this;
-    const program = await encode(this.subset.encodeStream());
+    const program = await encodeInTurn(() => encode(this.subset.encodeStream()));
     const scale = 1000 / font.unitsPerEm;
     const name = `${subsetTag([...this.cids.keys()], font.postscriptName ?? '')}+${(font.postscriptName ?? 'Font').replace(/[^\x21-\x7e]|[()<>[\]{}/%#]/g, '')}`;
     const fontFile = context.register(context.flateStream(program, { Length1: program.length }));
@@ -112,6 +112,26 @@ function withLongOffsets<T extends object>(subset: T): T {
     },
   });
   return subset;
+}
+
+/**
+ * fontkit encodes a subset through its bundled `process.nextTick`, one queue for the whole isolate,
+ * drained on a timer set by whichever call found it empty. In workerd a timer belongs to the request
+ * that set it: a second request's encode queued behind another's waits on an event that is not its
+ * own, and the runtime cancels it as hung (two envelopes finishing at once in one PDF Worker did).
+ * So encodes take turns, each starting on an empty queue, and a request waiting for its turn waits
+ * on timers of its own. A holder canceled mid-encode would leave fontkit's queue stuck whatever we
+ * do; the finish is retried in a fresh request, and a stuck isolate is replaced in time.
+ */
+let encoding = false;
+async function encodeInTurn<T>(work: () => Promise<T>): Promise<T> {
+  while (encoding) await new Promise((resolve) => setTimeout(resolve, 2));
+  encoding = true;
+  try {
+    return await work();
+  } finally {
+    encoding = false;
+  }
 }
 
 function encode(stream: ReturnType<ReturnType<Font['createSubset']>['encodeStream']>): Promise<Uint8Array> {
