@@ -67,7 +67,7 @@ function signaturePng(seed: number): string {
   return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
 }
 
-async function benchInput(): Promise<Omit<FinishInput, 'fonts'>> {
+async function benchInput(): Promise<Omit<FinishInput, 'fonts'> & { original: Uint8Array }> {
   const original = await generateDocument('Commercial lease agreement', 10, nodeFontSource());
   const drawn = [signaturePng(1), signaturePng(2)];
   const kinds: [FinishedField['type'], string][] = [

@@ -14,8 +14,12 @@ export type { CertificateRecipient, FinishedField } from '../ports/pdf-maker.js'
 
 /** What the port's request is made of, with the original's bytes read from the store and the maker's own seal, time-stamp and fonts. */
 export type FinishInput = Omit<FinishRequest, 'originalKey'> & {
-  /** The template's PDF as it was sent, whole: pdf-lib parses it, and the finished file begins with it. */
-  original: Uint8Array;
+  /**
+   * The template's PDF as it was sent, whole (pdf-lib parses it, and the finished file begins with
+   * it): its bytes, or how to read them. Read here, the bytes are held only until pdf-lib has parsed
+   * them, so that the finish holds the document once, not twice.
+   */
+  original: OriginalDocument;
   /** Lines naming the sealing certificate, printed on the certificate page; by default, the seal's subject and fingerprint. */
   sealedBy?: string[];
   /** Seals the finished file (PAdES B-B) as its last revision, signing time `completedAt`. */
@@ -25,6 +29,8 @@ export type FinishInput = Omit<FinishRequest, 'originalKey'> & {
   /** The font files text is drawn with (node_modules on Node, the PDF Worker's assets in workerd). */
   fonts: FontSource;
 };
+
+export type OriginalDocument = Uint8Array | (() => Promise<Uint8Array>);
 
 /** The finished file is `original` followed by `appended`; the caller streams the one, then the other. */
 export type FinishedUpdates = {
@@ -58,8 +64,7 @@ export async function finishDocument(input: FinishInput): Promise<FinishedUpdate
   if (Number.isNaN(input.completedAt.getTime())) throw new RangeError('completedAt is not a valid date.');
   // Loaded here, not at the top: pdf-lib stays out of the Worker's request-path module graph.
   const lib = await import('pdf-lib');
-  const pdf = await lib.PDFDocument.load(input.original, { updateMetadata: false });
-  const revisions = new Revisions(lib, pdf, input.original);
+  const { pdf, revisions, originalBytes } = await opened(lib, input.original);
   // The certificate vouches for the original by this hash: it must be these very bytes.
   const originalSha256 = revisions.sha256();
   if (originalSha256 !== input.originalSha256.toLowerCase()) throw new Error('The original’s bytes do not have the SHA-256 given for it.');
@@ -82,7 +87,7 @@ export async function finishDocument(input: FinishInput): Promise<FinishedUpdate
     completedAt: input.completedAt,
     documentPages,
     originalSha256,
-    originalBytes: input.original.length,
+    originalBytes,
     signedContentSha256,
     signedContentBytes: revisions.size,
     consentVersion: input.consentVersion,
@@ -97,6 +102,13 @@ export async function finishDocument(input: FinishInput): Promise<FinishedUpdate
   // Sealed last, so that the seal covers the certificate too and nothing is added after it.
   if (input.seal) await sealRevision(lib, pdf, revisions, input.seal, input.completedAt, input.timestamp);
   return { appended: revisions.appended(), size: revisions.size, sha256: revisions.sha256(), signedContentSha256 };
+}
+
+/** The original parsed, and its hash taken: the bytes read here are not held once this returns. */
+async function opened(lib: typeof import('pdf-lib'), original: OriginalDocument) {
+  const bytes = typeof original === 'function' ? await original() : original;
+  const pdf = await lib.PDFDocument.load(bytes, { updateMetadata: false });
+  return { pdf, revisions: new Revisions(lib, pdf, bytes), originalBytes: bytes.length };
 }
 
 /** A form left interactive would let anyone change what the signed copy shows. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { PDFDocument, PDFObject, PDFRef } from 'pdf-lib';
 import { toHex } from '../lib/crypto.js';
 import { continueNumbering, endOf, type FileEnd, writeRevision } from './incremental-update.js';
@@ -14,10 +14,16 @@ type Seen = { object: PDFObject; print: string };
  * drawn on, the page tree, the catalog, the Info dictionary, an indirect Annots or Fonts). Objects
  * pdf-lib dropped (a flattened form's fields) are left where they are, referenced by nothing.
  *
- * The whole file is never held in one piece: hashes are computed over the parts in turn.
+ * The original is not kept: its hash is taken once, as a state that each later digest continues
+ * from, so that the caller may let go of its bytes once pdf-lib has parsed them (pdf-lib copies
+ * every stream it reads: a document held besides would be held twice). The updates are kept, and
+ * hashes are computed over the parts in turn, never over the file in one piece.
  */
 export class Revisions {
-  private readonly parts: Uint8Array[];
+  private readonly updates: Uint8Array[] = [];
+  /** SHA-256 fed with the original's bytes, never finished itself: each digest continues a copy of it. */
+  private readonly originalHash: Hash;
+  private readonly originalSize: number;
   private end: FileEnd;
   private readonly seen = new Map<number, Seen>();
 
@@ -27,7 +33,8 @@ export class Revisions {
     private readonly pdf: PDFDocument,
     original: Uint8Array,
   ) {
-    this.parts = [original];
+    this.originalHash = createHash('sha256').update(original);
+    this.originalSize = original.length;
     this.end = endOf(original);
     continueNumbering(pdf, this.end);
     this.remember(pdf.context.enumerateIndirectObjects());
@@ -40,9 +47,9 @@ export class Revisions {
 
   /** Everything written after the original, in one array (the original is the caller's already). */
   appended(): Uint8Array {
-    const out = new Uint8Array(this.end.size - this.parts[0]!.length);
+    const out = new Uint8Array(this.end.size - this.originalSize);
     let at = 0;
-    for (const part of this.parts.slice(1)) {
+    for (const part of this.updates) {
       out.set(part, at);
       at += part.length;
     }
@@ -60,18 +67,22 @@ export class Revisions {
       return !seen || seen.object !== object || seen.print !== this.printOf(object);
     });
     const { bytes, end } = writeRevision(this.lib, this.pdf, this.end, changed);
-    this.parts.push(bytes);
+    this.updates.push(bytes);
     this.end = end;
     this.remember(changed);
     return bytes;
   }
 
-  /** SHA-256 of the file so far, leaving out the bytes from `skip[0]` up to `skip[1]` (a seal's own value). */
+  /**
+   * SHA-256 of the file so far, leaving out the bytes from `skip[0]` up to `skip[1]` (a seal's own
+   * value, in an update: the original's bytes are hashed whole or not at all).
+   */
   digest(skip?: [number, number]): Uint8Array {
-    const hash = createHash('sha256');
-    let at = 0;
     const [from, to] = skip ?? [Infinity, Infinity];
-    for (const part of this.parts) {
+    if (from < this.originalSize) throw new RangeError('A digest leaves out bytes of an update only, never of the original.');
+    const hash = this.originalHash.copy();
+    let at = this.originalSize;
+    for (const part of this.updates) {
       if (to <= at || from >= at + part.length) hash.update(part);
       else {
         hash.update(part.subarray(0, Math.max(0, from - at)));

@@ -6,13 +6,14 @@
  * may read the original from its file itself.
  */
 import type { PageSize } from '../data/schema.js';
+import type { OriginalDocument } from './finish-document.js';
 import { readWholeDocument } from '../lib/whole-document.js';
 import { MAX_FINISHED_DOCUMENT_BYTES } from '../ports/document-limits.js';
 import type { DocumentStore } from '../ports/document-store.js';
 import type { FinishRequest, PdfMaker } from '../ports/pdf-maker.js';
 
-/** A finish request with the original's bytes, read from the store. */
-export type FinishWork = Omit<FinishRequest, 'originalKey'> & { original: Uint8Array };
+/** A finish request with the original's bytes, or how to read them from the store (finish-document.ts). */
+export type FinishWork = Omit<FinishRequest, 'originalKey'> & { original: OriginalDocument };
 
 /**
  * What the work makes: what follows the original in the finished file (the drawn values, the
@@ -52,11 +53,16 @@ export function readingWhole(read: WholeDocumentReader, work: PdfWork): PdfWorkB
       const bytes = await read(key);
       return bytes ? work.pageSizes(bytes) : null;
     },
-    async finish({ originalKey, ...request }) {
-      // pdf-lib reads a document whole; this is the one copy of the original the work holds.
-      const original = await read(originalKey);
-      if (!original) throw new Error(`The envelope's original document (${originalKey}) is not in the document store.`);
-      return work.finish({ ...request, original });
+    finish({ originalKey, ...request }) {
+      // pdf-lib reads a document whole: read when the work asks, so that nothing here holds it.
+      return work.finish({
+        ...request,
+        original: async () => {
+          const original = await read(originalKey);
+          if (!original) throw new Error(`The envelope's original document (${originalKey}) is not in the document store.`);
+          return original;
+        },
+      });
     },
   };
 }

@@ -12,13 +12,15 @@ import type { PdfMaker } from '../ports/pdf-maker.js';
 import type { SealSettings } from './inline-pdf-maker.js';
 import type { PdfAnswer, PdfCall } from './pdf-thread-protocol.js';
 import { type PdfWork, type PdfWorkByKey, pdfMakerWritingTo, storedPdfMaker } from './stored-pdf-maker.js';
-import { nodeFontSource } from './fonts/node-font-source.js';
-import { typedSignatureFitter } from './typed-signature-fit.js';
 
 /** Starting a thread (the TypeScript loader, then the PDF modules) is not the work, and is bounded apart. */
 const STARTUP_LIMIT_MS = 60_000;
 
-export type ThreadedPdfMaker = PdfMaker & { close(): Promise<void> };
+export type ThreadedPdfMaker = PdfMaker & {
+  /** A generated document (generate-document.ts), made in the thread: what a seed file's `generate` asks for. */
+  generateDocument(title: string, pages: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+};
 
 export type ThreadedPdfMakerOptions = {
   deadlineMs?: number;
@@ -78,12 +80,19 @@ export function threadedPdfMaker(settings: SealSettings, documents: DocumentStor
       } satisfies PdfWorkByKey)
     : storedPdfMaker(documents, {
         pageSizes: (bytes) => inTurn(() => call('pageSizes', [bytes], [bytes.buffer as ArrayBuffer])),
-        finish: (request) => inTurn(() => call('finish', [request], [request.original.buffer as ArrayBuffer])),
+        // A store in the process's memory: the original is read here and its bytes moved to the thread.
+        finish: (request) =>
+          inTurn(async () => {
+            const original = typeof request.original === 'function' ? await request.original() : request.original;
+            return call('finish', [{ ...request, original }], [original.buffer as ArrayBuffer]);
+          }),
       } satisfies PdfWork);
   return {
     ...maker,
-    // A few short lines measured with fonts read once: no work for the thread, nor a turn behind a finish.
-    typedSignaturesFit: typedSignatureFitter(nodeFontSource()),
+    // In the thread too, where the fonts already are: the process holds no font, as the API Worker
+    // holds none (it asks the PDF Worker). A signer's check may wait its turn behind a finish.
+    typedSignaturesFit: (signatures) => inTurn(() => call('typedSignaturesFit', [signatures], [])),
+    generateDocument: (title, pages) => inTurn(() => call('generateDocument', [title, pages], [])),
     async close() {
       closed = true;
       const current = thread;

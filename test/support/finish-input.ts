@@ -11,7 +11,10 @@ import { generateDocument } from '../../src/pdf/generate-document.js';
 
 export const COMPLETED = new Date('2026-11-04T08:00:00.000Z');
 
-export async function finishInput(title: string, pages: number, overrides: Partial<FinishInput> = {}): Promise<FinishInput> {
+/** A finish input whose original is in hand (the suites compare the finished file with it). */
+export type FinishInputWithBytes = FinishInput & { original: Uint8Array };
+
+export async function finishInput(title: string, pages: number, overrides: Partial<FinishInputWithBytes> = {}): Promise<FinishInputWithBytes> {
   const original = await generateDocument(title, pages, nodeFontSource());
   return {
     original,

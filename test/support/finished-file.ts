@@ -6,7 +6,7 @@ import { type FinishInput, type FinishedUpdates, finishDocument } from '../../sr
 
 export type FinishedFile = FinishedUpdates & { bytes: Uint8Array };
 
-export async function finishFile(input: FinishInput): Promise<FinishedFile> {
+export async function finishFile(input: FinishInput & { original: Uint8Array }): Promise<FinishedFile> {
   const made = await finishDocument(input);
   const bytes = new Uint8Array(input.original.length + made.appended.length);
   bytes.set(input.original);

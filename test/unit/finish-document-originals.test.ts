@@ -165,3 +165,22 @@ describe('an original that is not the one named', () => {
     await expect(finishDocument(await finishInput('Lease', 2, { original, originalSha256: '0'.repeat(64) }))).rejects.toThrow(/SHA-256/);
   });
 });
+
+// The production path hands the work a way to read the original, so that only the finish holds
+// its bytes, and only while pdf-lib parses them: what it makes is the same as from bytes in hand.
+describe('an original given as how to read it', () => {
+  it('is read once, and finishes to the same bytes as the original in hand', async () => {
+    const given = await finishInput('Lease', 2, { original: await withTable() });
+    given.originalSha256 = sha256(given.original);
+    let reads = 0;
+    const fromBytes = await finishDocument(given);
+    const fromReader = await finishDocument({ ...given, original: async () => (reads++, given.original) });
+    expect(reads).toBe(1);
+    expect(fromReader).toEqual(fromBytes);
+  });
+
+  it('is refused when what it reads is not the original named', async () => {
+    const given = await finishInput('Lease', 2);
+    await expect(finishDocument({ ...given, original: async () => withTable() })).rejects.toThrow(/SHA-256/);
+  });
+});

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CertificateRecipient, type FinishInput, type FinishedField, finishDocument } from '../../src/pdf/finish-document.js';
+import { type CertificateRecipient, type FinishedField, finishDocument } from '../../src/pdf/finish-document.js';
+import type { FinishInputWithBytes } from '../support/finish-input.js';
 import { finishFile, revisionEnds } from '../support/finished-file.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
@@ -62,7 +63,7 @@ const RECIPIENTS: CertificateRecipient[] = [
   },
 ];
 
-async function input(overrides: Partial<FinishInput> = {}): Promise<FinishInput> {
+async function input(overrides: Partial<FinishInputWithBytes> = {}): Promise<FinishInputWithBytes> {
   const original = overrides.original ?? (await generateDocument('Mutual NDA', 2, nodeFontSource()));
   const fields: FinishedField[] = [
     { type: 'text', page: 1, x: 72, y: 200, width: 420, height: 22, value: 'Hostile: <script>alert(1)</script> \u{1F600} nul\u0000here' },
@@ -76,7 +77,7 @@ async function input(overrides: Partial<FinishInput> = {}): Promise<FinishInput>
     { type: 'initials', page: 2, x: 72, y: 380, width: 60, height: 30, value: 'AS' },
     { type: 'date_signed', page: 2, x: 72, y: 430, width: 120, height: 20, value: '2026-11-03' },
   ];
-  const base: FinishInput = {
+  const base: FinishInputWithBytes = {
     original,
     envelopeId: 'env_01JBCDEFGHJKMNPQRSTVWXYZ12',
     title: 'Mutual NDA',

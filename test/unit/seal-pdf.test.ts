@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FinishInput } from '../../src/pdf/finish-document.js';
+import type { FinishInputWithBytes } from '../support/finish-input.js';
 import { finishFile as finishDocument, revisionEnds } from '../support/finished-file.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
@@ -26,7 +26,7 @@ const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
 const DRAWN = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABgAAAAICAYAAADjoT9jAAAAG0lEQVR42mPgEon6D8IMtAYwi0YtG7Vs8FkGAEQTIbKI3zeHAAAAAElFTkSuQmCC';
 const COMPLETED = new Date('2026-11-04T08:00:00.000Z');
 
-async function input(pages: number, seal: SealIdentity, drawn = false): Promise<FinishInput> {
+async function input(pages: number, seal: SealIdentity, drawn = false): Promise<FinishInputWithBytes> {
   const original = await generateDocument(`Sealed ${pages}`, pages, nodeFontSource());
   return {
     original,

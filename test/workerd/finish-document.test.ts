@@ -2,7 +2,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
-import { type FinishInput, finishDocument as finishUpdates } from '../../src/pdf/finish-document.js';
+import { finishDocument as finishUpdates } from '../../src/pdf/finish-document.js';
+import type { FinishInputWithBytes } from '../support/finish-input.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import { readPageSizes } from '../../src/pdf/inspect-document.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
@@ -14,7 +15,7 @@ const latin1 = (bytes: Uint8Array) => Array.from(bytes, (byte) => String.fromCha
 // The font files through a binding, as the PDF Worker reads its static assets.
 const fonts = assetFontSource(env.FONTS as AssetFetcher);
 
-async function input(): Promise<FinishInput> {
+async function input(): Promise<FinishInputWithBytes> {
   const original = await generateDocument('Workerd lease', 3, fonts);
   const at = new Date('2026-11-04T08:00:00.000Z');
   return {
@@ -52,7 +53,7 @@ async function input(): Promise<FinishInput> {
 }
 
 /** The finished file whole: the original, then what finishDocument appended to it. */
-async function finishDocument(given: FinishInput) {
+async function finishDocument(given: FinishInputWithBytes) {
   const made = await finishUpdates(given);
   const bytes = new Uint8Array(given.original.length + made.appended.length);
   bytes.set(given.original);
