@@ -66,7 +66,8 @@ async function main() {
   services.hostResolver = nodeHostResolver;
   if (config.LOG_REQUESTS === 'true') services.requestLog = jsonLineLog;
   const seedFile = config.SEED_FILE ?? demoSeed;
-  const seededKeys = await loadSeedFile(services, seedFile).catch((err: unknown) => {
+  // Generated documents are made in the PDF thread: the process never loads pdf-lib or a font.
+  const seededKeys = await loadSeedFile(services, seedFile, pdf.generateDocument).catch((err: unknown) => {
     throw new Error(`Cannot load the seed file ${seedFile}: ${describeFailure(err)}`);
   });
 

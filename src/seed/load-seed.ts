@@ -15,6 +15,10 @@ import { generateDocument } from '../pdf/generate-document.js';
 import type { Services } from '../services.js';
 import { SeedFile } from './seed-file.js';
 
+/** Makes the document a seed's `{ "generate": … }` names: in process by default; `npm start` has its PDF thread make it. */
+export type DocumentGenerator = (title: string, pages: number) => Promise<Uint8Array>;
+const generatedInProcess: DocumentGenerator = (title, pages) => generateDocument(title, pages, nodeFontSource());
+
 export type SeededKey = { companyId: string; companyName: string; id: string; key: string; scopes: string[]; owner: string };
 
 type SeedCompany = SeedFile['companies'][number];
@@ -25,7 +29,7 @@ type SeedTemplate = SeedCompany['templates'][number];
  * users and contacts by e-mail, keys and templates by id, templates without id by name), so
  * loading the same file again changes nothing, and changes made since through the admin API stay.
  */
-export async function loadSeedFile(services: Services, path: string): Promise<SeededKey[]> {
+export async function loadSeedFile(services: Services, path: string, generate: DocumentGenerator = generatedInProcess): Promise<SeededKey[]> {
   const text = await readFile(path, 'utf8');
   let input: unknown;
   try {
@@ -33,7 +37,7 @@ export async function loadSeedFile(services: Services, path: string): Promise<Se
   } catch (err) {
     throw new Error(`The seed file ${path} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return loadSeed(services, input, dirname(resolve(path)));
+  return loadSeed(services, input, dirname(resolve(path)), generate);
 }
 
 /**
@@ -42,16 +46,16 @@ export async function loadSeedFile(services: Services, path: string): Promise<Se
  * with their path in the seed too; what was written before them stays, and loading the corrected
  * file completes it.
  */
-export async function loadSeed(services: Services, input: unknown, baseDir: string): Promise<SeededKey[]> {
+export async function loadSeed(services: Services, input: unknown, baseDir: string, generate: DocumentGenerator = generatedInProcess): Promise<SeededKey[]> {
   const seed = parseOrFail(SeedFile, input);
   const keys: SeededKey[] = [];
   for (const [index, company] of seed.companies.entries()) {
-    keys.push(...(await loadCompany(services, company, `companies[${index}]`, baseDir)));
+    keys.push(...(await loadCompany(services, company, `companies[${index}]`, baseDir, generate)));
   }
   return keys;
 }
 
-async function loadCompany(services: Services, company: SeedCompany, where: string, baseDir: string): Promise<SeededKey[]> {
+async function loadCompany(services: Services, company: SeedCompany, where: string, baseDir: string, generate: DocumentGenerator): Promise<SeededKey[]> {
   const { db } = services.database;
   const [existing] = await db
     .select({ id: companies.id })
@@ -93,7 +97,7 @@ async function loadCompany(services: Services, company: SeedCompany, where: stri
     if (known) continue;
     const templateWhere = `${where}.templates[${index}]`;
     const { document: source, ...definition } = template;
-    const document = await readDocument(source, baseDir, `${templateWhere}.document`);
+    const document = await readDocument(source, baseDir, `${templateWhere}.document`, generate);
     await atPath(templateWhere, async () => {
       const stored = await storeTemplateDocument(ctx, document);
       return importTemplate(ctx, { definition, document: { fileName: document.fileName, stored }, actor: { type: 'system', id: 'seed' } });
@@ -109,9 +113,9 @@ async function loadCompany(services: Services, company: SeedCompany, where: stri
   return keys;
 }
 
-async function readDocument(source: SeedTemplate['document'], baseDir: string, where: string) {
+async function readDocument(source: SeedTemplate['document'], baseDir: string, where: string, generate: DocumentGenerator) {
   if ('generate' in source) {
-    return { fileName: 'document.pdf', bytes: await generateDocument(source.generate.title, source.generate.pages, nodeFontSource()) };
+    return { fileName: 'document.pdf', bytes: await generate(source.generate.title, source.generate.pages) };
   }
   return readSeedFile(source.path, baseDir, where, 'A document of the seed cannot be read.');
 }

@@ -14,4 +14,8 @@ servePdfWork(() => ({
     channel.close();
     for (;;);
   },
+  typedSignaturesFit: async (signatures) => signatures.map(() => true),
+  generateDocument: async () => {
+    throw new Error('This thread generates no document.');
+  },
 }));

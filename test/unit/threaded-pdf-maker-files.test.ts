@@ -129,4 +129,26 @@ describe('threadedPdfMaker over the file store', () => {
     expect(await maker.pageSizes(absent)).toBeNull();
     await expect(maker.finish(request)).rejects.toThrow(inProcess!.message);
   });
+
+  // The process loads neither pdf-lib nor a font: what needs them is asked of the thread.
+  it("checks typed signatures and generates a seed's document in the thread, as the process would", async () => {
+    const { folder, store } = await fileStore();
+    const maker = made(settings, store, { documentsFolder: folder, entry: recording });
+    const signatures = [
+      { text: 'Ada Lovelace', width: 180, height: 40 },
+      { text: 'A'.repeat(60), width: 180, height: 40 },
+      { text: '山田太郎', width: 20, height: 40 },
+    ];
+
+    const fitCall = nextCall('typedSignaturesFit');
+    const fits = await maker.typedSignaturesFit(signatures);
+    expect((await fitCall).args).toEqual([signatures]);
+    expect(fits).toEqual(await inlinePdfMaker(settings, nodeFontSource(), store).typedSignaturesFit(signatures));
+    expect(fits).toEqual([true, false, false]);
+
+    const generateCall = nextCall('generateDocument');
+    const generated = await maker.generateDocument('Offer Letter', 2);
+    expect((await generateCall).args).toEqual(['Offer Letter', 2]);
+    expect(generated).toEqual(await generateDocument('Offer Letter', 2, nodeFontSource()));
+  });
 });
