@@ -121,11 +121,17 @@ function withLongOffsets<T extends object>(subset: T): T {
  * own, and the runtime cancels it as hung (two envelopes finishing at once in one PDF Worker did).
  * So encodes take turns, each starting on an empty queue, and a request waiting for its turn waits
  * on timers of its own. A holder canceled mid-encode would leave fontkit's queue stuck whatever we
- * do; the finish is retried in a fresh request, and a stuck isolate is replaced in time.
+ * do: a wait is bounded (counted in waits, as workerd's clock stands still between events), so the
+ * finish then fails and is retried, instead of hanging until its caller gives up.
  */
+const TURN_WAIT_MS = 2;
+const MAX_TURN_WAITS = 15_000; // 30 s: an encode takes milliseconds
 let encoding = false;
 async function encodeInTurn<T>(work: () => Promise<T>): Promise<T> {
-  while (encoding) await new Promise((resolve) => setTimeout(resolve, 2));
+  for (let waits = 0; encoding; waits++) {
+    if (waits === MAX_TURN_WAITS) throw new Error('A font subset could not be encoded: another encode in this isolate never ended.');
+    await new Promise((resolve) => setTimeout(resolve, TURN_WAIT_MS));
+  }
   encoding = true;
   try {
     return await work();
