@@ -174,7 +174,13 @@ describe('an original given as how to read it', () => {
     given.originalSha256 = sha256(given.original);
     let reads = 0;
     const fromBytes = await finishDocument(given);
-    const fromReader = await finishDocument({ ...given, original: async () => (reads++, given.original) });
+    const fromReader = await finishDocument({
+      ...given,
+      original: async () => {
+        reads++;
+        return given.original;
+      },
+    });
     expect(reads).toBe(1);
     expect(fromReader).toEqual(fromBytes);
   });
