@@ -42,12 +42,10 @@ export const setSessionCookie = (c: Context<CompanyAppEnv>, secret: string) => p
 export const setBrowserCookie = (c: Context<CompanyAppEnv>, value: string) => put(c, BROWSER, value);
 export const setReturnCookie = (c: Context<CompanyAppEnv>, path: string) => put(c, RETURN, path, RETURN_MAX_SECONDS);
 
-export function clearSessionCookie(c: Context<CompanyAppEnv>) {
-  const { name, secure } = cookieOf(c, SESSION);
+function clear(c: Context<CompanyAppEnv>, base: string) {
+  const { name, secure } = cookieOf(c, base);
   deleteCookie(c, name, { path: '/', secure, httpOnly: true, sameSite: 'Lax' });
 }
 
-export function clearReturnCookie(c: Context<CompanyAppEnv>) {
-  const { name, secure } = cookieOf(c, RETURN);
-  deleteCookie(c, name, { path: '/', secure, httpOnly: true, sameSite: 'Lax' });
-}
+export const clearSessionCookie = (c: Context<CompanyAppEnv>) => clear(c, SESSION);
+export const clearReturnCookie = (c: Context<CompanyAppEnv>) => clear(c, RETURN);

@@ -31,7 +31,7 @@ export function toSignIn(c: Context<CompanyAppEnv>): Response {
 
 /** Once signed in (and the company chosen): the page to go to, the cookie spent; `/app` when none. */
 export function takeReturnPath(c: Context<CompanyAppEnv>): string {
-  const path = appReturnPath(returnCookie(c));
-  if (returnCookie(c) !== undefined) clearReturnCookie(c);
-  return path ?? '/app';
+  const kept = returnCookie(c);
+  if (kept !== undefined) clearReturnCookie(c);
+  return appReturnPath(kept) ?? '/app';
 }
