@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { APP_STACKS, appSession, deviceContext, screenshot, watchErrors } from '../support/app-browser.js';
-import { chromiumMissing, explainSkipWithoutChromium } from '../support/browser-session.js';
+import { accessToken, chromiumMissing, explainSkipWithoutChromium } from '../support/browser-session.js';
 import { seriousViolations } from '../support/serious-violations.js';
 
 const ACME = '7b0c2a4e-5d1f-4c3b-9a8e-1f2d3c4b5a60';
@@ -44,12 +44,7 @@ for (const [stack, command] of APP_STACKS) {
         body: JSON.stringify({ display_name: DISPLAY_NAME }),
       });
       expect(branded.status, await branded.text()).toBe(200);
-      const exchanged = await fetch(`${base}/v1/auth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ api_key: printed(server.output, 'API key') }),
-      });
-      const { access_token } = (await exchanged.json()) as { access_token: string };
+      const access_token = await accessToken(base, printed(server.output, 'API key'));
       const sent = await fetch(`${base}/v1/envelopes/from-template`, {
         method: 'POST',
         headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, projectRoot, type ServerRun } from '../embedded/server-process.js';
-import { chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
+import { accessToken, chromiumMissing, explainSkipWithoutChromium, startServerAndChromium } from '../support/browser-session.js';
 
 const ACME = '7b0c2a4e-5d1f-4c3b-9a8e-1f2d3c4b5a60';
 const ARTIFACTS = join(projectRoot, 'test', 'artifacts');
@@ -55,12 +55,7 @@ describe.skipIf(chromiumMissing !== null)('the new field kinds in the browser', 
     const imported = await fetch(`${base}/admin/v1/companies/${ACME}/templates`, { method: 'POST', headers: admin, body: form });
     const template = (await imported.json()) as { id: string };
     expect(imported.status, JSON.stringify(template)).toBe(201);
-    const exchanged = await fetch(`${base}/v1/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ api_key: printed(server.output, 'API key') }),
-    });
-    const { access_token } = (await exchanged.json()) as { access_token: string };
+    const access_token = await accessToken(base, printed(server.output, 'API key'));
     const sent = await fetch(`${base}/v1/envelopes/from-template`, {
       method: 'POST',
       headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },

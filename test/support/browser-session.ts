@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
-import { it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type ServerRun, spawnServer, startServer, waitForListening } from '../embedded/server-process.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -71,4 +71,17 @@ async function startCommand(command: string[], env: Record<string, string>): Pro
     await run.stop();
     throw err;
   }
+}
+
+/** The bearer token an API key is exchanged for at POST /v1/auth/token, as an integrator gets one. */
+export async function accessToken(base: string, apiKey: string | undefined): Promise<string> {
+  expect(apiKey, 'the API key to exchange').toBeDefined();
+  const exchanged = await fetch(`${base}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: apiKey }),
+  });
+  const body = (await exchanged.json()) as { access_token: string };
+  expect(exchanged.status, JSON.stringify(body)).toBe(200);
+  return body.access_token;
 }
