@@ -117,6 +117,19 @@ describe('the next signer sees what the earlier signers put on the document', ()
     // Cleo's own page is the signed page: it shows nobody's values.
     expect((await client.page(mine.client)).text).not.toContain('earlier-value');
   });
+
+  it('shows nothing to a next signer whose role asks for a code until this browser entered it', async () => {
+    const base = pageTemplate();
+    const coded = pageTemplate({}, { roles: base.roles!.map((role) => (role.name === 'Witness' ? { ...role, verification: 'email_code' as const } : role)) });
+    const sent = await sendForPage(stack, company, { template: coded });
+    await cleoSigns(sent, 'Coded Envelope Co');
+    const page = await client.page(sent.witness);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Confirm it is you');
+    expect(page.text).not.toContain('field.');
+    expect(earlierIn(page.text)).toEqual([]);
+    expect(page.text).not.toContain('Coded Envelope Co');
+  });
 });
 
 describe('the sender’s Completed e-mail', () => {
