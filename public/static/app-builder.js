@@ -202,6 +202,9 @@ function start() {
       row.addEventListener('change', () => changed(row));
     }
     showKindInputs(row);
+    // The row in the side panel wears its role's colour as its box does, when the role changes too.
+    for (const name of [...row.classList]) if (name.startsWith('role-colour-')) row.classList.remove(name);
+    row.classList.add(`role-colour-${colourOf(row)}`);
     const page = pageOf(numberOf(row, 'page')) ?? sheets[0];
     const place = placeOf(row);
     if (!placeBox(box, place, page, `builder-box role-colour-${colourOf(row)}`)) return;

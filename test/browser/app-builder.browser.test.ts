@@ -23,6 +23,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
+import { pdfText } from '../support/pdf-text.js';
 import { APP_STACKS, ARTIFACTS, appSession, DEVICES, deviceContext, pageCheck, requestsElsewhere, signInAsOwner, watchErrors } from '../support/app-browser.js';
 import { chromiumMissing, explainSkipWithoutChromium } from '../support/browser-session.js';
 import { drawnInside, emailedSigningLink, expectPlace, fieldBoxInPoints, finishedPdf, type Place, signWithTypedName } from '../support/signing-in-chromium.js';
@@ -151,6 +152,13 @@ for (const [stack, command] of APP_STACKS) {
         const box = page.locator('.builder-sheet[data-page="1"] .builder-box');
         await expect(box.count()).resolves.toBe(1);
         await page.locator('#field-0-role').selectOption('Tenant');
+        // Its row in the side panel and its box on the page both take the Tenant's colour (the second role's).
+        const colours = await page.evaluate(() =>
+          ['[data-field="0"]', '.builder-sheet[data-page="1"] .builder-box'].map(
+            (selector) => /role-colour-\d+/.exec(document.querySelector(selector)?.className ?? '')?.[0],
+          ),
+        );
+        expect(colours).toEqual(['role-colour-1', 'role-colour-1']);
         // Moved with the keyboard: 3 pt right, 10 pt down.
         await box.focus();
         for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
@@ -221,12 +229,16 @@ for (const [stack, command] of APP_STACKS) {
         await signer?.close();
       });
 
-      /** Tara signs the envelope at `link`; its finished PDF shows her name inside `place` and not inside `elsewhere`. */
-      async function signedAt(envelope: { envelopeId: string; link: string }, place: Place, elsewhere: Place) {
+      /**
+       * Tara signs the envelope at `link`; its finished PDF shows her name inside `place` and not
+       * inside `elsewhere`, and its certificate names the template's version it was sent with.
+       */
+      async function signedAt(envelope: { envelopeId: string; link: string }, place: Place, elsewhere: Place, version: number) {
         await signWithTypedName(signerPage, envelope.link, 'Tara Tenant');
         const finished = await finishedPdf(session.base, adminToken, envelope.envelopeId);
         expect(drawnInside(finished, 1, 'Tenant', place)).toBe(true);
         expect(drawnInside(finished, 1, 'Tenant', elsewhere)).toBe(false);
+        expect(pdfText(finished)).toMatch(new RegExp(`Envelope sent from version ${version}\\s+of its template`));
       }
 
       it('a send from the built template shows the field where it was placed: on the signing page and in the finished PDF', async () => {
@@ -248,7 +260,7 @@ for (const [stack, command] of APP_STACKS) {
         const envelope = await sent(templateId, `tara-first-${stackName}@example.com`);
         expectPlace(await fieldBoxInPoints(signerPage, envelope.link), v1);
         await signerPage.screenshot({ path: join(ARTIFACTS, `app-builder-${stackName}-signing-v1.png`), fullPage: true });
-        await signedAt(envelope, v1, { ...v1, y: v1.y + 200 });
+        await signedAt(envelope, v1, { ...v1, y: v1.y + 200 }, 1);
         expect(signerErrors).toEqual([]);
       });
 
@@ -271,12 +283,12 @@ for (const [stack, command] of APP_STACKS) {
 
         // Sent before the change: still version 1's box on the signing page, and in its finished PDF.
         expectPlace(await fieldBoxInPoints(signerPage, beforeChange[0]!.link), v1);
-        await signedAt(beforeChange[0]!, v1, v2);
+        await signedAt(beforeChange[0]!, v1, v2, 1);
         // Sent after: version 2's.
         const after = await sent(templateId, `tara-after-${stackName}@example.com`);
         expectPlace(await fieldBoxInPoints(signerPage, after.link), v2);
         await signerPage.screenshot({ path: join(ARTIFACTS, `app-builder-${stackName}-signing-v2.png`), fullPage: true });
-        await signedAt(after, v2, v1);
+        await signedAt(after, v2, v1, 2);
         expect(signerErrors).toEqual([]);
       });
 
@@ -299,7 +311,7 @@ for (const [stack, command] of APP_STACKS) {
 
         // Sent from version 1 before the change and the archiving: it signs and finishes on version 1's layout.
         expectPlace(await fieldBoxInPoints(signerPage, beforeChange[1]!.link), v1);
-        await signedAt(beforeChange[1]!, v1, v2);
+        await signedAt(beforeChange[1]!, v1, v2, 1);
         expect(signerErrors).toEqual([]);
         expect(ownerErrors).toEqual([]);
         expect(ownerElsewhere).toEqual([]);
