@@ -176,7 +176,7 @@ describe('an envelope’s page', () => {
     expect(page.body).toContain('Cleo Client');
     expect(page.body).toContain('Walt Witness');
     expect(page.body).toContain('was e-mailed the request to sign');
-    expect(page.body).toContain(`Sent by ${company.owner.ownerEmail}`);
+    expect(page.body).toContain(`Sent by ${company.owner.ownerEmail}, from version 1 of the template`);
     expect(page.body).toContain('Remind now');
     expect(page.body).toContain('Void the envelope');
     expect(page.body).toContain('once everyone has signed');

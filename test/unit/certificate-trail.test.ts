@@ -89,4 +89,14 @@ describe('the certificate trail of a recipient', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(forWalt!.events.map((event) => event.what)).toEqual(['Envelope sent', 'Viewed the document']);
   });
+
+  it('names the version of its template the envelope was sent with on its first line', () => {
+    const sent = (data: Record<string, unknown>) => ({ ...row('envelope.sent', 0, data), actorType: 'api_key' as const, data });
+    expect(linesOf([sent({ template_version: 2 }), row('recipient.viewed', 1)])).toEqual([
+      'Envelope sent from version 2 of its template',
+      'Viewed the document',
+    ]);
+    // A row written before templates had versions.
+    expect(linesOf([sent({}), row('recipient.viewed', 1)])).toEqual(['Envelope sent', 'Viewed the document']);
+  });
 });

@@ -155,7 +155,9 @@ export function sentenceOf(m: AppMessages, entry: TimelineEntry, names: Map<stri
   const by = entry.actorType === 'user' ? (entry.actorName ?? m.text('timeline.someone')) : entry.actorType === 'admin' ? m.text('timeline.operator') : '';
   switch (entry.kind) {
     case 'envelope.sent':
-      return m.text('timeline.sent', { sender: str(data.sender_email) });
+      return typeof data.template_version === 'number'
+        ? m.text('timeline.sentVersion', { sender: str(data.sender_email), version: data.template_version })
+        : m.text('timeline.sent', { sender: str(data.sender_email) });
     case 'envelope.voided':
       return m.text(data.reason ? 'timeline.voidedWhy' : 'timeline.voided', { by: by || m.text('timeline.someone'), reason: str(data.reason) });
     case 'envelope.expired':

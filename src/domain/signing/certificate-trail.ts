@@ -125,12 +125,22 @@ function countedLine(kind: string, further: NonNullable<Run['further']>): Line {
 }
 
 /**
+ * The envelope's first line, naming the version of its template it was sent with: a template's
+ * later versions change neither this envelope's document nor its fields. Envelopes sent before
+ * templates had versions have none in their row.
+ */
+function sentLine(data: Record<string, unknown>): string {
+  const version = data.template_version;
+  return typeof version === 'number' ? `Envelope sent from version ${version} of its template` : 'Envelope sent';
+}
+
+/**
  * Each recipient with what happened to them, from the audit trail, for the certificate page: in
  * order of time, at most MAX_LINES_PER_RECIPIENT lines each, however long the trail (see runsOf).
  */
 export function certificateTrail(everyone: Recipient[], trail: Audit[]): CertificateRecipient[] {
   const sent = trail.find((entry) => entry.kind === 'envelope.sent');
-  const sentLines: Line[] = sent ? [{ what: 'Envelope sent', at: sent.createdAt, ip: null, userAgent: null }] : [];
+  const sentLines: Line[] = sent ? [{ what: sentLine(sent.data), at: sent.createdAt, ip: null, userAgent: null }] : [];
   return everyone.map((person) => {
     const runs = runsOf(
       trail.filter((entry) => entry.data.recipient_id === person.id),

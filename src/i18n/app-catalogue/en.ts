@@ -166,6 +166,7 @@ export const appEn = {
   'timeline.someone': 'Someone',
   'timeline.operator': 'The service operator',
   'timeline.sent': 'Sent by {sender}',
+  'timeline.sentVersion': 'Sent by {sender}, from version {version} of the template',
   'timeline.voided': 'Voided by {by}',
   'timeline.voidedWhy': 'Voided by {by}: {reason}',
   'timeline.expired': 'Expired before everyone had signed',
