@@ -11,6 +11,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, templates } from '../../src/data/schema.js';
+import { appMessages } from '../../src/company-app/messages.js';
 import { putUser } from '../../src/domain/users/put-user.js';
 import { nodeFontSource } from '../../src/pdf/fonts/node-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
@@ -265,6 +266,37 @@ describe('changing and archiving a template', () => {
     const page = await client.get(`/app/templates/${template.id}`);
     expect(page.body).toContain('id="versions-title"');
     expect(page.body).toMatch(/<th scope="row">2<\/th>[\s\S]*<th scope="row">1<\/th>/);
+  });
+
+  it('lists a template with when it last changed, who changed it and how many envelopes were sent from it', async () => {
+    const template = await createTestTemplate(stack, company.id);
+    const send = () =>
+      call(stack, 'POST', '/v1/envelopes/from-template', {
+        token: company.owner.token,
+        body: {
+          template_id: template.id,
+          recipients: [
+            { role: 'Client', name: 'Cleo Client', email: freshEmail('cleo') },
+            { role: 'Witness', name: 'Walt Witness', email: freshEmail('walt') },
+          ],
+        },
+      });
+    const client = await signedIn('member');
+    /** The template's row of the list, cell by cell: name, roles, last changed, by, envelopes sent. */
+    const row = async () => {
+      const list = (await client.get('/app/templates')).body;
+      const found = new RegExp(`<tr>\\s*<th scope="row"><a href="/app/templates/${template.id}">[\\s\\S]*?</tr>`).exec(list)?.[0] ?? '';
+      return [...found.matchAll(/<(?:th|td)[^>]*>([\s\S]*?)<\/(?:th|td)>/g)].map(([, cell]) => cell!.replace(/<[^>]+>/g, ''));
+    };
+    const changedAt = async () => (await stack.services.database.db.select().from(templates).where(eq(templates.id, template.id)))[0]!.updatedAt;
+    // Imported by the operator: no user of the company changed it, and nothing was sent from it.
+    expect(await row()).toEqual([template.name, 'Client, Witness, Counsel', appMessages().date(await changedAt(), { withTime: true }), 'Not known', '0']);
+
+    const values = formValuesIn((await client.get(`/app/templates/${template.id}/edit`)).body);
+    expect((await client.post(`/app/templates/${template.id}/edit`, { ...values, 'field-0-y': '600', action: 'save' })).status).toBe(303);
+    expect((await send()).status).toBe(201);
+    expect((await send()).status).toBe(201);
+    expect(await row()).toEqual([template.name, 'Client, Witness, Counsel', appMessages().date(await changedAt(), { withTime: true }), 'Pat member', '2']);
   });
 
   it('archives a template from its confirmation page: it leaves the list and its page is not found', async () => {
