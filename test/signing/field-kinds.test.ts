@@ -217,6 +217,15 @@ describe('the signing page of the new kinds', () => {
     expect((await post(english.action, filled(english, { ...good, Seats: '11' }))).html).toContain('Appears in the document as: 28 February 2027');
   });
 
+  it('says nothing of how the document would write a refused date that does not exist (30 February is not 2 March)', async () => {
+    const envelope = await kindsEnvelope();
+    const refused = await post(envelope.action, filled(envelope, { ...good, 'Start date': '2027-02-30' }));
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('Enter a date that exists for “Start date”.');
+    expect(refused.html).not.toContain('March 2027');
+    expect(refused.html).toMatch(/<p class="hint" id="shown-[^"]+" data-date-shown="[^"]+"[^>]*><\/p>/);
+  });
+
   it('refuses in the signer’s language', async () => {
     const envelope = await kindsEnvelope('de');
     const answer = await post(envelope.action, filled(envelope, { ...good, Seats: '11' }));

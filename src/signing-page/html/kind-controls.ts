@@ -4,6 +4,7 @@
  * script; the server checks every value all the same (field-values.ts).
  */
 import { html } from 'hono/html';
+import { dateValue } from '../../domain/signing/field-values.js';
 import type { SigningField } from '../../domain/signing/signing-state.js';
 import { numberBounds, optionValues, radioOptions } from '../../domain/templates/field-kinds.js';
 import { type Messages, messagesFor } from '../../i18n/index.js';
@@ -11,10 +12,12 @@ import type { Language } from '../../i18n/languages.js';
 import type { Html } from './layout.js';
 import { describedBy, errorIdOf, errorText, inputIdOf, invalid, labelOf, requiredMark } from './sign-page.js';
 
-/** An ISO 8601 date (as stored) in the signer's language, or the text itself when it is no date. */
+/**
+ * An ISO 8601 date (as stored) in the signer's language, or the text itself when it is no date
+ * that exists: `Date` would read 30 February as 2 March.
+ */
 export function localDate(m: Messages, iso: string): string {
-  const at = new Date(`${iso}T00:00:00Z`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(iso) && !Number.isNaN(at.getTime()) ? m.date(at) : iso;
+  return dateValue(iso) ? m.date(new Date(`${iso}T00:00:00Z`)) : iso;
 }
 
 /**
@@ -32,7 +35,8 @@ export function kindControl(m: Messages, field: SigningField, value: string | un
       // The picker shows the date in the browser's own way, which the page cannot set; the line under
       // it says how the finished PDF will write it (sign.js keeps it up to date as the date is picked).
       const document = messagesFor(documentLanguage ?? 'en');
-      const shown = value ? m.text('field.dateAppears', { date: localDate(document, value) }) : '';
+      // A refused date that does not exist gets no line: the error under it says what is wrong.
+      const shown = value && dateValue(value) ? m.text('field.dateAppears', { date: localDate(document, value) }) : '';
       const say = m.text('field.dateAppears', { date: '{date}' });
       return html`<div class="field" id="field-${field.id}">
 ${label}
