@@ -103,6 +103,7 @@ ${problems.length > 0 ? problemSummary(m, problems, anchorOf) : ''}
 <section class="document" aria-labelledby="document-title">
 <h2 id="document-title">${m.text('sign.documentTitle')}</h2>
 <p class="document-links"><a href="${model.links.document}" target="_blank" rel="noopener noreferrer">${m.text('sign.openPdf')}<span class="visually-hidden"> ${m.text('sign.newTab')}</span></a><a href="${model.links.download}">${m.text('sign.downloadPdf')}</a><a href="#form-title">${m.text('sign.goToForm')}</a></p>
+${(state.earlier ?? []).length > 0 ? html`<p class="hint">${m.text('sign.pdfAsSent')}</p>` : ''}
 <p class="hint js-only">${m.text('sign.boxesHint')}</p>
 <p class="pages-status" role="status" data-pages-status data-say-loading="${m.text('sign.loading')}" data-say-failed="${m.text('sign.notShown')}" data-say-some-failed="${m.text('sign.someNotShown')}"></p>
 <div class="pages js-only" data-document="${model.links.document}">
