@@ -62,6 +62,16 @@ export type FinishRequest = {
   completedAt: Date;
 };
 
+/** A copy of the document as sent with what earlier signers put on it, for the signer whose turn it is. */
+export type FilledCopyRequest = {
+  /** The template's PDF as it was sent: its key in the document store. */
+  originalKey: string;
+  /** Hex of the original. */
+  originalSha256: string;
+  /** The earlier signers' values, drawn as the finished PDF draws them. */
+  fields: FinishedField[];
+};
+
 /** The finished PDF as stored: its key, size and hex SHA-256 of the whole file. */
 export type FinishedDocument = StoredDocument & {
   /** Hex SHA-256 of the signed content: the original with the fields drawn, which is the first part of the file (see src/pdf/finish-document.ts). */
@@ -83,4 +93,11 @@ export interface PdfMaker {
    * measured with the fonts and shaping the finished PDF draws it with.
    */
   typedSignaturesFit(signatures: TypedSignature[]): Promise<boolean[]>;
+  /**
+   * The incremental update that, written after the original's bytes, draws `fields` on it: the
+   * same drawing as the finished PDF's values. Only this update comes back (a few kilobytes, where
+   * the original may be megabytes); the caller streams the original from the store before it.
+   * Throws when the original is not there or is not the one `originalSha256` names.
+   */
+  filledCopy(request: FilledCopyRequest): Promise<Uint8Array>;
 }
