@@ -93,8 +93,22 @@ export async function documentFollowedBy(
     },
     cancel: (reason) => original.cancel(reason),
   });
-  return new Response(body, {
-    status: 200,
-    headers: { ...headers, 'Accept-Ranges': 'none', 'Content-Length': String(stored.size + appended.length) },
-  });
+  const length = stored.size + appended.length;
+  return new Response(ofKnownLength(body, length), { status: 200, headers: { ...headers, 'Accept-Ranges': 'none', 'Content-Length': String(length) } });
+}
+
+type LengthStream = new (length: number) => TransformStream<Uint8Array, Uint8Array>;
+
+/**
+ * workerd sends a body made in script in chunks, dropping the Content-Length given with it, unless
+ * the body comes out of its FixedLengthStream (which also refuses more or fewer bytes than it was
+ * told); Node sends the header as given. A reader then knows the download's size from the start.
+ */
+function ofKnownLength(body: ReadableStream<Uint8Array>, length: number): ReadableStream<Uint8Array> {
+  const Fixed = (globalThis as { FixedLengthStream?: LengthStream }).FixedLengthStream;
+  if (!Fixed) return body;
+  const fixed = new Fixed(length);
+  // A failure reaches the reader through the fixed stream itself.
+  body.pipeTo(fixed.writable).catch(() => {});
+  return fixed.readable;
 }
