@@ -1,12 +1,15 @@
 /**
- * The PDF work: reading an uploaded template's pages, and making an envelope's finished, sealed
- * PDF. pdf-lib, its fonts and the CMS code behind the seal are most of the service's code by size,
- * and no API request but a template import needs them, so the deployed service keeps them in a
- * Worker of their own (src/entries/pdf-worker.ts), reached through a service binding; the seal's
+ * The PDF work: reading an uploaded template's pages, making an envelope's finished, sealed PDF,
+ * and drawing earlier signers' values for the next signer's copy. pdf-lib, its fonts and the CMS
+ * code behind the seal are most of the service's code by size, and few API requests need them (a
+ * template import, a typed signature's check, a filled copy), so the deployed service keeps them in
+ * a Worker of their own (src/entries/pdf-worker.ts), reached through a service binding; the seal's
  * private key lives only there. On Node the same work runs in the process or a worker thread (src/pdf/inline-pdf-maker.ts).
  *
  * Documents are named by their key in the document store, never passed as bytes: the maker reads
- * the original and writes the finished file in its own runtime, so no PDF crosses the binding.
+ * the original and writes the finished file in its own runtime, so no PDF crosses the binding. A
+ * next signer's filled copy is not stored: only its update comes back, the values' drawing, and the
+ * caller streams the original from the store before it.
  */
 import type { FieldType, PageSize } from '../data/schema.js';
 import type { StoredDocument } from './document-store.js';
