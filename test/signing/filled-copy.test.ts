@@ -92,7 +92,7 @@ describe('the filled copy of the document', () => {
     expect(sameBytes(hers.bytes, original.bytes)).toBe(true);
   });
 
-  it('is refused as the document is: 403 before a coded role’s code, 404 for a link that is not genuine or an envelope voided', async () => {
+  it('is refused as the document is: 403 before a coded role’s code (given once it is entered), 404 for a link that is not genuine or an envelope voided', async () => {
     const base = pageTemplate();
     const coded = pageTemplate({}, { roles: base.roles!.map((role) => (role.name === 'Witness' ? { ...role, verification: 'email_code' as const } : role)) });
     const gated = await sendForPage(stack, company, { template: coded });
@@ -100,6 +100,16 @@ describe('the filled copy of the document', () => {
     const locked = await pdf(`/sign/${gated.witness}/document.pdf?filled=1&download=1`);
     expect(locked.status).toBe(403);
     expect(Buffer.from(locked.bytes).toString()).not.toContain('%PDF');
+    // Once this browser entered the code, the same link gives it the filled copy.
+    expect((await client.post(`/sign/${gated.witness}/code`, gated.witness, {})).status).toBe(303);
+    const mail = stack.services.mailbox.list().find((email) => email.tags?.kind === 'verification_code' && email.tags.envelope_id === gated.envelopeId);
+    const code = / is (\d{6})\./.exec(mail?.text ?? '')![1]!;
+    const verified = await client.post(`/sign/${gated.witness}/verify`, gated.witness, { code });
+    expect(verified.status).toBe(303);
+    const cookie = verified.headers.get('set-cookie')!.split(';')[0]!;
+    const unlocked = await pdf(`/sign/${gated.witness}/document.pdf?filled=1&download=1`, { cookie });
+    expect(unlocked.status).toBe(200);
+    if (tools) expect(pdfText(unlocked.bytes)).toContain('Acme Ltd');
 
     const sent = await sendForPage(stack, company, { template: SEQUENTIAL });
     await cleoSigns(sent);
