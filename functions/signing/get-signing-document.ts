@@ -3,10 +3,16 @@
  * the finished PDF once completed), streamed, a byte range when one is asked for (a viewer fetching
  * pages as it shows them); `?download=1` asks the browser to save it. A role that asks
  * for a code gets 403 and a page saying so until this browser entered it.
+ *
+ * `?filled=1` (the page's "Open the PDF" and "Download the PDF" once earlier signers have put
+ * something on the document): for the signer whose turn it is, the original followed by an update
+ * drawing those values as the finished PDF will, always whole (no ranges: see documentFollowedBy);
+ * with nothing to draw, or in any other state, the same answer as without it. The page's viewer
+ * keeps loading the original, over which the page draws those values itself.
  */
 import type { Context } from 'hono';
 import { signingDocument } from '../../src/domain/signing/signing-document.js';
-import { documentAnswer } from '../../src/http/document-answer.js';
+import { documentAnswer, documentFollowedBy } from '../../src/http/document-answer.js';
 import { VerificationRequired } from '../../src/domain/signing/verification-gate.js';
 import { isTokenShaped } from '../../src/signing-page/forms.js';
 import { pageMessages } from '../../src/signing-page/language.js';
@@ -19,17 +25,18 @@ import type { SigningEnv } from '../../src/signing-page/signing-env.js';
 export async function getSigningDocument(c: Context<SigningEnv>): Promise<Response> {
   const token = tokenOf(c);
   if (!isTokenShaped(token)) return c.html(invalidLinkPage(pageMessages(c)), 404);
-  const document = await signingDocument(signerContext(c), { token, head: linkHeadOf(c, token) }).catch((err: unknown) => {
+  const filled = c.req.query('filled') === '1';
+  const document = await signingDocument(signerContext(c), { token, head: linkHeadOf(c, token), filled }).catch((err: unknown) => {
     if (err instanceof VerificationRequired) return 'locked' as const;
     throw err;
   });
   if (document === 'locked') return c.html(documentLockedPage(pageMessages(c)), 403);
   if (!document) return c.html(invalidLinkPage(pageMessages(c)), 404);
   const disposition = c.req.query('download') === '1' ? 'attachment' : 'inline';
-  return documentAnswer(c.get('services').documents, document, c.req.raw.headers, {
-    'Content-Type': 'application/pdf',
-    'Content-Disposition': contentDisposition(disposition, document.fileName),
-  });
+  const headers = { 'Content-Type': 'application/pdf', 'Content-Disposition': contentDisposition(disposition, document.fileName) };
+  const { documents } = c.get('services');
+  if (document.appended) return documentFollowedBy(documents, document, document.appended, headers);
+  return documentAnswer(documents, document, c.req.raw.headers, headers);
 }
 
 /**

@@ -10,7 +10,7 @@ import { env, WorkerEntrypoint } from 'cloudflare:workers';
 import { R2DocumentStore } from '../adapters/production/r2-document-store.js';
 import { type AssetFetcher, assetFontSource, urlFetcher } from '../pdf/fonts/asset-font-source.js';
 import { inlinePdfMaker } from '../pdf/inline-pdf-maker.js';
-import type { FinishRequest, PdfMaker as PdfMakerPort, TypedSignature } from '../ports/pdf-maker.js';
+import type { FilledCopyRequest, FinishRequest, PdfMaker as PdfMakerPort, TypedSignature } from '../ports/pdf-maker.js';
 import { documentsBucket } from './documents-binding.js';
 import { readPdfWorkerConfig } from './pdf-worker-config.js';
 
@@ -32,6 +32,11 @@ export class PdfMaker extends WorkerEntrypoint implements PdfMakerPort {
 
   typedSignaturesFit(signatures: TypedSignature[]) {
     return maker.typedSignaturesFit(signatures);
+  }
+
+  /** Only the update crosses the binding: the API Worker streams the original from the bucket itself. */
+  filledCopy(request: FilledCopyRequest) {
+    return maker.filledCopy(request);
   }
 }
 

@@ -63,3 +63,52 @@ export async function documentAnswer(documents: DocumentStore, document: StoredD
     headers: { ...common, 'Content-Length': String(length), 'Content-Range': `bytes ${offset}-${offset + length - 1}/${body.size}` },
   });
 }
+
+/**
+ * `document` streamed from the store, then `appended` (an update made for this answer, a few
+ * kilobytes): always the whole, 200. A `Range` is not honoured (RFC 9110 lets a server answer the
+ * whole): the update is made anew by the PDF work for each request, so a viewer fetching pages range
+ * by range would have the document parsed once per range; and the answer has no ETag, so a resumed
+ * download could not be told apart from a splice of two different copies.
+ */
+export async function documentFollowedBy(
+  documents: DocumentStore,
+  document: StoredDocument,
+  appended: Uint8Array,
+  headers: Record<string, string>,
+): Promise<Response> {
+  const stored = await documents.get(document.key);
+  if (!stored) throw new Error(`The document ${document.key} is missing from the document store.`);
+  const original = stored.body.getReader();
+  let ended = false;
+  // Pulled a chunk at a time, as the reader takes them: the document is never held whole.
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (ended) return;
+      const next = await original.read();
+      if (!next.done) return controller.enqueue(next.value);
+      ended = true;
+      controller.enqueue(appended);
+      controller.close();
+    },
+    cancel: (reason) => original.cancel(reason),
+  });
+  const length = stored.size + appended.length;
+  return new Response(ofKnownLength(body, length), { status: 200, headers: { ...headers, 'Accept-Ranges': 'none', 'Content-Length': String(length) } });
+}
+
+type LengthStream = new (length: number) => TransformStream<Uint8Array, Uint8Array>;
+
+/**
+ * workerd sends a body made in script in chunks, dropping the Content-Length given with it, unless
+ * the body comes out of its FixedLengthStream (which also refuses more or fewer bytes than it was
+ * told); Node sends the header as given. A reader then knows the download's size from the start.
+ */
+function ofKnownLength(body: ReadableStream<Uint8Array>, length: number): ReadableStream<Uint8Array> {
+  const Fixed = (globalThis as { FixedLengthStream?: LengthStream }).FixedLengthStream;
+  if (!Fixed) return body;
+  const fixed = new Fixed(length);
+  // A failure reaches the reader through the fixed stream itself.
+  body.pipeTo(fixed.writable).catch(() => {});
+  return fixed.readable;
+}

@@ -1,5 +1,5 @@
 import type { PDFDocument } from 'pdf-lib';
-import type { FinishRequest } from '../ports/pdf-maker.js';
+import type { FinishedField, FinishRequest } from '../ports/pdf-maker.js';
 import { type Certificate, appendCertificatePages } from './certificate-pages.js';
 import { drawFields, fieldTexts } from './draw-fields.js';
 import { drawableText } from './drawable-text.js';
@@ -64,16 +64,11 @@ export async function finishDocument(input: FinishInput): Promise<FinishedUpdate
   if (Number.isNaN(input.completedAt.getTime())) throw new RangeError('completedAt is not a valid date.');
   // Loaded here, not at the top: pdf-lib stays out of the Worker's request-path module graph.
   const lib = await import('pdf-lib');
-  const { pdf, revisions, originalBytes } = await opened(lib, input.original);
-  // The certificate vouches for the original by this hash: it must be these very bytes.
+  const { pdf, revisions, originalBytes } = await opened(lib, input.original, input.originalSha256);
+  // The certificate vouches for the original by this hash.
   const originalSha256 = revisions.sha256();
-  if (originalSha256 !== input.originalSha256.toLowerCase()) throw new Error('The original’s bytes do not have the SHA-256 given for it.');
 
-  flattenForm(lib, pdf);
-  // Each revision embeds the font subsets its own text uses, before it is written.
-  const fieldType = await Typesetter.for(lib, pdf, input.fonts, fieldTexts(input.fields));
-  await drawFields(lib, pdf, fieldType, input.fields);
-  await fieldType.finish();
+  await drawValues(lib, pdf, input.fonts, input.fields);
   setMetadata(pdf, input);
   const documentPages = pdf.getPageCount();
   await revisions.append();
@@ -104,11 +99,28 @@ export async function finishDocument(input: FinishInput): Promise<FinishedUpdate
   return { appended: revisions.appended(), size: revisions.size, sha256: revisions.sha256(), signedContentSha256 };
 }
 
-/** The original parsed, and its hash taken: the bytes read here are not held once this returns. */
-async function opened(lib: typeof import('pdf-lib'), original: OriginalDocument) {
+/**
+ * The values drawn at their fields, the form flattened: what the values' revision holds, in the
+ * finished copy and in the copy a next signer downloads (filled-copy.ts), written by the caller.
+ */
+export async function drawValues(lib: typeof import('pdf-lib'), pdf: PDFDocument, fonts: FontSource, fields: FinishedField[]): Promise<void> {
+  flattenForm(lib, pdf);
+  // Each revision embeds the font subsets its own text uses, before it is written.
+  const fieldType = await Typesetter.for(lib, pdf, fonts, fieldTexts(fields));
+  await drawFields(lib, pdf, fieldType, fields);
+  await fieldType.finish();
+}
+
+/**
+ * The original parsed, and its hash taken: the bytes read here are not held once this returns.
+ * They must be the very bytes `sha256` names, which the updates written after them are made for.
+ */
+export async function opened(lib: typeof import('pdf-lib'), original: OriginalDocument, sha256: string) {
   const bytes = typeof original === 'function' ? await original() : original;
   const pdf = await lib.PDFDocument.load(bytes, { updateMetadata: false });
-  return { pdf, revisions: new Revisions(lib, pdf, bytes), originalBytes: bytes.length };
+  const revisions = new Revisions(lib, pdf, bytes);
+  if (revisions.sha256() !== sha256.toLowerCase()) throw new Error('The original’s bytes do not have the SHA-256 given for it.');
+  return { pdf, revisions, originalBytes: bytes.length };
 }
 
 /** A form left interactive would let anyone change what the signed copy shows. */

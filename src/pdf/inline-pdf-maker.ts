@@ -40,5 +40,9 @@ export function inlinePdfWork(settings: SealSettings, fonts: FontSource): PdfWor
       const timestamp = seal && settings.timestampUrl ? timestampAuthority(settings.timestampUrl) : undefined;
       return finishDocument({ ...request, seal, timestamp, fonts });
     },
+    async filledCopy(request) {
+      const { filledCopy } = await import('./filled-copy.js');
+      return filledCopy({ ...request, fonts });
+    },
   };
 }

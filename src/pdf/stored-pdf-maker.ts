@@ -10,10 +10,13 @@ import type { OriginalDocument } from './finish-document.js';
 import { readWholeDocument } from '../lib/whole-document.js';
 import { MAX_FINISHED_DOCUMENT_BYTES } from '../ports/document-limits.js';
 import type { DocumentStore } from '../ports/document-store.js';
-import type { FinishRequest, PdfMaker } from '../ports/pdf-maker.js';
+import type { FilledCopyRequest, FinishRequest, PdfMaker } from '../ports/pdf-maker.js';
 
 /** A finish request with the original's bytes, or how to read them from the store (finish-document.ts). */
 export type FinishWork = Omit<FinishRequest, 'originalKey'> & { original: OriginalDocument };
+
+/** A filled copy's request with the original's bytes, or how to read them (filled-copy.ts). */
+export type FilledCopyWork = Omit<FilledCopyRequest, 'originalKey'> & { original: OriginalDocument };
 
 /**
  * What the work makes: what follows the original in the finished file (the drawn values, the
@@ -25,12 +28,15 @@ export type MadeDocument = { appended: Uint8Array; size: number; sha256: string;
 export type PdfWork = {
   pageSizes(bytes: Uint8Array): Promise<PageSize[] | null>;
   finish(request: FinishWork): Promise<MadeDocument>;
+  /** The update drawing the values (PdfMaker.filledCopy). */
+  filledCopy(request: FilledCopyWork): Promise<Uint8Array>;
 };
 
 /** The PDF work on documents named by key, read by the work wherever it runs; nothing is written. */
 export type PdfWorkByKey = {
   pageSizes(key: string): Promise<PageSize[] | null>;
   finish(request: FinishRequest): Promise<MadeDocument>;
+  filledCopy(request: FilledCopyRequest): Promise<Uint8Array>;
 };
 
 /** The maker's calls on documents; the check of typed signatures needs only the fonts (typed-signature-fit.ts). */
@@ -53,24 +59,25 @@ export function readingWhole(read: WholeDocumentReader, work: PdfWork): PdfWorkB
       const bytes = await read(key);
       return bytes ? work.pageSizes(bytes) : null;
     },
-    finish({ originalKey, ...request }) {
-      // pdf-lib reads a document whole: read when the work asks, so that nothing here holds it.
-      return work.finish({
-        ...request,
-        original: async () => {
-          const original = await read(originalKey);
-          if (!original) throw new Error(`The envelope's original document (${originalKey}) is not in the document store.`);
-          return original;
-        },
-      });
-    },
+    // pdf-lib reads a document whole: read when the work asks, so that nothing here holds it.
+    finish: ({ originalKey, ...request }) => work.finish({ ...request, original: originalAt(read, originalKey) }),
+    filledCopy: ({ originalKey, ...request }) => work.filledCopy({ ...request, original: originalAt(read, originalKey) }),
   };
 }
+
+/** How to read the original `key` names, when the work asks for it. */
+const originalAt = (read: WholeDocumentReader, key: string) => async () => {
+  const original = await read(key);
+  if (!original) throw new Error(`The envelope's original document (${key}) is not in the document store.`);
+  return original;
+};
 
 /** The maker over `work` that reads its originals where it runs, writing each finished file to `documents` here. */
 export function pdfMakerWritingTo(documents: DocumentStore, work: PdfWorkByKey): DocumentPdfMaker {
   return {
     pageSizes: (key) => work.pageSizes(key),
+    // Nothing to write: the copy is answered to the signer, the original streamed before the update.
+    filledCopy: (request) => work.filledCopy(request),
     async finish(request) {
       const made = await work.finish(request);
       // The file is the original as stored, streamed again, then what the work appended: never joined in memory.

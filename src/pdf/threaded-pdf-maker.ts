@@ -77,6 +77,7 @@ export function threadedPdfMaker(settings: SealSettings, documents: DocumentStor
     ? pdfMakerWritingTo(documents, {
         pageSizes: (key) => inTurn(() => call('pageSizes', [key], [])),
         finish: (request) => inTurn(() => call('finish', [request], [])),
+        filledCopy: (request) => inTurn(() => call('filledCopy', [request], [])),
       } satisfies PdfWorkByKey)
     : storedPdfMaker(documents, {
         pageSizes: (bytes) => inTurn(() => call('pageSizes', [bytes], [bytes.buffer as ArrayBuffer])),
@@ -85,6 +86,11 @@ export function threadedPdfMaker(settings: SealSettings, documents: DocumentStor
           inTurn(async () => {
             const original = typeof request.original === 'function' ? await request.original() : request.original;
             return call('finish', [{ ...request, original }], [original.buffer as ArrayBuffer]);
+          }),
+        filledCopy: (request) =>
+          inTurn(async () => {
+            const original = typeof request.original === 'function' ? await request.original() : request.original;
+            return call('filledCopy', [{ ...request, original }], [original.buffer as ArrayBuffer]);
           }),
       } satisfies PdfWork);
   return {

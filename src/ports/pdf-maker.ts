@@ -1,12 +1,15 @@
 /**
- * The PDF work: reading an uploaded template's pages, and making an envelope's finished, sealed
- * PDF. pdf-lib, its fonts and the CMS code behind the seal are most of the service's code by size,
- * and no API request but a template import needs them, so the deployed service keeps them in a
- * Worker of their own (src/entries/pdf-worker.ts), reached through a service binding; the seal's
+ * The PDF work: reading an uploaded template's pages, making an envelope's finished, sealed PDF,
+ * and drawing earlier signers' values for the next signer's copy. pdf-lib, its fonts and the CMS
+ * code behind the seal are most of the service's code by size, and few API requests need them (a
+ * template import, a typed signature's check, a filled copy), so the deployed service keeps them in
+ * a Worker of their own (src/entries/pdf-worker.ts), reached through a service binding; the seal's
  * private key lives only there. On Node the same work runs in the process or a worker thread (src/pdf/inline-pdf-maker.ts).
  *
  * Documents are named by their key in the document store, never passed as bytes: the maker reads
- * the original and writes the finished file in its own runtime, so no PDF crosses the binding.
+ * the original and writes the finished file in its own runtime, so no PDF crosses the binding. A
+ * next signer's filled copy is not stored: only its update comes back, the values' drawing, and the
+ * caller streams the original from the store before it.
  */
 import type { FieldType, PageSize } from '../data/schema.js';
 import type { StoredDocument } from './document-store.js';
@@ -62,6 +65,16 @@ export type FinishRequest = {
   completedAt: Date;
 };
 
+/** A copy of the document as sent with what earlier signers put on it, for the signer whose turn it is. */
+export type FilledCopyRequest = {
+  /** The template's PDF as it was sent: its key in the document store. */
+  originalKey: string;
+  /** Hex of the original. */
+  originalSha256: string;
+  /** The earlier signers' values, drawn as the finished PDF draws them. */
+  fields: FinishedField[];
+};
+
 /** The finished PDF as stored: its key, size and hex SHA-256 of the whole file. */
 export type FinishedDocument = StoredDocument & {
   /** Hex SHA-256 of the signed content: the original with the fields drawn, which is the first part of the file (see src/pdf/finish-document.ts). */
@@ -83,4 +96,11 @@ export interface PdfMaker {
    * measured with the fonts and shaping the finished PDF draws it with.
    */
   typedSignaturesFit(signatures: TypedSignature[]): Promise<boolean[]>;
+  /**
+   * The incremental update that, written after the original's bytes, draws `fields` on it: the
+   * same drawing as the finished PDF's values. Only this update comes back (a few kilobytes, where
+   * the original may be megabytes); the caller streams the original from the store before it.
+   * Throws when the original is not there or is not the one `originalSha256` names.
+   */
+  filledCopy(request: FilledCopyRequest): Promise<Uint8Array>;
 }

@@ -47,7 +47,15 @@ export const inFrame = (c: Context<SigningEnv>) => c.req.query('embed_origin') !
 export const withProof = (path: string, proof: string | null) =>
   proof ? `${path}${path.includes('?') ? '&' : '?'}${PROOF_QUERY}=${encodeURIComponent(proof)}` : path;
 
-type PageLinks = { sign: string; decline: string; document: string; download: string; language: { path: string; keep?: string } };
+type PageLinks = {
+  sign: string;
+  decline: string;
+  document: string;
+  download: string;
+  filledDocument: string;
+  filledDownload: string;
+  language: { path: string; keep?: string };
+};
 
 /** The page's links with the proof of its address kept on each, so a framed page stays verified. */
 export function keepProof<T extends PageLinks>(links: T, proof: string | null): T {
@@ -59,6 +67,8 @@ export function keepProof<T extends PageLinks>(links: T, proof: string | null): 
     decline: withProof(links.decline, proof),
     document: withProof(links.document, proof),
     download: withProof(links.download, proof),
+    filledDocument: withProof(links.filledDocument, proof),
+    filledDownload: withProof(links.filledDownload, proof),
     language: { ...links.language, keep: `${links.language.keep ?? ''}${kept}` },
   };
 }

@@ -32,6 +32,9 @@ export const linksOf = (token: string, chosen: Language | null = null, embedOrig
     decline: `/sign/${token}/decline${kept}`,
     document: `/sign/${token}/document.pdf`,
     download: `/sign/${token}/document.pdf?download=1`,
+    // With what earlier signers put on it, for the sign page's links (not its viewer, which draws those values itself).
+    filledDocument: `/sign/${token}/document.pdf?filled=1`,
+    filledDownload: `/sign/${token}/document.pdf?filled=1&download=1`,
     language: embed ? { path: `/sign/${token}`, keep: `&${embed}` } : { path: `/sign/${token}` },
   };
 };

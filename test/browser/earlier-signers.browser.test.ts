@@ -3,17 +3,22 @@
  * under `npm run dev`): the demo NDA (signing order) sent through the API, the Client signs in the
  * browser, and the Witness's page shows the Client's company and typed signature drawn over the
  * document at their places, in the PDF's font; the sender line names the company in Hebrew, isolated,
- * on an English and a Hebrew page. No serious axe violation; screenshots in test/artifacts/.
+ * on an English and a Hebrew page; "Download the PDF" saves the document with the Client's values
+ * drawn in, the original its first bytes. No serious axe violation; screenshots in test/artifacts/.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { APP_STACKS, appSession, deviceContext, screenshot, watchErrors } from '../support/app-browser.js';
 import { accessToken, chromiumMissing, explainSkipWithoutChromium } from '../support/browser-session.js';
 import { seriousViolations } from '../support/serious-violations.js';
+import { installed } from '../support/outside-tools.js';
+import { pdfText } from '../support/pdf-text.js';
 
 const ACME = '7b0c2a4e-5d1f-4c3b-9a8e-1f2d3c4b5a60';
 const NDA = '2f6d8e1a-3b4c-4d5e-8f9a-0b1c2d3e4f50';
 const DISPLAY_NAME = 'אקמה בע״מ';
+const pdfTools = installed('pdftotext');
 const printed = (output: string, label: string) => new RegExp(`^${label}:\\s+(\\S+)`, 'm').exec(output)?.[1];
 
 /** The document drawn by pdf.js, every page. */
@@ -102,6 +107,26 @@ for (const [stack, command] of APP_STACKS) {
       expect(await seriousViolations(page)).toEqual([]);
       await page.locator('.signing-layout').scrollIntoViewIfNeeded();
       await screenshot(page, `earlier-signers-${slug}-en`);
+
+      // "Download the PDF" saves the document with the Client's values drawn in; the viewer loaded the original.
+      expect(await page.locator('[data-document]').getAttribute('data-document')).toMatch(/\/document\.pdf$/);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the PDF' }).click()]);
+      const saved = new Uint8Array(readFileSync((await download.path())!));
+      expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+      // Whole and of a known length, on both stacks (the Worker streams the original, then the update).
+      const href = await page.getByRole('link', { name: 'Download the PDF' }).getAttribute('href');
+      expect(href).toMatch(/\/document\.pdf\?filled=1&download=1$/);
+      const again = await page.request.get(`${base}${href}`);
+      expect(again.status()).toBe(200);
+      expect(again.headers()['content-length']).toBe(String(saved.length));
+      if (pdfTools) {
+        const text = pdfText(saved);
+        expect(text).toContain('Cleo Industries Ltd');
+        expect(text).toContain('Cleo C. Client');
+        const original = new Uint8Array(await (await page.request.get(`${linkOf('walt-earlier@example.com')}/document.pdf`)).body());
+        expect(pdfText(original)).not.toContain('Cleo Industries Ltd');
+        expect(Buffer.from(saved.subarray(0, original.length)).equals(Buffer.from(original))).toBe(true);
+      }
 
       await page.goto(`${linkOf('walt-earlier@example.com')}?lang=he`);
       await documentShown(page);

@@ -51,6 +51,7 @@ beforeAll(async () => {
   stack.services.pdf = {
     pageSizes: (key) => maker.pageSizes(key),
     typedSignaturesFit: (signatures) => maker.typedSignaturesFit(signatures),
+    filledCopy: (request) => maker.filledCopy(request),
     finish: (request) => {
       requests.push(request);
       return maker.finish(request).catch((err: unknown) => {

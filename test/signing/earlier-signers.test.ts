@@ -97,8 +97,8 @@ describe('the next signer sees what the earlier signers put on the document', ()
     expect(boxes).toContainEqual(expect.stringMatching(/earlier-name" data-earlier .*>Cleo Client</));
     // The page in the PDF's font, for those values.
     expect(page.text).toContain('<link rel="stylesheet" href="/static/vendor/fonts/noto-sans.css">');
-    // Its PDF links serve the document as sent: the page says that file lacks Cleo's values.
-    expect(page.text).toContain('The PDF is the document as it was sent, without what earlier signers filled in; the finished PDF will include it.');
+    // Its PDF links serve the document with Cleo's values drawn in (filled-copy.test.ts), and the page says so.
+    expect(page.text).toContain('The PDF includes what earlier signers filled in.');
   });
 
   it('shows nothing of another envelope, and nothing of a signer who has not signed', async () => {
@@ -111,7 +111,7 @@ describe('the next signer sees what the earlier signers put on the document', ()
     expect(earlierIn(before.text)).toEqual([]);
     expect(before.text).not.toContain('Other Envelope Co');
     expect(before.text).not.toContain('noto-sans.css');
-    expect(before.text).not.toContain('without what earlier signers filled in');
+    expect(before.text).not.toContain('The PDF includes what earlier signers filled in.');
     // Once Cleo has signed, the parallel envelope shows hers too.
     await cleoSigns(mine, 'Mine Co');
     const after = await client.page(mine.witness);

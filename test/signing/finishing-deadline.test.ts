@@ -34,6 +34,7 @@ beforeAll(async () => {
   stack.services.pdf = {
     pageSizes: (key) => maker.pageSizes(key),
     typedSignaturesFit: (signatures) => maker.typedSignaturesFit(signatures),
+    filledCopy: (request) => maker.filledCopy(request),
     finish: (request) =>
       maker.finish(request).catch((err: unknown) => {
         failures.push(err);

@@ -1,6 +1,6 @@
 /**
  * The deadline of the PDF work: the API Worker's calls to the PDF Worker fail at it when the PDF
- * Worker never answers, and `npm start` takes it from PDF_DEADLINE_SECONDS.
+ * Worker never answers (a finish, page sizes, a filled copy), and `npm start` takes it from PDF_DEADLINE_SECONDS.
  */
 import { describe, expect, it } from 'vitest';
 import { boundPdfMaker } from '../../src/adapters/production/bound-pdf-maker.js';
@@ -13,6 +13,8 @@ describe('boundPdfMaker', () => {
     const silent = boundPdfMaker({ pageSizes: () => never, finish: () => never }, { deadlineMs: 50 });
     await expect(silent.finish({} as never)).rejects.toThrow(new DeadlineExceeded('The PDF Worker (finish)', 50));
     await expect(silent.pageSizes('0'.repeat(64))).rejects.toBeInstanceOf(DeadlineExceeded);
+    const silentCopy = boundPdfMaker({ pageSizes: () => never, finish: () => never, filledCopy: () => never }, { deadlineMs: 50 });
+    await expect(silentCopy.filledCopy({} as never)).rejects.toThrow(new DeadlineExceeded('The PDF Worker (filledCopy)', 50));
 
     const failing = boundPdfMaker(
       { pageSizes: async () => null, finish: () => Promise.reject(new Error('The sealing identity is unusable')) },

@@ -130,6 +130,27 @@ describe('threadedPdfMaker over the file store', () => {
     await expect(maker.finish(request)).rejects.toThrow(inProcess!.message);
   });
 
+  it("makes a filled copy from the original's file, handed only its key, or from the bytes handed it, as the process makes it", async () => {
+    const fields = [{ type: 'text' as const, page: 1, x: 72, y: 300, width: 220, height: 24, value: 'Acme Ltd' }];
+    const { folder, store } = await fileStore();
+    const { originalKey, originalSha256 } = await finishRequest(store, 'Filled from its file', 1);
+    const fromFile = made(settings, store, { documentsFolder: folder, entry: recording });
+    const handed = nextCall('filledCopy');
+    const update = await fromFile.filledCopy({ originalKey, originalSha256, fields });
+    const call = await handed;
+    expect(call.args).toEqual([{ originalKey, originalSha256, fields }]);
+    expect(holdsBytes(call)).toBe(false);
+    expect(update).toEqual(await inlinePdfMaker(settings, nodeFontSource(), store).filledCopy({ originalKey, originalSha256, fields }));
+
+    const documents = new MemoryDocumentStore();
+    const inMemory = await finishRequest(documents, 'Filled from memory', 1);
+    const fromMemory = made(settings, documents, { entry: recording });
+    const handedBytes = nextCall('filledCopy');
+    const request = { originalKey: inMemory.originalKey, originalSha256: inMemory.originalSha256, fields };
+    expect(await fromMemory.filledCopy(request)).toEqual(await inlinePdfMaker(settings, nodeFontSource(), documents).filledCopy(request));
+    expect((await handedBytes).args[0]).toHaveProperty('original');
+  });
+
   // The process loads neither pdf-lib nor a font: what needs them is asked of the thread.
   it("checks typed signatures and generates a seed's document in the thread, as the process would", async () => {
     const { folder, store } = await fileStore();

@@ -12,29 +12,11 @@ import { readWholeDocument } from '../../src/lib/whole-document.js';
 import { type AssetFetcher, assetFontSource } from '../../src/pdf/fonts/asset-font-source.js';
 import { generateDocument } from '../../src/pdf/generate-document.js';
 import type { FinishRequest, PdfMaker } from '../../src/ports/pdf-maker.js';
+import { hex, latin1, toUnicodeMaps } from './to-unicode-maps.js';
 
 const workerdFonts = assetFontSource(env.FONTS as AssetFetcher);
 /** The bucket the PDF Worker shares: the original goes in by key, the finished PDF comes out by key. */
 const documents = new R2DocumentStore(documentsBucket(env, 'The suite'));
-
-const latin1 = (bytes: Uint8Array) => Array.from(bytes, (byte) => String.fromCharCode(byte)).join('');
-
-/** The text of every ToUnicode map in the file (they are Flate streams named by the fonts' ToUnicode entries). */
-async function toUnicodeMaps(bytes: Uint8Array): Promise<string> {
-  const text = latin1(bytes);
-  const refs = new Set([...text.matchAll(/\/ToUnicode (\d+) 0 R/g)].map((m) => m[1]!));
-  let maps = '';
-  for (const ref of refs) {
-    const at = text.lastIndexOf(`\n${ref} 0 obj`);
-    const start = text.indexOf('stream\n', at) + 'stream\n'.length;
-    const end = text.indexOf('\nendstream', start);
-    const inflated = new Blob([bytes.slice(start, end)]).stream().pipeThrough(new DecompressionStream('deflate'));
-    maps += await new Response(inflated).text();
-  }
-  return maps;
-}
-/** The UTF-16 hex a ToUnicode map writes for a character. */
-const hex = (char: string) => Array.from({ length: char.length }, (_, i) => char.charCodeAt(i).toString(16).padStart(4, '0')).join('');
 
 /** A finish request for a one-page lease signed by `name`, its original put in the shared bucket. */
 async function leaseSignedBy(name: string, envelopeId: string): Promise<FinishRequest> {

@@ -19,5 +19,6 @@ export function boundPdfMaker(binding: unknown, options: { deadlineMs?: number }
     pageSizes: (key) => withinDeadline(stub.pageSizes!(key), deadlineMs, 'The PDF Worker (pageSizes)'),
     finish: (request) => withinDeadline(stub.finish!(request), deadlineMs, 'The PDF Worker (finish)'),
     typedSignaturesFit: (signatures) => withinDeadline(stub.typedSignaturesFit!(signatures), deadlineMs, 'The PDF Worker (typedSignaturesFit)'),
+    filledCopy: (request) => withinDeadline(stub.filledCopy!(request), deadlineMs, 'The PDF Worker (filledCopy)'),
   };
 }

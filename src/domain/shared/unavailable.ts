@@ -31,6 +31,9 @@ export const signingWriteFailed = (err: unknown): unknown =>
  */
 export const signingReadFailed = (err: unknown): unknown => signerMayRetry(err, 'The signing link could not be read just now. Try again shortly.');
 
+/** The PDF work could not make a signer's copy of the document (it failed, or passed its deadline): nothing changed, the signer may ask again. */
+export const signingDocumentFailed = (err: unknown): unknown => signerMayRetry(err, 'The document could not be prepared just now. Try again shortly.');
+
 function signerMayRetry(err: unknown, message: string): unknown {
   if (err instanceof DomainError || isDataException(err)) return err;
   const failed = new DomainError('service_unavailable', message);

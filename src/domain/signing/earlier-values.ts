@@ -68,3 +68,12 @@ export function earlierValues(rows: EarlierRow[], language: Language): EarlierVa
   }
   return values;
 }
+
+/**
+ * The rows as the finished PDF will draw them, drawings included whatever their size: what the
+ * next signer's filled copy of the PDF draws (signing-document.ts), where the page's budget has no
+ * place (the PDF work checks and redraws each drawing before it embeds it, as it does to finish).
+ */
+export function earlierFields(rows: EarlierRow[], language: Language): FinishedField[] {
+  return rows.filter((row) => row.value !== null).map((row) => finishedField(row, language));
+}

@@ -16,7 +16,7 @@ export const ar = {
   'sign.openPdf': 'فتح ملف PDF',
   'sign.newTab': '(يُفتح في علامة تبويب جديدة)',
   'sign.downloadPdf': 'تنزيل ملف PDF',
-  'sign.pdfAsSent': 'ملف PDF هو المستند كما أُرسل، دون ما ملأه الموقّعون السابقون؛ وسيتضمنه ملف PDF النهائي.',
+  'sign.pdfWithEarlier': 'يتضمن ملف PDF ما ملأه الموقّعون السابقون.',
   'sign.goToForm': 'الانتقال إلى النموذج',
   'sign.boxesHint': 'حقولك مميّزة على الصفحات. اختر أحدها للانتقال إليه في النموذج.',
   'sign.pageOf': 'الصفحة {number} من {count}',

@@ -16,8 +16,7 @@ export const de = {
   'sign.openPdf': 'PDF öffnen',
   'sign.newTab': '(öffnet in einem neuen Tab)',
   'sign.downloadPdf': 'PDF herunterladen',
-  'sign.pdfAsSent':
-    'Das PDF ist das Dokument, wie es versendet wurde, ohne das, was frühere Unterzeichnende ausgefüllt haben; das fertige PDF wird es enthalten.',
+  'sign.pdfWithEarlier': 'Das PDF enthält, was frühere Unterzeichnende ausgefüllt haben.',
   'sign.goToForm': 'Zum Formular',
   'sign.boxesHint': 'Ihre Felder sind auf den Seiten hervorgehoben. Wählen Sie eines aus, um im Formular dorthin zu gelangen.',
   'sign.pageOf': 'Seite {number} von {count}',

@@ -19,7 +19,7 @@ export const en = {
   'sign.openPdf': 'Open the PDF',
   'sign.newTab': '(opens in a new tab)',
   'sign.downloadPdf': 'Download the PDF',
-  'sign.pdfAsSent': 'The PDF is the document as it was sent, without what earlier signers filled in; the finished PDF will include it.',
+  'sign.pdfWithEarlier': 'The PDF includes what earlier signers filled in.',
   'sign.goToForm': 'Go to the form',
   'sign.boxesHint': 'Your fields are highlighted on the pages. Select one to go to it in the form.',
   'sign.pageOf': 'Page {number} of {count}',

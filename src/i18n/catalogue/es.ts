@@ -16,7 +16,7 @@ export const es = {
   'sign.openPdf': 'Abrir el PDF',
   'sign.newTab': '(se abre en una pestaña nueva)',
   'sign.downloadPdf': 'Descargar el PDF',
-  'sign.pdfAsSent': 'El PDF es el documento tal como se envió, sin lo que completaron los firmantes anteriores; el PDF final lo incluirá.',
+  'sign.pdfWithEarlier': 'El PDF incluye lo que completaron los firmantes anteriores.',
   'sign.goToForm': 'Ir al formulario',
   'sign.boxesHint': 'Sus campos están resaltados en las páginas. Seleccione uno para ir a él en el formulario.',
   'sign.pageOf': 'Página {number} de {count}',

@@ -17,7 +17,7 @@ export const fr = {
   'sign.openPdf': 'Ouvrir le PDF',
   'sign.newTab': '(s’ouvre dans un nouvel onglet)',
   'sign.downloadPdf': 'Télécharger le PDF',
-  'sign.pdfAsSent': 'Le PDF est le document tel qu’il a été envoyé, sans ce que les signataires précédents ont rempli ; le PDF final le contiendra.',
+  'sign.pdfWithEarlier': 'Le PDF contient ce que les signataires précédents ont rempli.',
   'sign.goToForm': 'Aller au formulaire',
   'sign.boxesHint': 'Vos champs sont mis en évidence sur les pages. Sélectionnez-en un pour y accéder dans le formulaire.',
   'sign.pageOf': 'Page {number} sur {count}',

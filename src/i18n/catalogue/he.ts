@@ -16,7 +16,7 @@ export const he = {
   'sign.openPdf': 'פתיחת קובץ ה-PDF',
   'sign.newTab': '(נפתח בכרטיסייה חדשה)',
   'sign.downloadPdf': 'הורדת קובץ ה-PDF',
-  'sign.pdfAsSent': 'קובץ ה-PDF הוא המסמך כפי שנשלח, בלי מה שמילאו החותמים הקודמים; קובץ ה-PDF הסופי יכלול אותו.',
+  'sign.pdfWithEarlier': 'קובץ ה-PDF כולל את מה שמילאו החותמים הקודמים.',
   'sign.goToForm': 'מעבר לטופס',
   'sign.boxesHint': 'השדות שלך מודגשים בדפים. יש לבחור שדה כדי לעבור אליו בטופס.',
   'sign.pageOf': 'עמוד {number} מתוך {count}',

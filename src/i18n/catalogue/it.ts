@@ -16,7 +16,7 @@ export const it = {
   'sign.openPdf': 'Apri il PDF',
   'sign.newTab': '(si apre in una nuova scheda)',
   'sign.downloadPdf': 'Scarica il PDF',
-  'sign.pdfAsSent': 'Il PDF è il documento così come è stato inviato, senza ciò che hanno compilato i firmatari precedenti; il PDF finale lo conterrà.',
+  'sign.pdfWithEarlier': 'Il PDF contiene ciò che hanno compilato i firmatari precedenti.',
   'sign.goToForm': 'Vai al modulo',
   'sign.boxesHint': 'I tuoi campi sono evidenziati sulle pagine. Selezionane uno per raggiungerlo nel modulo.',
   'sign.pageOf': 'Pagina {number} di {count}',

@@ -16,7 +16,7 @@ export const ja = {
   'sign.openPdf': 'PDF を開く',
   'sign.newTab': '（新しいタブで開きます）',
   'sign.downloadPdf': 'PDF をダウンロード',
-  'sign.pdfAsSent': 'PDF は送信時の文書で、先に署名した人が入力した内容は含まれていません。完成した PDF には含まれます。',
+  'sign.pdfWithEarlier': 'PDF には、先に署名した人が入力した内容が含まれています。',
   'sign.goToForm': 'フォームへ移動',
   'sign.boxesHint': 'あなたの入力欄はページ上で強調表示されています。選択するとフォームの該当箇所へ移動します。',
   'sign.pageOf': '{count} ページ中 {number} ページ',

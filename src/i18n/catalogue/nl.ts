@@ -16,7 +16,7 @@ export const nl = {
   'sign.openPdf': 'De pdf openen',
   'sign.newTab': '(opent in een nieuw tabblad)',
   'sign.downloadPdf': 'De pdf downloaden',
-  'sign.pdfAsSent': 'De pdf is het document zoals het is verzonden, zonder wat eerdere ondertekenaars hebben ingevuld; de definitieve pdf bevat het wel.',
+  'sign.pdfWithEarlier': 'De pdf bevat wat eerdere ondertekenaars hebben ingevuld.',
   'sign.goToForm': 'Naar het formulier',
   'sign.boxesHint': 'Uw velden zijn gemarkeerd op de pagina’s. Kies er een om ernaartoe te gaan in het formulier.',
   'sign.pageOf': 'Pagina {number} van {count}',

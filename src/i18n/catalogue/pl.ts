@@ -17,7 +17,7 @@ export const pl = {
   'sign.openPdf': 'Otwórz PDF',
   'sign.newTab': '(otwiera się w nowej karcie)',
   'sign.downloadPdf': 'Pobierz PDF',
-  'sign.pdfAsSent': 'PDF to dokument w wysłanej postaci, bez tego, co wypełnili wcześniejsi podpisujący; gotowy PDF będzie to zawierał.',
+  'sign.pdfWithEarlier': 'PDF zawiera to, co wypełnili wcześniejsi podpisujący.',
   'sign.goToForm': 'Przejdź do formularza',
   'sign.boxesHint': 'Twoje pola są wyróżnione na stronach. Wybierz jedno, aby przejść do niego w formularzu.',
   'sign.pageOf': 'Strona {number} z {count}',

@@ -16,7 +16,7 @@ export const pt = {
   'sign.openPdf': 'Abrir o PDF',
   'sign.newTab': '(abre num novo separador)',
   'sign.downloadPdf': 'Transferir o PDF',
-  'sign.pdfAsSent': 'O PDF é o documento tal como foi enviado, sem o que os signatários anteriores preencheram; o PDF final vai incluí-lo.',
+  'sign.pdfWithEarlier': 'O PDF inclui o que os signatários anteriores preencheram.',
   'sign.goToForm': 'Ir para o formulário',
   'sign.boxesHint': 'Os seus campos estão destacados nas páginas. Selecione um para ir até ele no formulário.',
   'sign.pageOf': 'Página {number} de {count}',

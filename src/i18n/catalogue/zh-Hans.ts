@@ -16,7 +16,7 @@ export const zhHans = {
   'sign.openPdf': '打开 PDF',
   'sign.newTab': '（在新标签页中打开）',
   'sign.downloadPdf': '下载 PDF',
-  'sign.pdfAsSent': '此 PDF 是发送时的文档，不含之前的签署人填写的内容；最终的 PDF 会包含这些内容。',
+  'sign.pdfWithEarlier': '此 PDF 包含之前的签署人填写的内容。',
   'sign.goToForm': '前往表单',
   'sign.boxesHint': '您的字段已在页面上突出显示。选择一个字段即可跳到表单中的对应位置。',
   'sign.pageOf': '第 {number} 页，共 {count} 页',

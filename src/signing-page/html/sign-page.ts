@@ -28,6 +28,9 @@ export type SignPageModel = {
     decline: string;
     document: string;
     download: string;
+    /** The document with what earlier signers put on it, to open and to save: the links' targets once there is any. */
+    filledDocument: string;
+    filledDownload: string;
     language?: LanguageLinks;
     brand?: PageBrand | undefined;
     embed?: PageEmbed | undefined;
@@ -79,6 +82,8 @@ export function signPage(m: Messages, model: SignPageModel): Html {
   const known = new Set([...fields.map((field) => field.id), CONSENT_FIELD, DECLINE_FIELD]);
   const anchorOf = (key: string | null) => (key === null || !known.has(key) ? null : key === DECLINE_FIELD ? 'decline-reason' : inputId(key));
   const declineProblems = problemOf(DECLINE_FIELD);
+  // The PDF behind the links then has earlier signers' values too; the viewer (data-document) keeps the original, which the boxes draw over.
+  const filled = (state.earlier ?? []).length > 0;
 
   return layout({
     m,
@@ -87,7 +92,7 @@ export function signPage(m: Messages, model: SignPageModel): Html {
     embed: model.links.embed,
     title: m.text('sign.title', { title: state.envelope.title }),
     withScript: true,
-    documentFont: (state.earlier ?? []).length > 0,
+    documentFont: filled,
     main: html`<div class="envelope-head">
 <p class="eyebrow">${m.text('sign.eyebrow')}</p>
 <h1><bdi>${state.envelope.title}</bdi></h1>
@@ -102,8 +107,8 @@ ${problems.length > 0 ? problemSummary(m, problems, anchorOf) : ''}
 <div class="signing-layout">
 <section class="document" aria-labelledby="document-title">
 <h2 id="document-title">${m.text('sign.documentTitle')}</h2>
-<p class="document-links"><a href="${model.links.document}" target="_blank" rel="noopener noreferrer">${m.text('sign.openPdf')}<span class="visually-hidden"> ${m.text('sign.newTab')}</span></a><a href="${model.links.download}">${m.text('sign.downloadPdf')}</a><a href="#form-title">${m.text('sign.goToForm')}</a></p>
-${(state.earlier ?? []).length > 0 ? html`<p class="hint">${m.text('sign.pdfAsSent')}</p>` : ''}
+<p class="document-links"><a href="${filled ? model.links.filledDocument : model.links.document}" target="_blank" rel="noopener noreferrer">${m.text('sign.openPdf')}<span class="visually-hidden"> ${m.text('sign.newTab')}</span></a><a href="${filled ? model.links.filledDownload : model.links.download}">${m.text('sign.downloadPdf')}</a><a href="#form-title">${m.text('sign.goToForm')}</a></p>
+${filled ? html`<p class="hint">${m.text('sign.pdfWithEarlier')}</p>` : ''}
 <p class="hint js-only">${m.text('sign.boxesHint')}</p>
 <p class="pages-status" role="status" data-pages-status data-say-loading="${m.text('sign.loading')}" data-say-failed="${m.text('sign.notShown')}" data-say-some-failed="${m.text('sign.someNotShown')}"></p>
 <div class="pages js-only" data-document="${model.links.document}">
