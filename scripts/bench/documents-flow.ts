@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const STEPS = ['import', 'send', 'view', 'sign 1', 'sign 2', 'finish', 'webhook', 'download'] as const;
+export const STEPS = ['import', 'send', 'view', 'sign 1', 'filled copy', 'sign 2', 'finish', 'webhook', 'download'] as const;
 export type StepName = (typeof STEPS)[number];
 export type StepResult = { step: StepName; from: number; to: number; ok: boolean; reason?: string; detail?: string };
 
@@ -166,6 +166,16 @@ export async function documentFlow(o: FlowOptions): Promise<{ steps: StepResult[
       return `whole ${size} B; ranges answered ${tail.body.length} B and ${head.body.length} B`;
     },
     'sign 1': () => sign(state.tokens![0]!, 'Client Bench').then(() => undefined),
+    // The second signer's "Download the PDF": the original with the first signer's values drawn by the PDF work, whole.
+    'filled copy': async () => {
+      const page = Buffer.from((await call(`/sign/${state.tokens![1]}`, { expect: [200] })).body).toString();
+      const path = /href="(\/sign\/[^"]+\/document\.pdf\?filled=1[^"]*)"/.exec(page)?.[1]?.replace(/&amp;/g, '&');
+      if (!path) throw new Error('the second signer\'s page links no filled copy');
+      const copy = await call(path, { expect: [200] });
+      const added = copy.body.length - o.document.length;
+      if (added <= 0) throw new Error(`the filled copy is ${copy.body.length} B, no longer than the original`);
+      return `whole ${copy.body.length} B: the original and a ${added} B update`;
+    },
     'sign 2': () => sign(state.tokens![1]!, 'Witness Bench').then(() => undefined),
     // The job's end is not seen from outside: the finish lasts until the delivery of document_ready begins.
     finish: async () => {
