@@ -170,7 +170,7 @@ export async function documentFlow(o: FlowOptions): Promise<{ steps: StepResult[
     'filled copy': async () => {
       const page = Buffer.from((await call(`/sign/${state.tokens![1]}`, { expect: [200] })).body).toString();
       const path = /href="(\/sign\/[^"]+\/document\.pdf\?filled=1[^"]*)"/.exec(page)?.[1]?.replace(/&amp;/g, '&');
-      if (!path) throw new Error('the second signer\'s page links no filled copy');
+      if (!path) throw new Error("the second signer's page links no filled copy");
       const copy = await call(path, { expect: [200] });
       const added = copy.body.length - o.document.length;
       if (added <= 0) throw new Error(`the filled copy is ${copy.body.length} B, no longer than the original`);
