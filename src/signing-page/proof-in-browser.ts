@@ -11,6 +11,7 @@ import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { isProofShaped, PROOF_LIFETIME_MS } from '../domain/signing/verification-proof.js';
 import type { SigningEnv } from './signing-env.js';
+import type { SignPageModel } from './html/sign-page.js';
 
 export const PROOF_QUERY = 'vp';
 const PROOF_COOKIE = 'esign_verified';
@@ -47,15 +48,8 @@ export const inFrame = (c: Context<SigningEnv>) => c.req.query('embed_origin') !
 export const withProof = (path: string, proof: string | null) =>
   proof ? `${path}${path.includes('?') ? '&' : '?'}${PROOF_QUERY}=${encodeURIComponent(proof)}` : path;
 
-type PageLinks = {
-  sign: string;
-  decline: string;
-  document: string;
-  download: string;
-  filledDocument: string;
-  filledDownload: string;
-  language: { path: string; keep?: string };
-};
+/** The sign page's own links (the brand and the frame's settings are not links to keep a proof on). */
+type PageLinks = Omit<SignPageModel['links'], 'language' | 'brand' | 'embed'> & { language: { path: string; keep?: string } };
 
 /** The page's links with the proof of its address kept on each, so a framed page stays verified. */
 export function keepProof<T extends PageLinks>(links: T, proof: string | null): T {
