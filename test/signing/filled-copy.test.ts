@@ -120,4 +120,23 @@ describe('the filled copy of the document', () => {
     await client.voidEnvelope(sent.envelopeId);
     expect((await pdf(`/sign/${sent.witness}/document.pdf?filled=1`)).status).toBe(404);
   });
+
+  it('answers the page’s retry page (503) when the PDF work fails, without the link in it; the document as sent still serves', async () => {
+    const sent = await sendForPage(stack, company, { template: SEQUENTIAL });
+    await cleoSigns(sent);
+    const maker = stack.services.pdf;
+    stack.services.pdf = { ...maker, filledCopy: () => Promise.reject(new Error('The PDF Worker (filledCopy) passed its deadline')) };
+    try {
+      const failed = await pdf(`/sign/${sent.witness}/document.pdf?filled=1&download=1`);
+      expect(failed.status).toBe(503);
+      expect(failed.headers.get('content-type')).toMatch(/^text\/html/);
+      const body = Buffer.from(failed.bytes).toString();
+      expect(body).toContain('Please try again in a moment.');
+      expect(body).not.toContain(sent.witness);
+      expect(body).not.toContain('deadline');
+      expect((await pdf(`/sign/${sent.witness}/document.pdf`)).status).toBe(200);
+    } finally {
+      stack.services.pdf = maker;
+    }
+  });
 });
